@@ -1,0 +1,2 @@
+//! Scenes and measurement helpers shared by Tumble's `stress` runner, `micro` benchmark and
+//! criterion benches.

@@ -1,0 +1,1 @@
+//! Shared helpers of Tumble's example simulations (drawing, output folders).

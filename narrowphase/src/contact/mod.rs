@@ -1,0 +1,96 @@
+//! Contact manifolds: what the response needs to push two touching shapes apart.
+//!
+//! Conventions, kept by every contact function of the crate:
+//! - `normal` is unit length, in world space, and points **from shape A to shape B**;
+//! - `depth` is in metres, **positive when penetrating** (negative: a gap, reported only when it
+//!   is within the caller's `prediction` distance, for speculative contacts);
+//! - each point is in world space, midway between the two surfaces along the normal.
+//!
+//! Moving B along `normal` by `depth + ε` separates a penetrating pair; by `depth − ε` it does not.
+
+use crate::math::{Point, Real, Vector};
+use serde::{Deserialize, Serialize};
+
+/// The largest number of points in a manifold (a face against a face keeps 4, as in Box2D).
+pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// One contact point.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ContactPoint {
+    /// World-space position, midway between the two surfaces along the normal (metres).
+    pub point: Point,
+    /// Penetration depth along the normal, metres; positive when penetrating.
+    pub depth: Real,
+    /// A feature key stable from frame to frame while the same features touch (for warm
+    /// starting); 0 when the pair has only one possible point.
+    pub id: u32,
+}
+
+/// Up to [`MAX_MANIFOLD_POINTS`] contact points sharing one normal.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifold {
+    /// Unit normal in world space, pointing from shape A to shape B.
+    pub normal: Vector,
+    points: [ContactPoint; MAX_MANIFOLD_POINTS],
+    len: u8,
+}
+
+impl Manifold {
+    /// An empty manifold with the given normal (unit, world space, A → B).
+    pub fn new(normal: Vector) -> Self {
+        let zero = ContactPoint {
+            point: Point::origin(),
+            depth: 0.0,
+            id: 0,
+        };
+        Self {
+            normal,
+            points: [zero; MAX_MANIFOLD_POINTS],
+            len: 0,
+        }
+    }
+
+    /// Adds a point; returns false (and keeps the manifold unchanged) when it is full.
+    pub fn push(&mut self, p: ContactPoint) -> bool {
+        if (self.len as usize) < MAX_MANIFOLD_POINTS {
+            self.points[self.len as usize] = p;
+            self.len += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The points, deepest first is **not** guaranteed; order is stable for the same features.
+    #[inline]
+    pub fn points(&self) -> &[ContactPoint] {
+        &self.points[..self.len as usize]
+    }
+
+    /// Number of points.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// True when there is no point.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The largest depth among the points (−∞ for an empty manifold).
+    pub fn max_depth(&self) -> Real {
+        self.points()
+            .iter()
+            .map(|p| p.depth)
+            .fold(Real::NEG_INFINITY, Real::max)
+    }
+
+    /// The same contact seen from B: normal negated, points unchanged.
+    pub fn flipped(&self) -> Self {
+        let mut m = *self;
+        m.normal = -m.normal;
+        m
+    }
+}

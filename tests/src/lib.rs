@@ -1,0 +1,1 @@
+//! Integration tests across Tumble's crates live in `tests/`.
