@@ -25,9 +25,14 @@
 pub mod bounding;
 pub mod contact;
 pub mod error;
+pub mod gjk;
 pub mod math;
+pub mod planar;
 pub mod query;
+pub mod ray;
+pub mod sat;
 pub mod shape;
+pub mod sweep;
 
 pub use bounding::Aabb;
 pub use contact::{ContactPoint, Manifold};

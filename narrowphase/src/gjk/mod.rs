@@ -1,0 +1,1 @@
+//! GJK distance and intersection for convex shapes.

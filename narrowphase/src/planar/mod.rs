@@ -1,0 +1,1 @@
+//! 2D convex polygons: point, line, segment, rectangle, circle and polygon tests.

@@ -1,0 +1,1 @@
+//! Ray casts against every shape.

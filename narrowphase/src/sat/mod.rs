@@ -1,0 +1,1 @@
+//! Separating axis tests (SAT): see the module docs once written.

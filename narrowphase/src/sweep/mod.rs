@@ -1,0 +1,1 @@
+//! Sweeps for continuous collision: time of first contact of moving shapes.
