@@ -1,8 +1,151 @@
 //! # tumble-broadphase
 //!
 //! Finds the pairs of proxies whose AABBs overlap, so the narrow phase only sees those.
-//! Every structure reports exactly the pairs a brute-force test of all pairs reports.
+//! Every structure reports exactly the pairs a brute-force test of all pairs reports (closed
+//! boxes: touching counts), in one canonical order, so the engine's results do not depend on
+//! the structure chosen nor on the rayon thread count.
+//!
+//! ```
+//! use tumble_broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind, Aabb};
+//! use tumble_broadphase::math::Point;
+//!
+//! let mut bp = AnyBroadPhase::new(BroadPhaseKind::Grid);
+//! let a = bp.insert(Aabb::new(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap(), 7).unwrap();
+//! let b = bp.insert(Aabb::new(Point::new(1.0, 0.5, 0.5), Point::new(2.0, 2.0, 2.0)).unwrap(), 8).unwrap();
+//! let mut pairs = Vec::new();
+//! bp.find_pairs(&mut pairs);
+//! assert_eq!(pairs, vec![(a, b)]);
+//! ```
 
 #![warn(missing_docs)]
 
 pub use tumble_narrowphase::{math, Aabb};
+
+mod any;
+mod error;
+mod handle;
+mod proxies;
+pub mod structure;
+
+pub use any::{AnyBroadPhase, BroadPhaseKind};
+pub use error::BroadPhaseError;
+pub use handle::{Pair, ProxyArena, ProxyHandle, MAX_PROXIES};
+pub use structure::{BruteForce, Bvh, Grid, SweepAndPrune};
+
+use math::{Point, Real, Vector};
+
+/// One interface over every broad-phase structure. Proxies are AABBs in world space (metres)
+/// with a user `u64`, named by generational [`ProxyHandle`]s. No method panics on any input;
+/// bad input is refused with a [`BroadPhaseError`] and changes nothing.
+///
+/// Threading: `find_pairs` may use the current rayon pool; its output does not depend on the
+/// pool's thread count. Queries take `&self` and may run concurrently.
+pub trait BroadPhase: Send + Sync {
+    /// Adds a proxy. Errors on a non-finite or inverted box.
+    fn insert(&mut self, aabb: Aabb, user_data: u64) -> Result<ProxyHandle, BroadPhaseError>;
+    /// Adds many proxies; validates all before inserting any. Handles are the ones the same
+    /// sequence of single inserts would give.
+    fn insert_batch(&mut self, items: &[(Aabb, u64)]) -> Result<Vec<ProxyHandle>, BroadPhaseError>;
+    /// Removes a proxy. Errors on an unknown or stale handle.
+    fn remove(&mut self, h: ProxyHandle) -> Result<(), BroadPhaseError>;
+    /// Replaces a proxy's AABB. Errors on a bad handle or box.
+    fn update(&mut self, h: ProxyHandle, aabb: Aabb) -> Result<(), BroadPhaseError>;
+    /// Replaces many AABBs; validates all first (nothing changes on error).
+    fn update_batch(&mut self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError>;
+    /// All pairs whose current AABBs overlap (closed boxes: touching counts), each once, sorted
+    /// ascending by `(a.index, b.index)` with `a.index < b.index`. Clears `out` first.
+    fn find_pairs(&mut self, out: &mut Vec<Pair>);
+    /// Proxies whose AABB overlaps `aabb` (closed), sorted by index. Clears `out` first.
+    fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>);
+    /// Proxies whose AABB contains `p` (boundary included), sorted by index. Clears `out` first.
+    fn query_point(&self, p: &Point, out: &mut Vec<ProxyHandle>);
+    /// Proxies whose AABB the ray `origin + t·dir`, `t ∈ [0, max_t]`, meets, as
+    /// `(handle, t_enter)` (`t_enter = 0` when the origin is inside), sorted by `t_enter` then
+    /// index. `t` is in units of `|dir|`. A non-finite ray or negative `max_t` hits nothing.
+    fn cast_ray(&self, origin: &Point, dir: &Vector, max_t: Real, out: &mut Vec<(ProxyHandle, Real)>);
+    /// A live proxy's AABB.
+    fn aabb(&self, h: ProxyHandle) -> Result<Aabb, BroadPhaseError>;
+    /// A live proxy's user data.
+    fn user_data(&self, h: ProxyHandle) -> Result<u64, BroadPhaseError>;
+    /// Number of live proxies.
+    fn len(&self) -> usize;
+    /// True when there is no proxy.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Checks every invariant of the structure; `Err` names the first one broken.
+    fn validate(&self) -> Result<(), String>;
+}
+
+/// Implements the bookkeeping methods of [`BroadPhase`] shared by every structure: they act on
+/// the structure's `store` field and call its `on_insert(slot)`, `on_remove(slot)` and
+/// `on_update(slot)` hooks.
+macro_rules! impl_proxy_bookkeeping {
+    () => {
+        fn insert(
+            &mut self,
+            aabb: $crate::Aabb,
+            user_data: u64,
+        ) -> Result<$crate::ProxyHandle, $crate::BroadPhaseError> {
+            let (h, i) = self.store.insert(aabb, user_data)?;
+            self.on_insert(i);
+            Ok(h)
+        }
+
+        fn insert_batch(
+            &mut self,
+            items: &[($crate::Aabb, u64)],
+        ) -> Result<Vec<$crate::ProxyHandle>, $crate::BroadPhaseError> {
+            self.store.check_inserts(items)?;
+            items
+                .iter()
+                .map(|&(a, u)| {
+                    let (h, i) = self.store.insert(a, u)?;
+                    self.on_insert(i);
+                    Ok(h)
+                })
+                .collect()
+        }
+
+        fn remove(&mut self, h: $crate::ProxyHandle) -> Result<(), $crate::BroadPhaseError> {
+            let i = self.store.remove(h)?;
+            self.on_remove(i);
+            Ok(())
+        }
+
+        fn update(
+            &mut self,
+            h: $crate::ProxyHandle,
+            aabb: $crate::Aabb,
+        ) -> Result<(), $crate::BroadPhaseError> {
+            let i = self.store.update(h, aabb)?;
+            self.on_update(i);
+            Ok(())
+        }
+
+        fn update_batch(
+            &mut self,
+            items: &[($crate::ProxyHandle, $crate::Aabb)],
+        ) -> Result<(), $crate::BroadPhaseError> {
+            self.store.check_updates(items)?;
+            for &(h, a) in items {
+                let i = self.store.update(h, a)?;
+                self.on_update(i);
+            }
+            Ok(())
+        }
+
+        fn aabb(&self, h: $crate::ProxyHandle) -> Result<$crate::Aabb, $crate::BroadPhaseError> {
+            self.store.aabb(h)
+        }
+
+        fn user_data(&self, h: $crate::ProxyHandle) -> Result<u64, $crate::BroadPhaseError> {
+            self.store.user_data(h)
+        }
+
+        fn len(&self) -> usize {
+            self.store.arena.len()
+        }
+    };
+}
+pub(crate) use impl_proxy_bookkeeping;

@@ -2,9 +2,91 @@
 //!
 //! A deterministic, fixed-step rigid-body physics engine. This crate is the one users depend on;
 //! it re-exports the narrow phase ([`narrowphase`]) and the broad phase ([`broadphase`]).
+//!
+//! Units are SI (metres, seconds, kilograms, radians), every vector is in the world frame
+//! unless its doc says otherwise, and contact normals point from the lower body handle to the
+//! higher one.
+//!
+//! Each frame, hand the real elapsed time to [`World::advance`]: it runs as many fixed steps of
+//! [`WorldConfig::dt`] as fit in its accumulator and returns the blend factor `alpha` with which
+//! [`World::render_pose`] interpolates between the last two states (Fiedler, "Fix Your
+//! Timestep!"). A step runs the stages of [`Stage`] in order, each timed ([`World::stage_times`]).
+//!
+//! ```
+//! use tumble::math::Vector;
+//! use tumble::{BodyBuilder, World, WorldConfig};
+//! use tumble::narrowphase::shape::{Ball, Cuboid};
+//!
+//! let mut world = World::new(WorldConfig::default()).unwrap();
+//! // A floor whose top face is at y = 0, and a ball of radius 0.5 dropped from y = 2.
+//! world
+//!     .insert(BodyBuilder::fixed(Cuboid::new(Vector::new(5.0, 0.5, 5.0)).unwrap())
+//!         .translation(Vector::new(0.0, -0.5, 0.0)))
+//!     .unwrap();
+//! let ball = world
+//!     .insert(BodyBuilder::dynamic(Ball::new(0.5).unwrap())
+//!         .translation(Vector::new(0.0, 2.0, 0.0))
+//!         .restitution(0.0))
+//!     .unwrap();
+//! for _ in 0..120 {
+//!     world.advance(1.0 / 60.0).unwrap(); // two seconds of 60 Hz frames
+//! }
+//! let y = world.body(ball).unwrap().translation().y;
+//! assert!((y - 0.5).abs() < 0.02, "the ball rests on the floor, y = {y}");
+//! let drawn = world.render_pose(ball).unwrap(); // blend of the last two states
+//! assert!((drawn.translation.vector.y - y).abs() < 0.02);
+//! ```
 
 #![warn(missing_docs)]
 
 pub use tumble_broadphase as broadphase;
 pub use tumble_narrowphase as narrowphase;
 pub use tumble_narrowphase::math;
+
+pub use broadphase::BroadPhaseKind;
+pub use narrowphase::shape::{Ball, Cuboid, Shape};
+
+mod body;
+pub mod ccd;
+mod collision_world;
+mod config;
+mod error;
+mod events;
+mod handle;
+mod material;
+mod query;
+mod snapshot;
+pub mod solver;
+pub mod stage;
+pub mod step;
+mod world;
+
+pub use body::{mass_properties, BodyBuilder, BodyKind, BodyView};
+pub use collision_world::{ColliderContact, ColliderHandle, CollisionWorld};
+pub use config::WorldConfig;
+pub use error::WorldError;
+pub use events::{Advance, Event, StepReport};
+pub use handle::BodyHandle;
+pub use material::Material;
+pub use query::{ray_shape, RayCastHit};
+pub use stage::{Stage, StageTimes};
+pub use world::{ContactInfo, World};
+
+use math::{Isometry, Real};
+
+/// `previous` blended with `current` by `alpha ∈ [0, 1]`: translations lerped, rotations
+/// slerped along the shorter arc (normalised lerp when the two are nearly equal or opposite).
+/// `alpha = 0` gives `previous`, `alpha = 1` gives `current`.
+pub fn interpolate_pose(previous: &Isometry, current: &Isometry, alpha: Real) -> Isometry {
+    let a = alpha.clamp(0.0, 1.0);
+    let t = previous.translation.vector.lerp(&current.translation.vector, a);
+    let q0 = previous.rotation;
+    let mut q1 = current.rotation;
+    if q0.quaternion().dot(q1.quaternion()) < 0.0 {
+        q1 = math::Rotation::new_unchecked(-q1.into_inner());
+    }
+    let r = q0
+        .try_slerp(&q1, a, 1e-6)
+        .unwrap_or_else(|| q0.nlerp(&q1, a));
+    Isometry::from_parts(t.into(), r)
+}

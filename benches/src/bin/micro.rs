@@ -1,5 +1,305 @@
-//! Narrow-phase micro benchmark (work in progress).
+//! Narrow-phase micro benchmark: ns per call of Tumble's general entry points
+//! (`query::intersection_test`, `query::contact` on `&Shape`) over precomputed, seeded random
+//! pairs, built draw for draw as the `parry-micro` section of
+//! shared/peers/rapier-bench/README.md builds them (same recipe, same draw order, same centre
+//! distance d), so that `fraction_intersecting` can be compared pair set for pair set.
+//!
+//! Per query: 1 untimed warm-up pass, then `--reps` timed passes over all pairs; the median,
+//! min and max ns per call are reported. Pairs and results go through `std::hint::black_box`,
+//! as in parry-micro.
+
+use clap::Parser;
+use std::hint::black_box;
+use std::time::Instant;
+use tumble::math::{Isometry, Point, Real, Rotation, Translation, Vector};
+use tumble::narrowphase::query;
+use tumble::narrowphase::shape::{Ball, Cuboid, Shape, Triangle};
+use tumble_benches::recipe::Recipe;
+
+/// Centre distances of the peer README (≈ 50 % of the pairs intersect).
+const D_CUBOID_CUBOID: f64 = 1.576;
+const D_BALL_BALL: f64 = 1.2;
+const D_TRIANGLE_CUBOID: f64 = 0.972;
+
+/// Narrow-phase micro benchmark (pair sets of rapier-bench's parry-micro).
+#[derive(Parser, Debug)]
+#[command(name = "micro", version, about, long_about = None)]
+struct Args {
+    /// Print one JSON line per query (the form of parry-micro's output).
+    #[arg(long)]
+    json: bool,
+    /// Pairs per set.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pairs: u64,
+    /// Timed passes per query (after one untimed warm-up pass).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    reps: u64,
+    /// Seed of the pair generator.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+}
+
+struct Pair {
+    p1: Isometry,
+    s1: Shape,
+    p2: Isometry,
+    s2: Shape,
+}
+
+fn v3(a: [f64; 3]) -> Vector {
+    Vector::new(a[0] as Real, a[1] as Real, a[2] as Real)
+}
+
+fn rot(r: &mut Recipe) -> Rotation {
+    let q = r.rotation();
+    Rotation::from_quaternion(nalgebra::Quaternion::new(
+        q[3] as Real,
+        q[0] as Real,
+        q[1] as Real,
+        q[2] as Real,
+    ))
+}
+
+/// Centre 1 uniform in [−10, 10]³, centre 2 = centre 1 + d · (uniform unit vector).
+fn centres(r: &mut Recipe, d: f64) -> (Vector, Vector) {
+    let c1 = r.uniform3(-10.0, 10.0);
+    let u = r.direction();
+    (
+        v3(c1),
+        v3([c1[0] + d * u[0], c1[1] + d * u[1], c1[2] + d * u[2]]),
+    )
+}
+
+fn pose(c: Vector, q: Rotation) -> Isometry {
+    Isometry::from_parts(Translation::from(c), q)
+}
+
+fn cuboid(he: [f64; 3]) -> Shape {
+    Shape::from(Cuboid::new(v3(he)).expect("half-extents in [0.2, 1)"))
+}
+
+// Draw order per pair (README): cuboid-cuboid: he1 q1 he2 q2 c1 dir.
+fn gen_cuboid_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair> {
+    let mut r = Recipe::new(seed);
+    (0..n)
+        .map(|_| {
+            let he1 = r.uniform3(0.2, 1.0);
+            let q1 = rot(&mut r);
+            let he2 = r.uniform3(0.2, 1.0);
+            let q2 = rot(&mut r);
+            let (c1, c2) = centres(&mut r, d);
+            Pair {
+                p1: pose(c1, q1),
+                s1: cuboid(he1),
+                p2: pose(c2, q2),
+                s2: cuboid(he2),
+            }
+        })
+        .collect()
+}
+
+// ball-ball: r1 r2 c1 dir; identity rotations.
+fn gen_ball_ball(n: usize, seed: u64, d: f64) -> Vec<Pair> {
+    let mut r = Recipe::new(seed);
+    (0..n)
+        .map(|_| {
+            let r1 = r.uniform(0.2, 1.0);
+            let r2 = r.uniform(0.2, 1.0);
+            let (c1, c2) = centres(&mut r, d);
+            Pair {
+                p1: pose(c1, Rotation::identity()),
+                s1: Shape::from(Ball::new(r1 as Real).expect("radius in [0.2, 1)")),
+                p2: pose(c2, Rotation::identity()),
+                s2: Shape::from(Ball::new(r2 as Real).expect("radius in [0.2, 1)")),
+            }
+        })
+        .collect()
+}
+
+// triangle-cuboid: a b c q1 he2 q2 c1 dir.
+fn gen_triangle_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair> {
+    let mut r = Recipe::new(seed);
+    let mut degenerate = 0usize;
+    let pairs: Vec<Pair> = (0..n)
+        .filter_map(|_| {
+            let a = r.uniform3(-1.0, 1.0);
+            let b = r.uniform3(-1.0, 1.0);
+            let c = r.uniform3(-1.0, 1.0);
+            let q1 = rot(&mut r);
+            let he2 = r.uniform3(0.2, 1.0);
+            let q2 = rot(&mut r);
+            let (c1, c2) = centres(&mut r, d);
+            let tri = Triangle::new(v3(a).into(), v3(b).into(), v3(c).into());
+            let Ok(tri) = tri else {
+                degenerate += 1;
+                return None;
+            };
+            Some(Pair {
+                p1: pose(c1, q1),
+                s1: Shape::from(tri),
+                p2: pose(c2, q2),
+                s2: cuboid(he2),
+            })
+        })
+        .collect();
+    if degenerate > 0 {
+        eprintln!("micro: {degenerate} degenerate triangles refused and skipped");
+    }
+    pairs
+}
+
+/// 1 untimed warm-up pass + `reps` timed passes; (ns per call of each timed pass, hits of the
+/// last pass).
+fn bench(pairs: &[Pair], reps: usize, f: impl Fn(&Pair) -> bool) -> (Vec<f64>, usize) {
+    let mut ns = Vec::with_capacity(reps);
+    let mut hits = 0;
+    for rep in 0..=reps {
+        let t0 = Instant::now();
+        let mut h = 0usize;
+        for p in pairs {
+            h += f(black_box(p)) as usize;
+        }
+        let el = t0.elapsed().as_secs_f64();
+        black_box(h);
+        hits = h;
+        if rep > 0 {
+            ns.push(el * 1e9 / pairs.len() as f64);
+        }
+    }
+    (ns, hits)
+}
+
+fn intersection(p: &Pair) -> bool {
+    query::intersection_test(
+        black_box(&p.p1),
+        black_box(&p.s1),
+        black_box(&p.p2),
+        black_box(&p.s2),
+    )
+    .expect("supported pair")
+}
+
+fn contact(p: &Pair) -> bool {
+    black_box(
+        query::contact(
+            black_box(&p.p1),
+            black_box(&p.s1),
+            black_box(&p.p2),
+            black_box(&p.s2),
+            black_box(0.0),
+        )
+        .expect("supported pair"),
+    )
+    .is_some()
+}
+
+struct Line<'a> {
+    query: &'a str,
+    shapes: &'a str,
+    pairs: usize,
+    d: f64,
+    ns: Vec<f64>,
+    hits: usize,
+}
+
+fn report(json: bool, l: Line) {
+    let mut ns = l.ns;
+    ns.sort_by(f64::total_cmp);
+    let n = ns.len();
+    let med = if n % 2 == 1 {
+        ns[n / 2]
+    } else {
+        0.5 * (ns[n / 2 - 1] + ns[n / 2])
+    };
+    let frac = l.hits as f64 / l.pairs as f64;
+    if json {
+        println!(
+            "{{\"engine\":\"tumble\",\"version\":\"{}\",\"query\":\"{}\",\"shapes\":\"{}\",\
+             \"pairs\":{},\"reps\":{},\"ns_per_call_median\":{:.3},\"ns_per_call_min\":{:.3},\
+             \"ns_per_call_max\":{:.3},\"fraction_intersecting\":{:.4},\"centre_distance\":{}}}",
+            env!("CARGO_PKG_VERSION"),
+            l.query,
+            l.shapes,
+            l.pairs,
+            n,
+            med,
+            ns[0],
+            ns[n - 1],
+            frac,
+            l.d
+        );
+    } else {
+        println!(
+            "{:<24} {:<16} {:>9.2} ns/call (min {:.2}, max {:.2})  intersecting {:.4}",
+            l.query,
+            l.shapes,
+            med,
+            ns[0],
+            ns[n - 1],
+            frac
+        );
+    }
+}
+
 fn main() {
-    eprintln!("micro: not implemented yet");
-    std::process::exit(2);
+    let args = Args::parse();
+    let n = args.pairs as usize;
+    let reps = args.reps as usize;
+    {
+        let pairs = gen_cuboid_cuboid(n, args.seed, D_CUBOID_CUBOID);
+        let (ns, hits) = bench(&pairs, reps, intersection);
+        report(
+            args.json,
+            Line {
+                query: "intersection_test",
+                shapes: "cuboid-cuboid",
+                pairs: pairs.len(),
+                d: D_CUBOID_CUBOID,
+                ns,
+                hits,
+            },
+        );
+        let (ns, hits) = bench(&pairs, reps, contact);
+        report(
+            args.json,
+            Line {
+                query: "contact(prediction=0)",
+                shapes: "cuboid-cuboid",
+                pairs: pairs.len(),
+                d: D_CUBOID_CUBOID,
+                ns,
+                hits,
+            },
+        );
+    }
+    {
+        let pairs = gen_ball_ball(n, args.seed, D_BALL_BALL);
+        let (ns, hits) = bench(&pairs, reps, intersection);
+        report(
+            args.json,
+            Line {
+                query: "intersection_test",
+                shapes: "ball-ball",
+                pairs: pairs.len(),
+                d: D_BALL_BALL,
+                ns,
+                hits,
+            },
+        );
+    }
+    {
+        let pairs = gen_triangle_cuboid(n, args.seed, D_TRIANGLE_CUBOID);
+        let (ns, hits) = bench(&pairs, reps, intersection);
+        report(
+            args.json,
+            Line {
+                query: "intersection_test",
+                shapes: "triangle-cuboid",
+                pairs: pairs.len(),
+                d: D_TRIANGLE_CUBOID,
+                ns,
+                hits,
+            },
+        );
+    }
 }

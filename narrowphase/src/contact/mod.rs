@@ -8,6 +8,9 @@
 //!
 //! Moving B along `normal` by `depth + ε` separates a penetrating pair; by `depth − ε` it does not.
 
+pub mod clipping;
+pub mod closest;
+
 use crate::math::{Point, Real, Vector};
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +36,7 @@ pub struct Manifold {
     pub normal: Vector,
     points: [ContactPoint; MAX_MANIFOLD_POINTS],
     len: u8,
+    depth: Real,
 }
 
 impl Manifold {
@@ -47,6 +51,7 @@ impl Manifold {
             normal,
             points: [zero; MAX_MANIFOLD_POINTS],
             len: 0,
+            depth: Real::NEG_INFINITY,
         }
     }
 
@@ -55,6 +60,7 @@ impl Manifold {
         if (self.len as usize) < MAX_MANIFOLD_POINTS {
             self.points[self.len as usize] = p;
             self.len += 1;
+            self.depth = self.depth.max(p.depth);
             true
         } else {
             false
@@ -85,6 +91,21 @@ impl Manifold {
             .iter()
             .map(|p| p.depth)
             .fold(Real::NEG_INFINITY, Real::max)
+    }
+
+    /// The pair's penetration depth along `normal`, metres (negative: a gap): moving B along
+    /// `normal` by `depth() + ε` separates the shapes, by `depth() − ε` it does not. It is the
+    /// largest point depth unless the query set it with [`Manifold::set_depth`] (clipping can
+    /// cut the deepest feature away from the points, e.g. a box tipping over an edge).
+    #[inline]
+    pub fn depth(&self) -> Real {
+        self.depth
+    }
+
+    /// Sets the pair's penetration depth (see [`Manifold::depth`]); the points keep theirs.
+    #[inline]
+    pub fn set_depth(&mut self, depth: Real) {
+        self.depth = depth;
     }
 
     /// The same contact seen from B: normal negated, points unchanged.

@@ -1,1 +1,31 @@
-//! 2D convex polygons: point, line, segment, rectangle, circle and polygon tests.
+//! 2D collision tests on convex polygons, in the plane (metres, [`Point2`](crate::math::Point2)
+//! and [`Vector2`](crate::math::Vector2)).
+//!
+//! - [`ConvexPolygon`]: validated corner list in either winding (stored counter-clockwise with
+//!   unit outward edge normals); [`ConvexPolygon::contains_point`] is the sign-agreement test
+//!   (a point on an edge is inside).
+//! - [`Circle`], [`Rect`] (centre, half-extents, angle), [`Segment`] and [`Line`].
+//! - Pair tests, all by the separating axis theorem over each pair's candidate axes, all
+//!   returning a [`SatResult`] (signed separation, unit normal from A toward B, and which
+//!   [`Axis`] gave it — so an intersecting pair also gets its minimal translation):
+//!   [`polygon_polygon`], [`polygon_rect`] (the rectangle's two axes, each once),
+//!   [`polygon_segment`], [`polygon_circle`] (edge normals + nearest corner axis) and
+//!   [`polygon_line`].
+//! - [`ConcavePolygon`]: a validated simple polygon split into triangles by ear clipping;
+//!   it collides with a shape when any piece does.
+//!
+//! Touching counts as intersecting everywhere (closed shapes).
+
+mod concave;
+mod convex;
+mod polygon_pairs;
+mod sat;
+mod shapes;
+
+pub use concave::ConcavePolygon;
+pub use convex::ConvexPolygon;
+pub use polygon_pairs::{
+    polygon_circle, polygon_line, polygon_polygon, polygon_rect, polygon_segment,
+};
+pub use sat::{Axis, SatResult};
+pub use shapes::{Circle, Line, Rect, Segment};

@@ -6,14 +6,24 @@
 //! ([`crate::query::intersection_test`], [`crate::query::contact`]) dispatch over.
 
 mod ball;
+mod capsule;
 mod cuboid;
+mod hull;
+mod obb;
+mod polyhedron;
+mod triangle;
 
 pub use ball::Ball;
+pub use capsule::Capsule;
 pub use cuboid::Cuboid;
+pub use polyhedron::{ConvexPolyhedron, PolyFace};
+pub use triangle::{Triangle, DEGENERATE_TOLERANCE};
+pub use obb::{Obb, ORTHONORMAL_TOLERANCE};
 
 use crate::bounding::Aabb;
 use crate::math::Isometry;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Any shape Tumble can collide, in its local frame.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,6 +32,27 @@ pub enum Shape {
     Ball(Ball),
     /// A box centred at the local origin, edges along the local axes.
     Cuboid(Cuboid),
+    /// A capsule along the local y axis.
+    Capsule(Capsule),
+    /// A triangle (two-sided, no thickness).
+    Triangle(Triangle),
+    /// A convex polyhedron, shared (cheap to clone, keeps `Shape` small).
+    Convex(#[serde(with = "arc_polyhedron")] Arc<ConvexPolyhedron>),
+}
+
+/// Serde for the shared polyhedron: as the polyhedron itself (rebuilt from its corners).
+mod arc_polyhedron {
+    use super::ConvexPolyhedron;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub fn serialize<S: Serializer>(p: &Arc<ConvexPolyhedron>, s: S) -> Result<S::Ok, S::Error> {
+        p.as_ref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<ConvexPolyhedron>, D::Error> {
+        ConvexPolyhedron::deserialize(d).map(Arc::new)
+    }
 }
 
 impl Shape {
@@ -30,6 +61,9 @@ impl Shape {
         match self {
             Shape::Ball(b) => b.aabb(pose),
             Shape::Cuboid(c) => c.aabb(pose),
+            Shape::Capsule(c) => c.aabb(pose),
+            Shape::Triangle(t) => t.aabb(pose),
+            Shape::Convex(p) => p.aabb(pose),
         }
     }
 }
@@ -43,5 +77,29 @@ impl From<Ball> for Shape {
 impl From<Cuboid> for Shape {
     fn from(c: Cuboid) -> Self {
         Shape::Cuboid(c)
+    }
+}
+
+impl From<Capsule> for Shape {
+    fn from(c: Capsule) -> Self {
+        Shape::Capsule(c)
+    }
+}
+
+impl From<Triangle> for Shape {
+    fn from(t: Triangle) -> Self {
+        Shape::Triangle(t)
+    }
+}
+
+impl From<ConvexPolyhedron> for Shape {
+    fn from(p: ConvexPolyhedron) -> Self {
+        Shape::Convex(Arc::new(p))
+    }
+}
+
+impl From<Arc<ConvexPolyhedron>> for Shape {
+    fn from(p: Arc<ConvexPolyhedron>) -> Self {
+        Shape::Convex(p)
     }
 }

@@ -1,1 +1,39 @@
-//! Sweeps for continuous collision: time of first contact of moving shapes.
+//! Sweeps for continuous collision: the time of first contact of a shape moving linearly over
+//! one motion `t ∈ [0, 1]` against an obstacle.
+//!
+//! A sphere of radius `r` touches a convex obstacle exactly when its centre enters the
+//! obstacle grown by `r` (their Minkowski sum), so each sphere sweep is a ray cast of the
+//! centre's motion `c1 − c0` (as `dir`, so the ray's `t` is the fraction of the motion)
+//! against that rounded shape, built from the [`crate::ray`] casts:
+//!
+//! | function | obstacle | rounded shape / method |
+//! |---|---|---|
+//! | [`sweep_sphere_plane`] | half-space ([`Plane`](crate::ray::Plane)) | linear gap, RTCD §5.5.3 |
+//! | [`sweep_sphere_sphere`] | moving sphere | relative motion against radius `ra + rb`, RTCD §5.5.5 |
+//! | [`sweep_sphere_cuboid`] | oriented box | rounded box: slabs then edge capsules, RTCD §5.5.7 |
+//! | [`sweep_sphere_triangle`] | triangle | two offset faces + three edge capsules |
+//! | [`sweep_cuboid_cuboid`] | box vs translating box | swept separating axes (15 axes) |
+//!
+//! Every sweep returns `Option<`[`Toi`]`>`: `t ∈ [0, 1]`, a unit world-space normal from the
+//! obstacle toward the mover, and the contact point on the obstacle. Shapes overlapping at the
+//! start report `t = 0`. No contact during the motion, or non-finite input, gives `None`.
+//!
+//! [`swept_aabb`], [`swept_cuboid_aabb`] and [`swept_sphere_aabb`] bound moving shapes for the
+//! broad phase.
+
+mod closest;
+mod cuboid_cuboid;
+mod sphere_cuboid;
+mod sphere_plane;
+mod sphere_sphere;
+mod sphere_triangle;
+mod swept_aabb;
+mod toi;
+
+pub use cuboid_cuboid::sweep_cuboid_cuboid;
+pub use sphere_cuboid::sweep_sphere_cuboid;
+pub use sphere_plane::sweep_sphere_plane;
+pub use sphere_sphere::sweep_sphere_sphere;
+pub use sphere_triangle::sweep_sphere_triangle;
+pub use swept_aabb::{cuboid_aabb, swept_aabb, swept_cuboid_aabb, swept_sphere_aabb};
+pub use toi::Toi;

@@ -1,0 +1,223 @@
+//! The benchmark scenes, shared by the `stress` runner, the criterion `step` bench, the examples
+//! and the integration tests (STYLE.md habit 11: one set of scenes for every measurement).
+//!
+//! A scene is first built as plain data ([`Scene`], a list of [`BodySpec`] in f64, exactly as
+//! the recipe draws it), then handed to the engine by [`Scene::build`], which casts every value
+//! to f32. Keeping the description apart from the engine lets the tests check the recipe
+//! value by value, and lets every consumer build the same world.
+//!
+//! `balls`, `boxes` and `gas` follow `shared/peers/rapier-bench/README.md` to the letter (it is
+//! the normative definition; draw order, container and lattice formulas are quoted in the files
+//! below). `pyramid`, `mixed` and `projectiles` are Tumble's own extra scenes.
+//!
+//! Frame: world space, metres, +y up, gravity (0, −9.81, 0) except in `gas`.
+
+mod build;
+mod container;
+mod extra;
+mod gas;
+mod lattice;
+
+pub use build::{count_escaped, stage_names, BuiltScene, GasWorld, SceneError};
+pub use container::Container;
+pub use extra::{mixed, projectiles, pyramid};
+pub use gas::{brute_force_pairs, gas_box_side, Gas};
+pub use lattice::{balls, boxes, LatticeParams};
+
+use std::fmt;
+
+/// The scenes the runner knows, by their command-line name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum SceneKind {
+    /// Balls of radius 0.5 on a jittered lattice falling into a container (peer README).
+    Balls,
+    /// Unit cubes, randomly rotated, on a jittered lattice falling into a container (peer README).
+    Boxes,
+    /// Collision detection only: balls moving straight in a periodic box (peer README).
+    Gas,
+    /// A square pyramid of unit cubes resting on the ground (stacking stability).
+    Pyramid,
+    /// A jittered lattice of balls and boxes of random sizes falling into a container.
+    Mixed,
+    /// Small fast balls (4 cm across, 300 m/s) fired at a thin wall, continuous collision on.
+    Projectiles,
+}
+
+impl SceneKind {
+    /// Every scene, in the order the help text lists them.
+    pub fn all() -> [SceneKind; 6] {
+        [
+            SceneKind::Balls,
+            SceneKind::Boxes,
+            SceneKind::Gas,
+            SceneKind::Pyramid,
+            SceneKind::Mixed,
+            SceneKind::Projectiles,
+        ]
+    }
+
+    /// The command-line name (`balls`, `boxes`, ...), also used in the JSON line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SceneKind::Balls => "balls",
+            SceneKind::Boxes => "boxes",
+            SceneKind::Gas => "gas",
+            SceneKind::Pyramid => "pyramid",
+            SceneKind::Mixed => "mixed",
+            SceneKind::Projectiles => "projectiles",
+        }
+    }
+
+    /// The body scene of this kind with `n` dynamic bodies from the recipe seeded with `seed`
+    /// (the peer harness uses 42), or `None` for `gas`, which is built by [`Gas::new`].
+    pub fn scene(self, n: usize, seed: u64) -> Option<Scene> {
+        match self {
+            SceneKind::Balls => Some(balls(n, seed)),
+            SceneKind::Boxes => Some(boxes(n, seed)),
+            SceneKind::Gas => None,
+            SceneKind::Pyramid => Some(pyramid(n)),
+            SceneKind::Mixed => Some(mixed(n, seed)),
+            SceneKind::Projectiles => Some(projectiles(n, seed)),
+        }
+    }
+}
+
+impl fmt::Display for SceneKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A shape as the recipe gives it, in f64 (cast to f32 when built).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapeSpec {
+    /// A ball of this radius (metres).
+    Ball {
+        /// Radius in metres.
+        radius: f64,
+    },
+    /// A box with these half-extents along its local x, y, z axes (metres).
+    Cuboid {
+        /// Half-extents in metres.
+        half_extents: [f64; 3],
+    },
+}
+
+impl ShapeSpec {
+    /// The largest distance from the shape's centre to its surface (metres).
+    pub fn bounding_radius(&self) -> f64 {
+        match *self {
+            ShapeSpec::Ball { radius } => radius,
+            ShapeSpec::Cuboid { half_extents: h } => {
+                (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt()
+            }
+        }
+    }
+}
+
+/// Whether a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Motion {
+    /// Moved by forces and contacts.
+    Dynamic,
+    /// Never moves (container walls, ground).
+    Static,
+}
+
+/// One body of a scene, world space, f64 as drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodySpec {
+    /// Dynamic or static.
+    pub motion: Motion,
+    /// Its shape, centred at the body's origin.
+    pub shape: ShapeSpec,
+    /// Centre in world space (metres).
+    pub translation: [f64; 3],
+    /// Orientation as a unit quaternion `(x, y, z, w)` (the recipe's order).
+    pub rotation: [f64; 4],
+    /// Linear velocity of the centre (m/s).
+    pub linvel: [f64; 3],
+    /// Angular velocity, world frame (rad/s).
+    pub angvel: [f64; 3],
+    /// Density (kg/m³); mass = density · volume.
+    pub density: f64,
+    /// Coulomb friction coefficient (≥ 0).
+    pub friction: f64,
+    /// Restitution coefficient in [0, 1].
+    pub restitution: f64,
+    /// Continuous collision detection asked for this body.
+    pub ccd: bool,
+}
+
+/// The identity rotation `(x, y, z, w)`.
+pub const IDENTITY_ROTATION: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
+
+impl BodySpec {
+    /// A dynamic body at rest, identity rotation, density 1, friction 0.5, restitution 0.5
+    /// (the peer scenes' material).
+    pub fn dynamic(shape: ShapeSpec, translation: [f64; 3]) -> Self {
+        Self {
+            motion: Motion::Dynamic,
+            shape,
+            translation,
+            rotation: IDENTITY_ROTATION,
+            linvel: [0.0; 3],
+            angvel: [0.0; 3],
+            density: 1.0,
+            friction: 0.5,
+            restitution: 0.5,
+            ccd: false,
+        }
+    }
+
+    /// A static cuboid with the peer scenes' material (friction 0.5, restitution 0.5).
+    pub fn static_cuboid(half_extents: [f64; 3], translation: [f64; 3]) -> Self {
+        Self {
+            motion: Motion::Static,
+            ..Self::dynamic(ShapeSpec::Cuboid { half_extents }, translation)
+        }
+    }
+}
+
+/// An axis-aligned region (world space, metres; bounds may be infinite). A dynamic body whose
+/// centre leaves it counts as escaped.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Region {
+    /// Lower corner.
+    pub min: [f64; 3],
+    /// Upper corner.
+    pub max: [f64; 3],
+}
+
+impl Region {
+    /// True when `p` lies inside the region (bounds included).
+    pub fn contains(&self, p: [f64; 3]) -> bool {
+        (0..3).all(|i| p[i] >= self.min[i] && p[i] <= self.max[i])
+    }
+}
+
+/// A scene as plain data: the bodies in insertion order (dynamic bodies first, body `i` of the
+/// recipe is handle `i`), then the static ones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// Which scene.
+    pub kind: SceneKind,
+    /// Every body, dynamic ones first.
+    pub bodies: Vec<BodySpec>,
+    /// Where the dynamic bodies belong; a centre outside it counts as escaped.
+    pub inside: Region,
+    /// The container, for scenes that have one (to draw it, and for the tests).
+    pub container: Option<Container>,
+    /// Continuous collision should be switched on in the world's configuration.
+    pub wants_ccd: bool,
+}
+
+impl Scene {
+    /// The number of dynamic bodies.
+    pub fn dynamic_count(&self) -> usize {
+        self.bodies
+            .iter()
+            .filter(|b| b.motion == Motion::Dynamic)
+            .count()
+    }
+}

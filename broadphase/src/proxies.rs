@@ -1,0 +1,229 @@
+//! Storage shared by every structure: the handle arena, each slot's AABB and user data, input
+//! validation, the exact per-proxy predicates (overlap, point, ray) and the canonical pair order.
+//!
+//! Every structure calls the same predicate functions on the same stored boxes, so their answers
+//! can be compared bit for bit with the brute force.
+
+use crate::error::BroadPhaseError;
+use crate::handle::{Pair, ProxyArena, ProxyHandle};
+use crate::math::{Point, Real, Vector};
+use crate::Aabb;
+use rayon::prelude::*;
+
+/// The proxies of one broad phase: arena + per-slot AABB and user data (dead slots keep stale
+/// values that no structure reads).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ProxyStore {
+    pub arena: ProxyArena,
+    pub aabbs: Vec<Aabb>,
+    pub user: Vec<u64>,
+}
+
+/// Refuses non-finite or inverted boxes.
+#[inline]
+pub(crate) fn check_aabb(aabb: &Aabb, h: Option<ProxyHandle>) -> Result<(), BroadPhaseError> {
+    let finite = (0..3).all(|i| aabb.mins[i].is_finite() && aabb.maxs[i].is_finite());
+    if !finite {
+        return Err(BroadPhaseError::NonFiniteAabb(h));
+    }
+    if (0..3).any(|i| aabb.mins[i] > aabb.maxs[i]) {
+        return Err(BroadPhaseError::InvertedAabb);
+    }
+    Ok(())
+}
+
+impl ProxyStore {
+    /// Validates and stores one proxy; returns its handle and slot.
+    pub fn insert(&mut self, aabb: Aabb, user: u64) -> Result<(ProxyHandle, usize), BroadPhaseError> {
+        check_aabb(&aabb, None)?;
+        let h = self.arena.alloc()?;
+        let i = h.index() as usize;
+        if i == self.aabbs.len() {
+            self.aabbs.push(aabb);
+            self.user.push(user);
+        } else {
+            self.aabbs[i] = aabb;
+            self.user[i] = user;
+        }
+        Ok((h, i))
+    }
+
+    /// Checks every item of a batch insert before anything is inserted.
+    pub fn check_inserts(&self, items: &[(Aabb, u64)]) -> Result<(), BroadPhaseError> {
+        self.arena.check_room(items.len())?;
+        items.iter().try_for_each(|(a, _)| check_aabb(a, None))
+    }
+
+    /// Checks every item of a batch update before anything is changed.
+    pub fn check_updates(&self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError> {
+        items.iter().try_for_each(|(h, a)| {
+            self.arena.check(*h)?;
+            check_aabb(a, Some(*h))
+        })
+    }
+
+    /// Frees a proxy's slot.
+    pub fn remove(&mut self, h: ProxyHandle) -> Result<usize, BroadPhaseError> {
+        self.arena.free(h)
+    }
+
+    /// Replaces a live proxy's AABB.
+    pub fn update(&mut self, h: ProxyHandle, aabb: Aabb) -> Result<usize, BroadPhaseError> {
+        let i = self.arena.check(h)?;
+        check_aabb(&aabb, Some(h))?;
+        self.aabbs[i] = aabb;
+        Ok(i)
+    }
+
+    /// A live proxy's AABB.
+    pub fn aabb(&self, h: ProxyHandle) -> Result<Aabb, BroadPhaseError> {
+        Ok(self.aabbs[self.arena.check(h)?])
+    }
+
+    /// A live proxy's user data.
+    pub fn user_data(&self, h: ProxyHandle) -> Result<u64, BroadPhaseError> {
+        Ok(self.user[self.arena.check(h)?])
+    }
+
+    /// Reference AABB query by a scan of every live proxy (sorted by index).
+    pub fn scan_aabb(&self, q: &Aabb, out: &mut Vec<ProxyHandle>) {
+        out.clear();
+        out.extend(
+            self.arena
+                .live_indices()
+                .filter(|&i| self.aabbs[i as usize].intersects(q))
+                .map(|i| self.arena.handle_of(i)),
+        );
+    }
+
+    /// Reference point query by a scan (sorted by index).
+    pub fn scan_point(&self, p: &Point, out: &mut Vec<ProxyHandle>) {
+        out.clear();
+        out.extend(
+            self.arena
+                .live_indices()
+                .filter(|&i| self.aabbs[i as usize].contains_point(p))
+                .map(|i| self.arena.handle_of(i)),
+        );
+    }
+
+    /// Reference ray cast by a scan (sorted by entry time, then index).
+    pub fn scan_ray(&self, ray: &Ray, out: &mut Vec<(ProxyHandle, Real)>) {
+        out.clear();
+        if let Some(ray) = ray.valid() {
+            out.extend(self.arena.live_indices().filter_map(|i| {
+                ray.hit(&self.aabbs[i as usize])
+                    .map(|t| (self.arena.handle_of(i), t))
+            }));
+        }
+        sort_ray_hits(out);
+    }
+
+    /// Checks the arena and that the per-slot arrays cover every slot.
+    pub fn validate(&self) -> Result<(), String> {
+        self.arena.validate()?;
+        if self.aabbs.len() != self.arena.slot_count() || self.user.len() != self.aabbs.len() {
+            return Err("store: per-slot arrays do not match the slot count".into());
+        }
+        for i in self.arena.live_indices() {
+            check_aabb(&self.aabbs[i as usize], None)
+                .map_err(|e| format!("store: proxy {i} holds a bad AABB: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// A ray `origin + t·dir`, `t ∈ [0, max_t]` (world space, metres; `dir` need not be unit, `t`
+/// is then in units of `|dir|`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ray {
+    pub origin: Point,
+    pub dir: Vector,
+    pub max_t: Real,
+}
+
+impl Ray {
+    /// The ray if its inputs are usable (finite origin and direction, `max_t ≥ 0`, not NaN).
+    pub fn valid(&self) -> Option<&Ray> {
+        let ok = (0..3).all(|i| self.origin[i].is_finite() && self.dir[i].is_finite())
+            && self.max_t >= 0.0;
+        ok.then_some(self)
+    }
+
+    /// Slab test (Ericson RTCD §5.3.3): the entry time `t ∈ [0, max_t]` if the ray meets the
+    /// closed box. Monotone in the box (a larger box never gives a later entry or an earlier
+    /// exit), so tree nodes cull conservatively with the same function. Never NaN: a zero
+    /// direction component is handled as "origin inside the slab or miss".
+    #[inline]
+    pub fn hit(&self, b: &Aabb) -> Option<Real> {
+        let mut t0: Real = 0.0;
+        let mut t1: Real = self.max_t;
+        for i in 0..3 {
+            let o = self.origin[i];
+            let d = self.dir[i];
+            if d == 0.0 {
+                if o < b.mins[i] || o > b.maxs[i] {
+                    return None;
+                }
+                continue;
+            }
+            let inv = 1.0 / d;
+            let ta = (b.mins[i] - o) * inv;
+            let tb = (b.maxs[i] - o) * inv;
+            let (lo, hi) = if ta <= tb { (ta, tb) } else { (tb, ta) };
+            // `lo`/`hi` may be ±inf when `inv` overflows; never NaN since `d != 0` and the
+            // coordinates are finite... unless `b - o` is 0 and inv is inf: guard that.
+            let lo = if lo.is_nan() { Real::NEG_INFINITY } else { lo };
+            let hi = if hi.is_nan() { Real::INFINITY } else { hi };
+            t0 = t0.max(lo);
+            t1 = t1.min(hi);
+            if t0 > t1 {
+                return None;
+            }
+        }
+        Some(t0)
+    }
+}
+
+/// Sorts ray hits by entry time, then handle index.
+pub(crate) fn sort_ray_hits(out: &mut [(ProxyHandle, Real)]) {
+    out.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+}
+
+/// The canonical key of a pair of slots: `(min << 32) | max`, so sorting keys sorts pairs by
+/// `(a.index, b.index)`.
+#[inline]
+pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
+    if a < b {
+        ((a as u64) << 32) | b as u64
+    } else {
+        ((b as u64) << 32) | a as u64
+    }
+}
+
+/// Sorts the pair keys (in parallel when large: the result is the same for any thread count)
+/// and writes the handle pairs to `out` (cleared first).
+pub(crate) fn finish_pairs(keys: &mut [u64], arena: &ProxyArena, out: &mut Vec<Pair>) {
+    if keys.len() > 1 << 15 {
+        keys.par_sort_unstable();
+    } else {
+        keys.sort_unstable();
+    }
+    debug_assert!(keys.windows(2).all(|w| w[0] < w[1]), "pair reported twice");
+    out.clear();
+    out.extend(keys.iter().map(|&k| {
+        (
+            arena.handle_of((k >> 32) as u32),
+            arena.handle_of(k as u32),
+        )
+    }));
+}
+
+/// Concatenates per-task pair-key vectors.
+pub(crate) fn concat(parts: Vec<Vec<u64>>, keys: &mut Vec<u64>) {
+    keys.clear();
+    keys.reserve(parts.iter().map(Vec::len).sum());
+    for p in parts {
+        keys.extend_from_slice(&p);
+    }
+}

@@ -1,0 +1,60 @@
+//! The brute force: every pair is tested, O(n²). The reference every other structure is
+//! compared against (Jolt's `BroadPhaseBruteForce` plays the same role).
+
+use crate::handle::Pair;
+use crate::math::{Point, Real, Vector};
+use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray};
+use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
+
+/// Tests every pair of live proxies; queries scan every proxy.
+#[derive(Clone, Debug, Default)]
+pub struct BruteForce {
+    store: ProxyStore,
+    keys: Vec<u64>,
+}
+
+impl BruteForce {
+    /// An empty brute force.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn on_insert(&mut self, _slot: usize) {}
+    fn on_remove(&mut self, _slot: usize) {}
+    fn on_update(&mut self, _slot: usize) {}
+}
+
+impl BroadPhase for BruteForce {
+    impl_proxy_bookkeeping!();
+
+    fn find_pairs(&mut self, out: &mut Vec<Pair>) {
+        let live: Vec<u32> = self.store.arena.live_indices().collect();
+        self.keys.clear();
+        for (k, &a) in live.iter().enumerate() {
+            let ba = &self.store.aabbs[a as usize];
+            for &b in &live[k + 1..] {
+                if ba.intersects(&self.store.aabbs[b as usize]) {
+                    self.keys.push(pair_key(a, b));
+                }
+            }
+        }
+        finish_pairs(&mut self.keys, &self.store.arena, out);
+    }
+
+    fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {
+        self.store.scan_aabb(aabb, out);
+    }
+
+    fn query_point(&self, p: &Point, out: &mut Vec<ProxyHandle>) {
+        self.store.scan_point(p, out);
+    }
+
+    fn cast_ray(&self, origin: &Point, dir: &Vector, max_t: Real, out: &mut Vec<(ProxyHandle, Real)>) {
+        let ray = Ray { origin: *origin, dir: *dir, max_t };
+        self.store.scan_ray(&ray, out);
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        self.store.validate()
+    }
+}

@@ -1,0 +1,22 @@
+//! The four broad-phase structures, one file each. All store their proxies in the same
+//! `ProxyStore` (shared handle arena, so handles agree across structures) and report pairs
+//! through the same canonical sort.
+//!
+//! * [`BruteForce`]: tests every pair, O(n²). The reference every test compares against.
+//! * [`Grid`]: uniform grid / spatial hash, rebuilt by a counting sort each frame; each proxy
+//!   sits in every cell its box touches and a pair is reported only in the cell that holds the
+//!   minimum corner of the two boxes' overlap, so no hash set is needed to deduplicate.
+//! * [`SweepAndPrune`]: proxies sorted by their lower bound along the axis of largest spread of
+//!   the centres, kept sorted between frames by insertion sort, pairs found by a sorted sweep.
+//! * [`Bvh`]: a bounding-volume hierarchy built by binned SAH, refitted when proxies move and
+//!   rebuilt when refitting has degraded it; pairs by traversing the tree against itself.
+
+mod brute_force;
+mod bvh;
+mod grid;
+mod sap;
+
+pub use brute_force::BruteForce;
+pub use bvh::Bvh;
+pub use grid::{Grid, GridMode};
+pub use sap::SweepAndPrune;

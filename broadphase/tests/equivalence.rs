@@ -1,0 +1,272 @@
+//! Every structure against the brute force: for many random scenes and random sequences of
+//! moves, inserts and removes, the pair sets and query answers must be equal at every frame,
+//! and `validate()` must pass after every operation batch.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tumble_broadphase::math::{Point, Real, Vector};
+use tumble_broadphase::{Aabb, AnyBroadPhase, BroadPhase, BroadPhaseKind, Grid, ProxyHandle};
+
+#[derive(Clone, Copy, Debug)]
+enum Scene {
+    Uniform,
+    SizesSpread100,
+    Clusters,
+    Piled,
+    OnePlane,
+    FarFromOrigin,
+    OneHuge,
+    Points,
+    /// Two clusters 5·10⁴ m apart: too sparse for a dense grid, the grid hashes its cells.
+    Sparse,
+}
+
+const SCENES: [Scene; 9] = [
+    Scene::Uniform,
+    Scene::SizesSpread100,
+    Scene::Clusters,
+    Scene::Piled,
+    Scene::OnePlane,
+    Scene::FarFromOrigin,
+    Scene::OneHuge,
+    Scene::Points,
+    Scene::Sparse,
+];
+
+/// A random box for the scene; `k` is the proxy's ordinal (scene OneHuge makes #0 huge).
+fn random_box(scene: Scene, rng: &mut ChaCha8Rng, k: usize) -> Aabb {
+    let side = 20.0;
+    let (c, h): (Point, Vector) = match scene {
+        Scene::Uniform => (rand_point(rng, 0.0, side), Vector::repeat(rng.gen_range(0.2..1.0))),
+        Scene::SizesSpread100 => {
+            let s = 0.05 * 100f32.powf(rng.gen::<f32>());
+            (rand_point(rng, 0.0, side), Vector::new(s, s * rng.gen_range(0.3..1.0), s))
+        }
+        Scene::Clusters => {
+            let centre = Point::new(
+                [2.0, 10.0, 17.0][rng.gen_range(0..3)],
+                [3.0, 15.0][rng.gen_range(0..2)],
+                5.0,
+            );
+            (centre + rand_point(rng, -1.0, 1.0).coords, Vector::repeat(rng.gen_range(0.1..0.6)))
+        }
+        Scene::Piled => (Point::new(1.0, 2.0, 3.0), Vector::new(0.5, 0.25, 1.0)),
+        Scene::OnePlane => {
+            let mut p = rand_point(rng, 0.0, side);
+            p.y = 4.0;
+            (p, Vector::new(rng.gen_range(0.2..1.0), 0.0, rng.gen_range(0.2..1.0)))
+        }
+        Scene::FarFromOrigin => (
+            rand_point(rng, 1.0e6, 1.0e6 + 200.0),
+            Vector::repeat(rng.gen_range(1.0..8.0)),
+        ),
+        Scene::OneHuge => {
+            if k == 0 {
+                (Point::new(10.0, -1.0, 10.0), Vector::new(1.0e4, 1.0, 1.0e4))
+            } else {
+                (rand_point(rng, 0.0, side), Vector::repeat(rng.gen_range(0.2..1.0)))
+            }
+        }
+        Scene::Points => {
+            // Integer coordinates so that coincident and touching points occur.
+            let p = Point::new(
+                rng.gen_range(0..6) as Real,
+                rng.gen_range(0..6) as Real,
+                rng.gen_range(0..3) as Real,
+            );
+            (p, Vector::zeros())
+        }
+        Scene::Sparse => {
+            let far = if rng.gen_bool(0.5) { 0.0 } else { 5.0e4 };
+            (rand_point(rng, far, far + side), Vector::repeat(rng.gen_range(0.2..1.5)))
+        }
+    };
+    Aabb::new(c - h, c + h).unwrap()
+}
+
+fn rand_point(rng: &mut ChaCha8Rng, lo: Real, hi: Real) -> Point {
+    Point::new(rng.gen_range(lo..hi), rng.gen_range(lo..hi), rng.gen_range(lo..hi))
+}
+
+fn moved(scene: Scene, rng: &mut ChaCha8Rng, b: &Aabb, k: usize) -> Aabb {
+    if rng.gen_bool(0.1) {
+        return random_box(scene, rng, k); // teleport
+    }
+    let step = match scene {
+        Scene::FarFromOrigin => 4.0,
+        Scene::Piled | Scene::Points => 0.0,
+        _ => 0.3,
+    };
+    let d = Vector::new(
+        rng.gen_range(-1.0..=1.0),
+        rng.gen_range(-1.0..=1.0),
+        rng.gen_range(-1.0..=1.0),
+    ) * step;
+    Aabb::new(b.mins + d, b.maxs + d).unwrap()
+}
+
+/// Checks pair set and queries of `bp` against the brute force `reference`.
+fn compare(bp: &mut AnyBroadPhase, reference: &mut AnyBroadPhase, rng: &mut ChaCha8Rng, ctx: &str) {
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    bp.find_pairs(&mut got);
+    reference.find_pairs(&mut want);
+    assert_eq!(got.len(), want.len(), "{ctx}: pair count");
+    assert_eq!(got, want, "{ctx}: pairs");
+    bp.validate().unwrap_or_else(|e| panic!("{ctx}: validate after find_pairs: {e}"));
+    assert_eq!(bp.len(), reference.len());
+
+    // Queries around existing boxes and at random places.
+    let (mut g, mut w) = (Vec::new(), Vec::new());
+    let (mut gr, mut wr) = (Vec::new(), Vec::new());
+    let all: Vec<ProxyHandle> = {
+        let mut v = Vec::new();
+        let big = Aabb::new(Point::from(Vector::repeat(-1.0e30)), Point::from(Vector::repeat(1.0e30))).unwrap();
+        reference.query_aabb(&big, &mut v);
+        v
+    };
+    assert_eq!(all.len(), reference.len());
+    for _ in 0..6 {
+        let centre = if !all.is_empty() && rng.gen_bool(0.7) {
+            let h = all[rng.gen_range(0..all.len())];
+            reference.aabb(h).unwrap().center()
+        } else {
+            rand_point(rng, -5.0, 25.0)
+        };
+        let half = Vector::repeat(rng.gen_range(0.0..3.0));
+        let q = Aabb::new(centre - half, centre + half).unwrap();
+        bp.query_aabb(&q, &mut g);
+        reference.query_aabb(&q, &mut w);
+        assert_eq!(g, w, "{ctx}: query_aabb {q:?}");
+        bp.query_point(&centre, &mut g);
+        reference.query_point(&centre, &mut w);
+        assert_eq!(g, w, "{ctx}: query_point {centre:?}");
+        let dir = Vector::new(
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            if rng.gen_bool(0.2) { 0.0 } else { rng.gen_range(-1.0..1.0) },
+        );
+        let origin = centre - dir * 10.0;
+        let max_t = if rng.gen_bool(0.3) { Real::INFINITY } else { rng.gen_range(0.0..30.0) };
+        bp.cast_ray(&origin, &dir, max_t, &mut gr);
+        reference.cast_ray(&origin, &dir, max_t, &mut wr);
+        assert_eq!(gr, wr, "{ctx}: cast_ray {origin:?} {dir:?} {max_t}");
+    }
+}
+
+fn run_scene(make: &dyn Fn() -> AnyBroadPhase, scene: Scene, seed: u64, n: usize, frames: usize) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut bp = make();
+    let kind = bp.kind();
+    let mut reference = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
+    let items: Vec<(Aabb, u64)> = (0..n).map(|k| (random_box(scene, &mut rng, k), k as u64)).collect();
+    let mut handles = bp.insert_batch(&items).unwrap();
+    assert_eq!(handles, reference.insert_batch(&items).unwrap());
+    bp.validate().unwrap();
+    let mut next_user = n as u64;
+    for frame in 0..frames {
+        let ctx = format!("{kind} {scene:?} seed {seed} frame {frame}");
+        compare(&mut bp, &mut reference, &mut rng, &ctx);
+        // A batch of operations: moves (batch or single), inserts, removes.
+        let mut moves: Vec<(ProxyHandle, Aabb)> = Vec::new();
+        for (k, &h) in handles.iter().enumerate() {
+            if rng.gen_bool(0.6) {
+                moves.push((h, moved(scene, &mut rng, &reference.aabb(h).unwrap(), k)));
+            }
+        }
+        if rng.gen_bool(0.5) {
+            bp.update_batch(&moves).unwrap();
+            reference.update_batch(&moves).unwrap();
+        } else {
+            for &(h, a) in &moves {
+                bp.update(h, a).unwrap();
+                reference.update(h, a).unwrap();
+            }
+        }
+        bp.validate().unwrap_or_else(|e| panic!("{ctx}: validate after moves: {e}"));
+        for _ in 0..rng.gen_range(0..4) {
+            if handles.is_empty() {
+                break;
+            }
+            let h = handles.swap_remove(rng.gen_range(0..handles.len()));
+            bp.remove(h).unwrap();
+            reference.remove(h).unwrap();
+            assert!(bp.remove(h).is_err(), "{ctx}: double remove accepted");
+        }
+        let new: Vec<(Aabb, u64)> = (0..rng.gen_range(0..4))
+            .map(|_| {
+                next_user += 1;
+                (random_box(scene, &mut rng, 1), next_user)
+            })
+            .collect();
+        let hs = bp.insert_batch(&new).unwrap();
+        assert_eq!(hs, reference.insert_batch(&new).unwrap(), "{ctx}: handles differ");
+        for (h, (_, u)) in hs.iter().zip(&new) {
+            assert_eq!(bp.user_data(*h).unwrap(), *u);
+        }
+        handles.extend(hs);
+        bp.validate().unwrap_or_else(|e| panic!("{ctx}: validate after inserts: {e}"));
+    }
+    let ctx = format!("{kind} {scene:?} seed {seed} final");
+    compare(&mut bp, &mut reference, &mut rng, &ctx);
+}
+
+fn run_all_scenes(make: &dyn Fn() -> AnyBroadPhase) {
+    for (s, &scene) in SCENES.iter().enumerate() {
+        for seed in 0..3u64 {
+            let n = [40, 150, 400][seed as usize];
+            run_scene(make, scene, 1000 * s as u64 + seed, n, 8);
+        }
+    }
+}
+
+fn run_kind(kind: BroadPhaseKind) {
+    run_all_scenes(&|| AnyBroadPhase::new(kind));
+}
+
+#[test]
+fn grid_equals_brute_force() {
+    run_kind(BroadPhaseKind::Grid);
+}
+
+/// Fixed cell sizes: tiny cells make most proxies oversized, huge cells put many in one cell.
+#[test]
+fn grid_with_fixed_cell_sizes_equals_brute_force() {
+    for c in [0.05, 0.7, 50.0] {
+        run_all_scenes(&|| AnyBroadPhase::Grid(Grid::with_cell_size(c).unwrap()));
+    }
+    assert!(Grid::with_cell_size(0.0).is_err());
+    assert!(Grid::with_cell_size(Real::NAN).is_err());
+}
+
+#[test]
+fn sap_equals_brute_force() {
+    run_kind(BroadPhaseKind::SweepAndPrune);
+}
+
+#[test]
+fn bvh_equals_brute_force() {
+    run_kind(BroadPhaseKind::Bvh);
+}
+
+/// The pair set does not depend on the rayon thread count (and matches across structures).
+#[test]
+fn pairs_independent_of_thread_count() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let items: Vec<(Aabb, u64)> = (0..3000)
+        .map(|k| (random_box(Scene::SizesSpread100, &mut rng, k), k as u64))
+        .collect();
+    let mut first: Option<Vec<_>> = None;
+    for kind in [BroadPhaseKind::Grid, BroadPhaseKind::SweepAndPrune, BroadPhaseKind::Bvh] {
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let mut bp = AnyBroadPhase::new(kind);
+            bp.insert_batch(&items).unwrap();
+            let mut pairs = Vec::new();
+            pool.install(|| bp.find_pairs(&mut pairs));
+            match &first {
+                None => first = Some(pairs),
+                Some(f) => assert_eq!(&pairs, f, "{kind} with {threads} threads"),
+            }
+        }
+    }
+}

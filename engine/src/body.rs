@@ -1,0 +1,406 @@
+//! Bodies: kinds, the builder users make them with, the stored state, and the read-only view.
+
+use crate::error::{check_isometry, check_vector, WorldError};
+use crate::material::Material;
+use crate::math::{Isometry, Matrix, Real, Rotation, Vector};
+use crate::narrowphase::shape::Shape;
+use serde::{Deserialize, Serialize};
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BodyKind {
+    /// Moved by gravity, forces and contacts; has finite mass.
+    Dynamic,
+    /// Never moves (unless the user sets its pose); infinite mass.
+    Static,
+    /// Moves with the velocity the user sets, unaffected by contacts or gravity; infinite mass.
+    Kinematic,
+}
+
+/// Makes a body: `BodyBuilder::dynamic(shape).translation(v).density(2.0)`; handed to
+/// [`World::insert`](crate::World::insert), which validates every field.
+#[derive(Clone, Debug)]
+pub struct BodyBuilder {
+    pub(crate) kind: BodyKind,
+    pub(crate) shape: Shape,
+    pub(crate) pose: Isometry,
+    pub(crate) linvel: Vector,
+    pub(crate) angvel: Vector,
+    pub(crate) material: Material,
+    pub(crate) memberships: u32,
+    pub(crate) filter: u32,
+    pub(crate) sensor: bool,
+    pub(crate) ccd: bool,
+    pub(crate) local_offset: Isometry,
+    pub(crate) user_data: u64,
+}
+
+impl BodyBuilder {
+    fn new(kind: BodyKind, shape: impl Into<Shape>) -> Self {
+        Self {
+            kind,
+            shape: shape.into(),
+            pose: Isometry::identity(),
+            linvel: Vector::zeros(),
+            angvel: Vector::zeros(),
+            material: Material::default(),
+            memberships: u32::MAX,
+            filter: u32::MAX,
+            sensor: false,
+            ccd: false,
+            local_offset: Isometry::identity(),
+            user_data: 0,
+        }
+    }
+
+    /// A dynamic body with this shape.
+    pub fn dynamic(shape: impl Into<Shape>) -> Self {
+        Self::new(BodyKind::Dynamic, shape)
+    }
+
+    /// A static (fixed) body with this shape.
+    pub fn fixed(shape: impl Into<Shape>) -> Self {
+        Self::new(BodyKind::Static, shape)
+    }
+
+    /// A kinematic body with this shape.
+    pub fn kinematic(shape: impl Into<Shape>) -> Self {
+        Self::new(BodyKind::Kinematic, shape)
+    }
+
+    /// Position of the body frame's origin, world frame, metres.
+    pub fn translation(mut self, t: Vector) -> Self {
+        self.pose.translation.vector = t;
+        self
+    }
+
+    /// Orientation of the body frame, world frame.
+    pub fn rotation(mut self, r: Rotation) -> Self {
+        self.pose.rotation = r;
+        self
+    }
+
+    /// The whole pose of the body frame.
+    pub fn pose(mut self, p: Isometry) -> Self {
+        self.pose = p;
+        self
+    }
+
+    /// Linear velocity of the centre of mass, world frame, m/s.
+    pub fn linvel(mut self, v: Vector) -> Self {
+        self.linvel = v;
+        self
+    }
+
+    /// Angular velocity, world frame, rad/s.
+    pub fn angvel(mut self, w: Vector) -> Self {
+        self.angvel = w;
+        self
+    }
+
+    /// Density, kg/m³ (> 0 for dynamic bodies).
+    pub fn density(mut self, d: Real) -> Self {
+        self.material.density = d;
+        self
+    }
+
+    /// Friction coefficient (≥ 0).
+    pub fn friction(mut self, f: Real) -> Self {
+        self.material.friction = f;
+        self
+    }
+
+    /// Restitution in `[0, 1]`.
+    pub fn restitution(mut self, e: Real) -> Self {
+        self.material.restitution = e;
+        self
+    }
+
+    /// The whole material.
+    pub fn material(mut self, m: Material) -> Self {
+        self.material = m;
+        self
+    }
+
+    /// Collision groups: two bodies interact when `a.memberships & b.filter != 0` and
+    /// `b.memberships & a.filter != 0`. Default: all bits in both.
+    pub fn collision_groups(mut self, memberships: u32, filter: u32) -> Self {
+        self.memberships = memberships;
+        self.filter = filter;
+        self
+    }
+
+    /// A sensor reports overlaps ([`Event::SensorEnter`](crate::Event::SensorEnter) /
+    /// [`Event::SensorExit`](crate::Event::SensorExit)) and takes part in no contact response.
+    pub fn sensor(mut self, s: bool) -> Self {
+        self.sensor = s;
+        self
+    }
+
+    /// Continuous collision for this body (when [`WorldConfig::ccd`](crate::WorldConfig::ccd) is on).
+    pub fn ccd(mut self, on: bool) -> Self {
+        self.ccd = on;
+        self
+    }
+
+    /// Pose of the shape in the body frame (the centre of mass is the shape's centre).
+    pub fn local_offset(mut self, o: Isometry) -> Self {
+        self.local_offset = o;
+        self
+    }
+
+    /// Any number the user wants to find again on the body.
+    pub fn user_data(mut self, d: u64) -> Self {
+        self.user_data = d;
+        self
+    }
+
+    /// Validates every field and computes the mass properties.
+    pub(crate) fn build(self) -> Result<Body, WorldError> {
+        check_isometry("body pose", &self.pose)?;
+        check_isometry("local offset", &self.local_offset)?;
+        check_vector("linear velocity", &self.linvel)?;
+        check_vector("angular velocity", &self.angvel)?;
+        self.material.validate()?;
+        let shape_aabb = self.shape.aabb(&Isometry::identity());
+        if !shape_aabb.is_valid() {
+            return Err(WorldError::NonFinite("shape size"));
+        }
+        let mut pose = self.pose;
+        pose.rotation.renormalize();
+        let mut local_offset = self.local_offset;
+        local_offset.rotation.renormalize();
+        let (mass, inertia) = match self.kind {
+            BodyKind::Dynamic => {
+                let (m, i) = mass_properties(&self.shape, self.material.density);
+                if !(m.is_finite() && m > 0.0) {
+                    return Err(WorldError::NonPositive("mass (density × volume)", m));
+                }
+                let r = local_offset.rotation.to_rotation_matrix();
+                let i = r.matrix() * i * r.matrix().transpose();
+                if !i.iter().all(|x| x.is_finite()) {
+                    return Err(WorldError::NonFinite("inertia tensor"));
+                }
+                (m, i)
+            }
+            _ => (0.0, Matrix::zeros()),
+        };
+        let (inv_mass, inv_inertia) = if mass > 0.0 {
+            let inv = inertia
+                .try_inverse()
+                .filter(|m| m.iter().all(|x| x.is_finite()))
+                .ok_or(WorldError::NonPositive("inertia (density × size)", 0.0))?;
+            (1.0 / mass, inv)
+        } else {
+            (0.0, Matrix::zeros())
+        };
+        let (linvel, angvel) = if self.kind == BodyKind::Static {
+            (Vector::zeros(), Vector::zeros())
+        } else {
+            (self.linvel, self.angvel)
+        };
+        Ok(Body {
+            kind: self.kind,
+            shape: self.shape,
+            local_offset,
+            material: self.material,
+            pose,
+            prev_pose: pose,
+            linvel,
+            angvel,
+            force: Vector::zeros(),
+            torque: Vector::zeros(),
+            mass,
+            inv_mass,
+            inv_inertia_local: inv_inertia,
+            memberships: self.memberships,
+            filter: self.filter,
+            sensor: self.sensor,
+            ccd: self.ccd,
+            user_data: self.user_data,
+            frozen: false,
+        })
+    }
+}
+
+/// Mass (kg) and inertia tensor about the centre (kg·m², shape frame) of `shape` at `density`.
+/// Exact for balls and boxes; other shapes use the box of their local AABB.
+pub fn mass_properties(shape: &Shape, density: Real) -> (Real, Matrix) {
+    if let Shape::Ball(b) = shape {
+        let r = b.radius();
+        let m = density * (4.0 / 3.0) * std::f32::consts::PI * r * r * r;
+        return (m, Matrix::from_diagonal_element(0.4 * m * r * r));
+    }
+    let he = if let Shape::Cuboid(c) = shape {
+        c.half_extents()
+    } else {
+        shape.aabb(&Isometry::identity()).half_extents()
+    };
+    let m = density * 8.0 * he.x * he.y * he.z;
+    let (x2, y2, z2) = (he.x * he.x, he.y * he.y, he.z * he.z);
+    let i = Matrix::from_diagonal(&Vector::new(y2 + z2, x2 + z2, x2 + y2)) * (m / 3.0);
+    (m, i)
+}
+
+/// A body as stored by the world.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Body {
+    pub kind: BodyKind,
+    pub shape: Shape,
+    /// Shape pose in the body frame; its translation is the centre of mass.
+    pub local_offset: Isometry,
+    pub material: Material,
+    /// Body frame in the world.
+    pub pose: Isometry,
+    /// Pose at the start of the last step (for interpolation).
+    pub prev_pose: Isometry,
+    /// Velocity of the centre of mass, world frame, m/s.
+    pub linvel: Vector,
+    /// Angular velocity, world frame, rad/s.
+    pub angvel: Vector,
+    /// User force on the centre of mass, world frame, N; kept until cleared.
+    pub force: Vector,
+    /// User torque, world frame, N·m; kept until cleared.
+    pub torque: Vector,
+    pub mass: Real,
+    pub inv_mass: Real,
+    /// Inverse inertia about the centre of mass, body frame.
+    pub inv_inertia_local: Matrix,
+    pub memberships: u32,
+    pub filter: u32,
+    pub sensor: bool,
+    pub ccd: bool,
+    pub user_data: u64,
+    /// Frozen after a non-finite value reached it: treated as static until unfrozen.
+    pub frozen: bool,
+}
+
+impl Body {
+    /// True when contacts and gravity move this body.
+    #[inline]
+    pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic && !self.frozen
+    }
+
+    /// True when the body's pose changes during steps (dynamic or kinematic, not frozen).
+    #[inline]
+    pub fn is_moving(&self) -> bool {
+        self.kind != BodyKind::Static && !self.frozen
+    }
+
+    /// World pose of the shape.
+    #[inline]
+    pub fn shape_pose(&self) -> Isometry {
+        self.pose * self.local_offset
+    }
+
+    /// Centre of mass, world frame.
+    #[inline]
+    pub fn com(&self) -> Vector {
+        self.pose.translation.vector + self.pose.rotation * self.local_offset.translation.vector
+    }
+
+    /// Inverse inertia tensor about the centre of mass, world frame (zero unless dynamic).
+    #[inline]
+    pub fn inv_inertia_world(&self) -> Matrix {
+        if !self.is_dynamic() {
+            return Matrix::zeros();
+        }
+        let r = self.pose.rotation.to_rotation_matrix();
+        r.matrix() * self.inv_inertia_local * r.matrix().transpose()
+    }
+
+    /// True when the pose and velocities are finite.
+    pub fn is_finite(&self) -> bool {
+        crate::math::is_finite_vector(&self.pose.translation.vector)
+            && self.pose.rotation.quaternion().coords.iter().all(|c| c.is_finite())
+            && crate::math::is_finite_vector(&self.linvel)
+            && crate::math::is_finite_vector(&self.angvel)
+    }
+
+    /// True when the two bodies' collision groups let them interact.
+    #[inline]
+    pub fn groups_match(&self, other: &Body) -> bool {
+        (self.memberships & other.filter) != 0 && (other.memberships & self.filter) != 0
+    }
+}
+
+/// A read-only view of one body.
+#[derive(Clone, Copy)]
+pub struct BodyView<'a> {
+    pub(crate) body: &'a Body,
+}
+
+impl<'a> BodyView<'a> {
+    /// Pose of the body frame, world frame (the state at the end of the last step).
+    pub fn pose(&self) -> Isometry {
+        self.body.pose
+    }
+    /// Position of the body frame's origin, world frame, metres.
+    pub fn translation(&self) -> Vector {
+        self.body.pose.translation.vector
+    }
+    /// Orientation of the body frame.
+    pub fn rotation(&self) -> Rotation {
+        self.body.pose.rotation
+    }
+    /// Pose of the shape (body pose × local offset), world frame.
+    pub fn shape_pose(&self) -> Isometry {
+        self.body.shape_pose()
+    }
+    /// Centre of mass, world frame, metres.
+    pub fn center_of_mass(&self) -> Vector {
+        self.body.com()
+    }
+    /// Linear velocity of the centre of mass, world frame, m/s.
+    pub fn linvel(&self) -> Vector {
+        self.body.linvel
+    }
+    /// Angular velocity, world frame, rad/s.
+    pub fn angvel(&self) -> Vector {
+        self.body.angvel
+    }
+    /// The body's kind.
+    pub fn kind(&self) -> BodyKind {
+        self.body.kind
+    }
+    /// The body's shape, in its own frame.
+    pub fn shape(&self) -> &'a Shape {
+        &self.body.shape
+    }
+    /// The body's material.
+    pub fn material(&self) -> Material {
+        self.body.material
+    }
+    /// Mass in kg (0 for static and kinematic bodies).
+    pub fn mass(&self) -> Real {
+        self.body.mass
+    }
+    /// True when the body was frozen because a non-finite value reached it.
+    pub fn is_frozen(&self) -> bool {
+        self.body.frozen
+    }
+    /// True for a sensor.
+    pub fn is_sensor(&self) -> bool {
+        self.body.sensor
+    }
+    /// The user data given to the builder.
+    pub fn user_data(&self) -> u64 {
+        self.body.user_data
+    }
+    /// Accumulated user force, world frame, N.
+    pub fn force(&self) -> Vector {
+        self.body.force
+    }
+    /// Kinetic energy, J (translational + rotational; 0 unless dynamic).
+    pub fn kinetic_energy(&self) -> Real {
+        if self.body.kind != BodyKind::Dynamic {
+            return 0.0;
+        }
+        let r = self.body.pose.rotation.to_rotation_matrix();
+        let inertia_local = self.body.inv_inertia_local.try_inverse().unwrap_or(Matrix::zeros());
+        let i_world = r.matrix() * inertia_local * r.matrix().transpose();
+        0.5 * self.body.mass * self.body.linvel.norm_squared()
+            + 0.5 * self.body.angvel.dot(&(i_world * self.body.angvel))
+    }
+}

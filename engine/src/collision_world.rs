@@ -1,0 +1,271 @@
+//! Collision-only mode (like rapier's `CollisionPipeline`): shapes posed by the user, broad and
+//! narrow phase on demand, no dynamics.
+//!
+//! A collider's handle is its broad-phase proxy handle, so pairs come out of the broad phase
+//! already in canonical order and need no mapping. [`CollisionWorld::update`] allocates nothing
+//! once its buffers have grown: the moved colliders go to the broad phase in one batch, the
+//! narrow phase runs in parallel (rayon) into a reused buffer whose order is the pair order, so
+//! the output is identical for any thread count.
+
+use crate::broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind, Pair, ProxyHandle};
+use crate::error::{check_isometry, WorldError};
+use crate::math::{Isometry, Real};
+use crate::narrowphase::shape::Shape;
+use crate::narrowphase::{Aabb, Manifold};
+use crate::stage::{Stage, StageTimes, Timer};
+use rayon::prelude::*;
+
+/// Names a collider of a [`CollisionWorld`] (generational; stale after removal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ColliderHandle(ProxyHandle);
+
+impl ColliderHandle {
+    /// Slot index.
+    pub fn index(&self) -> u32 {
+        self.0.index()
+    }
+}
+
+/// A pair of colliders in contact after the last update, with its manifold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ColliderContact {
+    /// Lower handle.
+    pub a: ColliderHandle,
+    /// Higher handle.
+    pub b: ColliderHandle,
+    /// Normal from `a` to `b`, world frame; depth positive when penetrating.
+    pub manifold: Manifold,
+}
+
+#[derive(Clone, Debug)]
+struct Collider {
+    handle: ColliderHandle,
+    shape: Shape,
+    pose: Isometry,
+    user_data: u64,
+    moved: bool,
+}
+
+/// Shapes and poses, no bodies. See the module docs.
+pub struct CollisionWorld {
+    colliders: Vec<Option<Collider>>,
+    broad: AnyBroadPhase,
+    prediction: Real,
+    moved: Vec<u32>,
+    updates: Vec<(ProxyHandle, Aabb)>,
+    bp_pairs: Vec<Pair>,
+    np_out: Vec<Option<Manifold>>,
+    contacts: Vec<ColliderContact>,
+    unsupported: usize,
+    times: StageTimes,
+}
+
+impl CollisionWorld {
+    /// An empty collision world using the given broad phase; contact manifolds are reported for
+    /// pairs closer than `prediction` metres (≥ 0; 0 = touching only).
+    pub fn new(kind: BroadPhaseKind, prediction: Real) -> Result<Self, WorldError> {
+        crate::error::check_finite("prediction", prediction)?;
+        if prediction < 0.0 {
+            return Err(WorldError::Negative("prediction", prediction));
+        }
+        Ok(Self {
+            colliders: Vec::new(),
+            broad: AnyBroadPhase::new(kind),
+            prediction,
+            moved: Vec::new(),
+            updates: Vec::new(),
+            bp_pairs: Vec::new(),
+            np_out: Vec::new(),
+            contacts: Vec::new(),
+            unsupported: 0,
+            times: StageTimes::default(),
+        })
+    }
+
+    fn aabb(&self, shape: &Shape, pose: &Isometry) -> Aabb {
+        shape.aabb(pose).loosened(0.5 * self.prediction)
+    }
+
+    /// Adds a shape at a pose (world frame); errors on a non-finite pose or shape.
+    pub fn insert(&mut self, shape: impl Into<Shape>, pose: Isometry, user_data: u64) -> Result<ColliderHandle, WorldError> {
+        let shape = shape.into();
+        check_isometry("collider pose", &pose)?;
+        crate::world::validate_shape(&shape).map_err(|_| WorldError::NonFinite("collider shape"))?;
+        let aabb = self.aabb(&shape, &pose);
+        if !aabb.is_valid() {
+            return Err(WorldError::NonFinite("collider AABB"));
+        }
+        let proxy = self
+            .broad
+            .insert(aabb, user_data)
+            .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+        let i = proxy.index() as usize;
+        if self.colliders.len() <= i {
+            self.colliders.resize(i + 1, None);
+        }
+        let handle = ColliderHandle(proxy);
+        self.colliders[i] = Some(Collider {
+            handle,
+            shape,
+            pose,
+            user_data,
+            moved: false,
+        });
+        Ok(handle)
+    }
+
+    fn get_mut(&mut self, h: ColliderHandle) -> Result<&mut Collider, WorldError> {
+        match self.colliders.get_mut(h.index() as usize) {
+            Some(Some(c)) if c.handle == h => Ok(c),
+            _ => Err(WorldError::StaleCollider(h.index())),
+        }
+    }
+
+    /// Removes a collider.
+    pub fn remove(&mut self, h: ColliderHandle) -> Result<(), WorldError> {
+        self.get_mut(h)?;
+        self.broad
+            .remove(h.0)
+            .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+        self.colliders[h.index() as usize] = None;
+        self.moved.retain(|&i| i != h.index());
+        Ok(())
+    }
+
+    /// Moves a collider (world frame); takes effect at the next [`update`](Self::update).
+    pub fn set_pose(&mut self, h: ColliderHandle, pose: Isometry) -> Result<(), WorldError> {
+        check_isometry("collider pose", &pose)?;
+        let c = self.get_mut(h)?;
+        c.pose = pose;
+        if !c.moved {
+            c.moved = true;
+            self.moved.push(h.index());
+        }
+        Ok(())
+    }
+
+    /// A collider's pose, shape and user data.
+    pub fn get(&self, h: ColliderHandle) -> Option<(&Shape, Isometry, u64)> {
+        match self.colliders.get(h.index() as usize) {
+            Some(Some(c)) if c.handle == h => Some((&c.shape, c.pose, c.user_data)),
+            _ => None,
+        }
+    }
+
+    /// Number of colliders.
+    pub fn len(&self) -> usize {
+        self.broad.len()
+    }
+
+    /// True when there is no collider.
+    pub fn is_empty(&self) -> bool {
+        self.broad.is_empty()
+    }
+
+    /// Broad phase then narrow phase: afterwards [`contacts`](Self::contacts) holds every pair
+    /// within the prediction distance, in pair order.
+    pub fn update(&mut self) {
+        self.times.clear();
+        let t = Timer::start();
+        self.updates.clear();
+        for &i in &self.moved {
+            if let Some(c) = self.colliders[i as usize].as_mut() {
+                c.moved = false;
+                let aabb = c.shape.aabb(&c.pose).loosened(0.5 * self.prediction);
+                self.updates.push((c.handle.0, aabb));
+            }
+        }
+        self.moved.clear();
+        if self.broad.update_batch(&self.updates).is_err() {
+            for &(p, aabb) in &self.updates {
+                // Poses are validated on entry; an AABB can only fail for absurd sizes.
+                let _ = self.broad.update(p, aabb);
+            }
+        }
+        self.broad.find_pairs(&mut self.bp_pairs);
+        t.stop(&mut self.times, Stage::BroadPhase);
+
+        let t = Timer::start();
+        let colliders = &self.colliders;
+        let prediction = self.prediction;
+        self.np_out.clear();
+        let unsupported = std::sync::atomic::AtomicUsize::new(0);
+        self.bp_pairs
+            .par_iter()
+            .with_min_len(256)
+            .map(|&(pa, pb)| {
+                let (Some(Some(a)), Some(Some(b))) = (
+                    colliders.get(pa.index() as usize),
+                    colliders.get(pb.index() as usize),
+                ) else {
+                    return None;
+                };
+                match crate::step::contact_any(&a.pose, &a.shape, &b.pose, &b.shape, prediction) {
+                    Ok(m) => m.filter(|m| !m.is_empty()),
+                    Err(_) => {
+                        unsupported.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        None
+                    }
+                }
+            })
+            .collect_into_vec(&mut self.np_out);
+        self.unsupported = unsupported.into_inner();
+        self.contacts.clear();
+        for (&(pa, pb), m) in self.bp_pairs.iter().zip(&self.np_out) {
+            if let Some(m) = m {
+                self.contacts.push(ColliderContact {
+                    a: ColliderHandle(pa),
+                    b: ColliderHandle(pb),
+                    manifold: *m,
+                });
+            }
+        }
+        t.stop(&mut self.times, Stage::NarrowPhase);
+    }
+
+    /// Pairs with a manifold after the last update (within the prediction distance), pair order.
+    pub fn contacts(&self) -> &[ColliderContact] {
+        &self.contacts
+    }
+
+    /// The pairs of [`contacts`](Self::contacts) that actually touch (some depth ≥ 0).
+    pub fn pairs(&self) -> impl Iterator<Item = (ColliderHandle, ColliderHandle)> + '_ {
+        self.contacts
+            .iter()
+            .filter(|c| c.manifold.max_depth() >= 0.0)
+            .map(|c| (c.a, c.b))
+    }
+
+    /// Number of touching pairs (some depth ≥ 0) after the last update.
+    pub fn intersecting_pair_count(&self) -> usize {
+        self.contacts
+            .iter()
+            .filter(|c| c.manifold.max_depth() >= 0.0)
+            .count()
+    }
+
+    /// Pairs the broad phase reported in the last update.
+    pub fn broad_phase_pair_count(&self) -> usize {
+        self.bp_pairs.len()
+    }
+
+    /// Candidate pairs skipped in the last update for lack of a narrow-phase algorithm.
+    pub fn unsupported_pair_count(&self) -> usize {
+        self.unsupported
+    }
+
+    /// Stage times of the last update (broad and narrow phase only).
+    pub fn stage_times(&self) -> &StageTimes {
+        &self.times
+    }
+
+    /// Checks the broad phase's invariants and that every collider's proxy is live.
+    pub fn validate(&self) -> Result<(), String> {
+        self.broad.validate()?;
+        let live = self.colliders.iter().flatten().count();
+        if live != self.broad.len() {
+            return Err(format!("{live} colliders but {} proxies", self.broad.len()));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,136 @@
+//! World configuration.
+
+use crate::broadphase::BroadPhaseKind;
+use crate::error::WorldError;
+use crate::math::{Real, Vector};
+use serde::{Deserialize, Serialize};
+
+/// Everything a [`World`](crate::World) is made with. `Default` gives the values in brackets;
+/// [`WorldConfig::validate`] (called by [`World::new`](crate::World::new)) checks them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorldConfig {
+    /// The fixed step, seconds, > 0 [1/60].
+    pub dt: Real,
+    /// Gravitational acceleration, world frame, m/s² [(0, −9.81, 0)].
+    pub gravity: Vector,
+    /// Cap on the frame time one [`World::advance`](crate::World::advance) adds to the
+    /// accumulator, seconds, > 0 [0.1]: the guard against the "spiral of death".
+    pub max_frame_time: Real,
+    /// Which broad phase finds candidate pairs [the broad-phase crate's default].
+    #[serde(with = "kind_serde")]
+    pub broad_phase: BroadPhaseKind,
+    /// Velocity iterations of the contact solver per step, ≥ 1 [4].
+    pub solver_iterations: u32,
+    /// Relaxation iterations (velocity iterations without position bias) after positions are
+    /// integrated, ≥ 0 [1].
+    pub relax_iterations: u32,
+    /// Approach speed (m/s, ≥ 0) below which restitution is not applied, so resting bodies do
+    /// not micro-bounce [1.0].
+    pub restitution_threshold: Real,
+    /// Continuous collision for bodies built with `.ccd(true)`: speculative margins grow with
+    /// speed and a time-of-impact pass stops them at the first surface [true].
+    pub ccd: bool,
+    /// Stiffness of the soft contact constraint, Hz, > 0 [30; capped at a quarter of 1/dt].
+    pub contact_hertz: Real,
+    /// Damping ratio of the soft contact constraint, ≥ 0 [10].
+    pub contact_damping_ratio: Real,
+    /// Penetration left uncorrected by the push-out, metres ≥ 0 [0].
+    pub allowed_penetration: Real,
+    /// Largest speed (m/s, > 0) at which overlapping bodies are pushed apart [3].
+    pub max_push_velocity: Real,
+    /// Speculative contact distance, metres, ≥ 0: pairs closer than this get contact points
+    /// before they touch [0.02].
+    pub prediction_distance: Real,
+    /// Penetration tolerated before a contact counts as touching for events, metres ≥ 0 [0.005].
+    pub linear_slop: Real,
+}
+
+impl Default for WorldConfig {
+    fn default() -> Self {
+        Self {
+            dt: 1.0 / 60.0,
+            gravity: Vector::new(0.0, -9.81, 0.0),
+            max_frame_time: 0.1,
+            broad_phase: BroadPhaseKind::default(),
+            solver_iterations: 4,
+            relax_iterations: 1,
+            restitution_threshold: 1.0,
+            ccd: true,
+            contact_hertz: 30.0,
+            contact_damping_ratio: 10.0,
+            allowed_penetration: 0.0,
+            max_push_velocity: 3.0,
+            prediction_distance: 0.02,
+            linear_slop: 0.005,
+        }
+    }
+}
+
+impl WorldConfig {
+    /// Errors naming the first invalid field.
+    pub fn validate(&self) -> Result<(), WorldError> {
+        use crate::error::{check_finite, check_vector};
+        let positive = |what: &'static str, v: Real| -> Result<(), WorldError> {
+            check_finite(what, v)?;
+            if v <= 0.0 {
+                return Err(WorldError::NonPositive(what, v));
+            }
+            Ok(())
+        };
+        let non_negative = |what: &'static str, v: Real| -> Result<(), WorldError> {
+            check_finite(what, v)?;
+            if v < 0.0 {
+                return Err(WorldError::Negative(what, v));
+            }
+            Ok(())
+        };
+        positive("dt", self.dt)?;
+        check_vector("gravity", &self.gravity)?;
+        positive("max_frame_time", self.max_frame_time)?;
+        if self.solver_iterations == 0 {
+            return Err(WorldError::Config(
+                "solver_iterations must be at least 1".into(),
+            ));
+        }
+        if self.solver_iterations > 1000 || self.relax_iterations > 1000 {
+            return Err(WorldError::Config(
+                "solver_iterations and relax_iterations must be at most 1000".into(),
+            ));
+        }
+        non_negative("restitution_threshold", self.restitution_threshold)?;
+        positive("contact_hertz", self.contact_hertz)?;
+        non_negative("contact_damping_ratio", self.contact_damping_ratio)?;
+        positive("max_push_velocity", self.max_push_velocity)?;
+        non_negative("allowed_penetration", self.allowed_penetration)?;
+        non_negative("prediction_distance", self.prediction_distance)?;
+        non_negative("linear_slop", self.linear_slop)?;
+        Ok(())
+    }
+}
+
+/// `BroadPhaseKind` travels in snapshots as a small integer.
+mod kind_serde {
+    use crate::broadphase::BroadPhaseKind;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(k: &BroadPhaseKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(match k {
+            BroadPhaseKind::BruteForce => 0,
+            BroadPhaseKind::Grid => 1,
+            BroadPhaseKind::SweepAndPrune => 2,
+            BroadPhaseKind::Bvh => 3,
+        })
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BroadPhaseKind, D::Error> {
+        match u8::deserialize(d)? {
+            0 => Ok(BroadPhaseKind::BruteForce),
+            1 => Ok(BroadPhaseKind::Grid),
+            2 => Ok(BroadPhaseKind::SweepAndPrune),
+            3 => Ok(BroadPhaseKind::Bvh),
+            v => Err(serde::de::Error::custom(format!(
+                "unknown broad phase kind {v}"
+            ))),
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Typed errors of the engine. Every message names the problem and, where there is one, the fix.
+
+use crate::handle::BodyHandle;
+use crate::math::Real;
+use std::fmt;
+
+/// Why a world call was refused. Nothing is changed when an error is returned.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorldError {
+    /// A position, rotation, velocity, force, impulse, size or time was NaN or infinite. Names the field.
+    NonFinite(&'static str),
+    /// A quantity that must be strictly positive (mass, density, dt, …) was zero or negative.
+    NonPositive(&'static str, Real),
+    /// A quantity that must be at least zero (friction, damping, a frame time) was negative.
+    Negative(&'static str, Real),
+    /// A quantity outside its closed range `[min, max]` (restitution must lie in `[0, 1]`).
+    OutOfRange {
+        /// The field.
+        what: &'static str,
+        /// The value given.
+        value: Real,
+        /// Smallest allowed value.
+        min: Real,
+        /// Largest allowed value.
+        max: Real,
+    },
+    /// The handle refers to a body that was removed (or never existed in this world).
+    StaleHandle(BodyHandle),
+    /// The handle refers to a collider of a [`CollisionWorld`](crate::CollisionWorld) that was
+    /// removed (slot index given).
+    StaleCollider(u32),
+    /// The operation needs a dynamic body (forces, impulses) and this one is static or kinematic.
+    NotDynamic(BodyHandle),
+    /// The shape refused its parameters.
+    Shape(crate::narrowphase::ShapeError),
+    /// The broad phase refused an operation (its message is kept).
+    BroadPhase(String),
+    /// A configuration value is invalid (message says which and why).
+    Config(String),
+    /// A snapshot could not be decoded or failed validation after decoding.
+    Snapshot(String),
+}
+
+impl fmt::Display for WorldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorldError::NonFinite(what) => write!(f, "{what} is not finite (NaN or infinite)"),
+            WorldError::NonPositive(what, v) => write!(f, "{what} must be positive, got {v}"),
+            WorldError::Negative(what, v) => write!(f, "{what} must not be negative, got {v}"),
+            WorldError::OutOfRange {
+                what,
+                value,
+                min,
+                max,
+            } => write!(f, "{what} must lie in [{min}, {max}], got {value}"),
+            WorldError::StaleHandle(h) => write!(
+                f,
+                "stale body handle {h:?}: the body was removed or belongs to another world"
+            ),
+            WorldError::StaleCollider(i) => write!(
+                f,
+                "stale collider handle (slot {i}): the collider was removed"
+            ),
+            WorldError::NotDynamic(h) => write!(
+                f,
+                "body {h:?} is not dynamic: forces and impulses act on dynamic bodies only"
+            ),
+            WorldError::Shape(e) => write!(f, "invalid shape: {e}"),
+            WorldError::BroadPhase(e) => write!(f, "broad phase error: {e}"),
+            WorldError::Config(e) => write!(f, "invalid world configuration: {e}"),
+            WorldError::Snapshot(e) => write!(f, "invalid snapshot: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for WorldError {}
+
+impl From<crate::narrowphase::ShapeError> for WorldError {
+    fn from(e: crate::narrowphase::ShapeError) -> Self {
+        WorldError::Shape(e)
+    }
+}
+
+/// Checks that `v` is finite, naming `what` otherwise.
+pub(crate) fn check_finite(what: &'static str, v: Real) -> Result<(), WorldError> {
+    if v.is_finite() {
+        Ok(())
+    } else {
+        Err(WorldError::NonFinite(what))
+    }
+}
+
+/// Checks that every component of `v` is finite.
+pub(crate) fn check_vector(what: &'static str, v: &crate::math::Vector) -> Result<(), WorldError> {
+    if crate::math::is_finite_vector(v) {
+        Ok(())
+    } else {
+        Err(WorldError::NonFinite(what))
+    }
+}
+
+/// Checks that a rotation quaternion is finite (it is renormalised by the caller).
+pub(crate) fn check_rotation(what: &'static str, r: &crate::math::Rotation) -> Result<(), WorldError> {
+    let q = r.quaternion();
+    if q.coords.iter().all(|c| c.is_finite()) && (q.norm() - 1.0).abs() < 1e-3 {
+        Ok(())
+    } else {
+        Err(WorldError::NonFinite(what))
+    }
+}
+
+/// Checks that an isometry has a finite translation and a finite unit rotation.
+pub(crate) fn check_isometry(what: &'static str, p: &crate::math::Isometry) -> Result<(), WorldError> {
+    check_vector(what, &p.translation.vector)?;
+    check_rotation(what, &p.rotation)
+}

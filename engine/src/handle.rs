@@ -1,0 +1,41 @@
+//! Generational body handles.
+
+use serde::{Deserialize, Serialize};
+
+/// Names one body of a [`World`](crate::World): a slot index plus the generation of that slot.
+/// When a body is removed its slot's generation is bumped, so old handles become stale and every
+/// call made with them returns [`WorldError::StaleHandle`](crate::WorldError::StaleHandle).
+///
+/// Ordered by index, then generation ("handle order", the order of [`World::bodies`](crate::World::bodies)
+/// and of every deterministic output).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct BodyHandle {
+    index: u32,
+    generation: u32,
+}
+
+impl BodyHandle {
+    /// A handle that never names a body.
+    pub const fn invalid() -> Self {
+        Self {
+            index: u32::MAX,
+            generation: u32::MAX,
+        }
+    }
+
+    pub(crate) const fn new(index: u32, generation: u32) -> Self {
+        Self { index, generation }
+    }
+
+    /// The slot index (dense, reused after removal).
+    #[inline]
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// The slot's generation when this handle was made.
+    #[inline]
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+}

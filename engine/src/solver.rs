@@ -1,0 +1,426 @@
+//! The contact solver: sequential impulses with accumulated, warm-started impulses and soft
+//! contacts, after Catto ("Iterative Dynamics with Temporal Coherence", GDC 2005; "Fast and
+//! Simple Physics using Sequential Impulses", GDC 2006) and Box2D v3's soft step ("Solver2D",
+//! 2024), with one substep.
+//!
+//! Per step:
+//! 1. **prepare**: one [`Constraint`] per touching pair (up to 4 points), anchors relative to
+//!    the centres of mass, effective masses along the normal and two tangents, the approach
+//!    speed `vn0` (for restitution), and last step's impulses matched by feature id;
+//! 2. **colour**: greedy graph colouring so that no two constraints of one colour share a
+//!    dynamic body; constraints are stored colour by colour. Every pass below walks the colours
+//!    in order, and a colour's constraints may run in parallel: they touch disjoint dynamic
+//!    bodies, so the result is the same for any thread count;
+//! 3. **warm start**: apply last step's accumulated impulses;
+//! 4. **solve** (`solver_iterations` times): friction, clamped to the Coulomb disc
+//!    `|jt| ≤ μ·jn`, then the normal impulse, accumulated and clamped `jn ≥ 0`. A point with a
+//!    gap `s > 0` is speculative: the solver lets the bodies approach by at most `s` this step
+//!    (`vn ≥ −s/dt`). A penetrating point is pushed out by a soft constraint (spring of
+//!    `contact_hertz`, damping ratio `contact_damping_ratio`, push speed capped);
+//! 5. (positions are integrated by the world);
+//! 6. **relax** (`relax_iterations` times): the same without the push-out bias, so the push-out
+//!    velocity does not survive the step (no energy gain from overlap);
+//! 7. **restitution**: for points that approached faster than `restitution_threshold` and took
+//!    an impulse, `vn ← −e·vn0`;
+//! 8. **store**: accumulated impulses go back into the contact cache for the next step.
+
+use crate::math::{Matrix, Real, Vector};
+use rayon::prelude::*;
+
+/// Velocity state of a body as the solver sees it (indexed by body slot).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverBody {
+    pub v: Vector,
+    pub w: Vector,
+    pub inv_mass: Real,
+    pub inv_inertia: Matrix,
+}
+
+impl SolverBody {
+    pub const STATIC: SolverBody = SolverBody {
+        v: Vector::new(0.0, 0.0, 0.0),
+        w: Vector::new(0.0, 0.0, 0.0),
+        inv_mass: 0.0,
+        inv_inertia: Matrix::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    };
+}
+
+/// One contact point of a constraint.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ConstraintPoint {
+    /// Anchor relative to A's / B's centre of mass, world frame.
+    pub ra: Vector,
+    pub rb: Vector,
+    /// Separation at the start of the step, metres (negative when penetrating).
+    pub sep: Real,
+    pub normal_mass: Real,
+    pub tangent_mass: [Real; 2],
+    /// Accumulated impulses (N·s): normal, then along the two tangents.
+    pub jn: Real,
+    pub jt: [Real; 2],
+    /// Normal relative velocity before solving (m/s, negative when approaching).
+    pub vn0: Real,
+    /// Largest normal impulse applied during this step.
+    pub max_jn: Real,
+}
+
+/// A contact constraint between bodies `a` and `b` (slot indices).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Constraint {
+    pub a: u32,
+    pub b: u32,
+    /// Whether the solver may write the body's velocity (dynamic bodies only).
+    pub write_a: bool,
+    pub write_b: bool,
+    /// Index of the contact pair this constraint came from.
+    pub pair: u32,
+    pub normal: Vector,
+    pub tangents: [Vector; 2],
+    pub friction: Real,
+    pub restitution: Real,
+    pub len: u8,
+    pub points: [ConstraintPoint; 4],
+}
+
+/// Soft-constraint coefficients (Box2D v3 `b2MakeSoft`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Softness {
+    pub bias_rate: Real,
+    pub mass_scale: Real,
+    pub impulse_scale: Real,
+}
+
+impl Softness {
+    /// Spring of `hertz` with damping ratio `zeta`, stepped with `h`.
+    pub fn new(hertz: Real, zeta: Real, h: Real) -> Self {
+        if hertz <= 0.0 {
+            return Self {
+                bias_rate: 0.0,
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+            };
+        }
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+}
+
+/// Parameters shared by every constraint during one step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverParams {
+    pub inv_h: Real,
+    pub soft: Softness,
+    /// Penetration left uncorrected, metres (keeps resting contacts from jittering).
+    pub allowed_penetration: Real,
+    pub max_push: Real,
+    pub restitution_threshold: Real,
+}
+
+/// Which pass a constraint is solved in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    WarmStart,
+    Solve,
+    Relax,
+    Restitution,
+}
+
+/// The bodies, shared by the constraints of one colour. The colouring guarantees that within a
+/// colour no two constraints write the same body, and bodies that are only read (static,
+/// kinematic, frozen) are never written by anyone.
+#[derive(Clone, Copy)]
+struct BodiesPtr(*mut SolverBody);
+
+// SAFETY: the pointer is only dereferenced during a colour pass, on indices that are in bounds
+// (checked by `solve_colour`'s caller building constraints from valid slots); writes go to
+// dynamic bodies, each owned by at most one constraint of the colour (graph colouring), and no
+// constraint reads a dynamic body owned by another constraint of the same colour (a dynamic body
+// appearing in two constraints would make them share it, which the colouring forbids).
+unsafe impl Send for BodiesPtr {}
+// SAFETY: see `Send` above.
+unsafe impl Sync for BodiesPtr {}
+
+/// Constraints smaller than this per colour are solved on the calling thread.
+const PARALLEL_MIN: usize = 256;
+/// Constraints per rayon task.
+const CHUNK: usize = 128;
+
+/// The solver's scratch: constraints stored colour by colour, and colour boundaries.
+#[derive(Default)]
+pub(crate) struct Solver {
+    pub constraints: Vec<Constraint>,
+    /// Constraints in pair order, before colouring.
+    pub unordered: Vec<Constraint>,
+    /// `colour_starts[c]..colour_starts[c+1]` is colour `c` in `constraints`.
+    pub colour_starts: Vec<usize>,
+    colour_of: Vec<u8>,
+    masks: Vec<u64>,
+    counts: Vec<usize>,
+}
+
+/// Number of colours tried before a constraint goes to the overflow colour (solved last).
+const COLOURS: usize = 64;
+
+impl Solver {
+    /// Colours `self.unordered` (in order) into `self.constraints`. `n_bodies` bounds the slot
+    /// indices.
+    pub fn colour(&mut self, n_bodies: usize) {
+        self.masks.clear();
+        self.masks.resize(n_bodies, 0);
+        self.colour_of.clear();
+        self.counts.clear();
+        self.counts.resize(COLOURS + 1, 0);
+        for c in &self.unordered {
+            let ma = if c.write_a { self.masks[c.a as usize] } else { 0 };
+            let mb = if c.write_b { self.masks[c.b as usize] } else { 0 };
+            let free = !(ma | mb);
+            let colour = if free == 0 {
+                COLOURS
+            } else {
+                free.trailing_zeros() as usize
+            };
+            if colour < COLOURS {
+                let bit = 1u64 << colour;
+                if c.write_a {
+                    self.masks[c.a as usize] |= bit;
+                }
+                if c.write_b {
+                    self.masks[c.b as usize] |= bit;
+                }
+            }
+            self.colour_of.push(colour as u8);
+            self.counts[colour] += 1;
+        }
+        // Counting sort by colour (stable, so pair order is kept within a colour).
+        self.colour_starts.clear();
+        let mut start = 0;
+        for &n in &self.counts {
+            self.colour_starts.push(start);
+            start += n;
+        }
+        self.colour_starts.push(start);
+        let mut next: Vec<usize> = Vec::new();
+        std::mem::swap(&mut next, &mut self.counts);
+        next.clear();
+        next.extend_from_slice(&self.colour_starts[..COLOURS + 1]);
+        self.constraints.clear();
+        if let Some(first) = self.unordered.first().copied() {
+            self.constraints.resize(self.unordered.len(), first);
+        }
+        for (c, &colour) in self.unordered.iter().zip(&self.colour_of) {
+            let slot = &mut next[colour as usize];
+            self.constraints[*slot] = *c;
+            *slot += 1;
+        }
+        self.counts = next;
+    }
+
+    /// Runs the whole velocity solve that precedes position integration: warm start, then
+    /// `iterations` biased passes.
+    pub fn solve_velocities(&mut self, bodies: &mut [SolverBody], p: &SolverParams, iterations: u32) {
+        self.run(bodies, p, Pass::WarmStart);
+        for _ in 0..iterations {
+            self.run(bodies, p, Pass::Solve);
+        }
+    }
+
+    /// The passes after position integration: relaxation and restitution.
+    pub fn relax_and_restitute(&mut self, bodies: &mut [SolverBody], p: &SolverParams, iterations: u32) {
+        for _ in 0..iterations {
+            self.run(bodies, p, Pass::Relax);
+        }
+        self.run(bodies, p, Pass::Restitution);
+    }
+
+    fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
+        let ptr = BodiesPtr(bodies.as_mut_ptr());
+        let n = bodies.len();
+        for colour in 0..self.colour_starts.len().saturating_sub(1) {
+            let (start, end) = (self.colour_starts[colour], self.colour_starts[colour + 1]);
+            let slice = &mut self.constraints[start..end];
+            // The overflow colour (index COLOURS) may share bodies: always serial.
+            if slice.len() >= PARALLEL_MIN && colour < COLOURS {
+                slice.par_chunks_mut(CHUNK).for_each(|chunk| {
+                    for c in chunk {
+                        solve_constraint(c, ptr, n, p, pass);
+                    }
+                });
+            } else {
+                for c in slice {
+                    solve_constraint(c, ptr, n, p, pass);
+                }
+            }
+        }
+    }
+}
+
+/// Solves one constraint for one pass, reading and writing the two bodies through `ptr`.
+#[inline]
+fn solve_constraint(c: &mut Constraint, ptr: BodiesPtr, n: usize, p: &SolverParams, pass: Pass) {
+    debug_assert!((c.a as usize) < n && (c.b as usize) < n);
+    let _ = n;
+    // SAFETY: indices are in bounds (constraints are built from live slots of this body array)
+    // and see `BodiesPtr` for why no other thread writes these bodies during this colour.
+    let (ba, bb) = unsafe { (*ptr.0.add(c.a as usize), *ptr.0.add(c.b as usize)) };
+    let (mut va, mut wa, mut vb, mut wb) = (ba.v, ba.w, bb.v, bb.w);
+    let (ima, imb) = (ba.inv_mass, bb.inv_mass);
+    let (ia, ib) = (&ba.inv_inertia, &bb.inv_inertia);
+    let n_ = c.normal;
+    let len = c.len as usize;
+
+    let apply = |ra: &Vector, rb: &Vector, imp: Vector, va: &mut Vector, wa: &mut Vector, vb: &mut Vector, wb: &mut Vector| {
+        *va -= imp * ima;
+        *wa -= ia * ra.cross(&imp);
+        *vb += imp * imb;
+        *wb += ib * rb.cross(&imp);
+    };
+
+    match pass {
+        Pass::WarmStart => {
+            for cp in &c.points[..len] {
+                let imp = n_ * cp.jn + c.tangents[0] * cp.jt[0] + c.tangents[1] * cp.jt[1];
+                apply(&cp.ra, &cp.rb, imp, &mut va, &mut wa, &mut vb, &mut wb);
+            }
+        }
+        Pass::Solve | Pass::Relax => {
+            let use_bias = pass == Pass::Solve;
+            // Friction first, normal last (the normal matters most).
+            for cp in c.points[..len].iter_mut() {
+                let dv = vb + wb.cross(&cp.rb) - va - wa.cross(&cp.ra);
+                let max_f = c.friction * cp.jn;
+                let old = cp.jt;
+                let mut new = [
+                    old[0] - cp.tangent_mass[0] * dv.dot(&c.tangents[0]),
+                    old[1] - cp.tangent_mass[1] * dv.dot(&c.tangents[1]),
+                ];
+                let mag2 = new[0] * new[0] + new[1] * new[1];
+                if mag2 > max_f * max_f {
+                    let s = if mag2 > 0.0 { max_f / mag2.sqrt() } else { 0.0 };
+                    new = [new[0] * s, new[1] * s];
+                }
+                cp.jt = new;
+                let imp = c.tangents[0] * (new[0] - old[0]) + c.tangents[1] * (new[1] - old[1]);
+                apply(&cp.ra, &cp.rb, imp, &mut va, &mut wa, &mut vb, &mut wb);
+            }
+            for cp in c.points[..len].iter_mut() {
+                let dv = vb + wb.cross(&cp.rb) - va - wa.cross(&cp.ra);
+                let vn = dv.dot(&n_);
+                let s = cp.sep;
+                let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+                    (s * p.inv_h, 1.0, 0.0)
+                } else if use_bias {
+                    (
+                        (p.soft.bias_rate * (s + p.allowed_penetration).min(0.0)).max(-p.max_push),
+                        p.soft.mass_scale,
+                        p.soft.impulse_scale,
+                    )
+                } else {
+                    (0.0, 1.0, 0.0)
+                };
+                let imp = -cp.normal_mass * mass_scale * (vn + bias) - impulse_scale * cp.jn;
+                let new = (cp.jn + imp).max(0.0);
+                let d = new - cp.jn;
+                cp.jn = new;
+                cp.max_jn = cp.max_jn.max(d);
+                apply(&cp.ra, &cp.rb, n_ * d, &mut va, &mut wa, &mut vb, &mut wb);
+            }
+        }
+        Pass::Restitution => {
+            if c.restitution == 0.0 {
+                return;
+            }
+            for cp in c.points[..len].iter_mut() {
+                if cp.vn0 > -p.restitution_threshold || cp.max_jn == 0.0 {
+                    continue;
+                }
+                let dv = vb + wb.cross(&cp.rb) - va - wa.cross(&cp.ra);
+                let vn = dv.dot(&n_);
+                let imp = -cp.normal_mass * (vn + c.restitution * cp.vn0);
+                let new = (cp.jn + imp).max(0.0);
+                let d = new - cp.jn;
+                cp.jn = new;
+                cp.max_jn = cp.max_jn.max(d);
+                apply(&cp.ra, &cp.rb, n_ * d, &mut va, &mut wa, &mut vb, &mut wb);
+            }
+        }
+    }
+    // SAFETY: as above; only dynamic bodies (write_* true) are written.
+    unsafe {
+        if c.write_a {
+            let a = &mut *ptr.0.add(c.a as usize);
+            a.v = va;
+            a.w = wa;
+        }
+        if c.write_b {
+            let b = &mut *ptr.0.add(c.b as usize);
+            b.v = vb;
+            b.w = wb;
+        }
+    }
+}
+
+/// Two unit tangents completing `n` to a right-handed orthonormal basis `(t1, t2, n)`;
+/// deterministic in `n` (Duff et al., "Building an Orthonormal Basis, Revisited", 2017).
+pub(crate) fn tangent_basis(n: &Vector) -> [Vector; 2] {
+    let sign = if n.z >= 0.0 { 1.0 } else { -1.0 };
+    let a = -1.0 / (sign + n.z);
+    let b = n.x * n.y * a;
+    [
+        Vector::new(1.0 + sign * n.x * n.x * a, sign * b, -sign * n.x),
+        Vector::new(b, sign + n.y * n.y * a, -n.y),
+    ]
+}
+
+/// `1 / (ima + imb + (ra×d)·Ia(ra×d) + (rb×d)·Ib(rb×d))`, the effective mass along `d`
+/// (0 when both bodies are immovable).
+#[inline]
+pub(crate) fn effective_mass(a: &SolverBody, b: &SolverBody, ra: &Vector, rb: &Vector, d: &Vector) -> Real {
+    let rad = ra.cross(d);
+    let rbd = rb.cross(d);
+    let k = a.inv_mass + b.inv_mass + rad.dot(&(a.inv_inertia * rad)) + rbd.dot(&(b.inv_inertia * rbd));
+    if k > 0.0 {
+        1.0 / k
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tangent_basis_is_orthonormal() {
+        let dirs = [
+            Vector::x(),
+            Vector::y(),
+            Vector::z(),
+            -Vector::z(),
+            Vector::new(1.0, 2.0, -3.0).normalize(),
+            Vector::new(-0.3, 0.1, -0.9).normalize(),
+        ];
+        for n in dirs {
+            let [t1, t2] = tangent_basis(&n);
+            assert!((t1.norm() - 1.0).abs() < 1e-5);
+            assert!((t2.norm() - 1.0).abs() < 1e-5);
+            assert!(t1.dot(&n).abs() < 1e-5 && t2.dot(&n).abs() < 1e-5 && t1.dot(&t2).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn softness_limits() {
+        let s = Softness::new(30.0, 10.0, 1.0 / 60.0);
+        assert!(s.mass_scale > 0.0 && s.mass_scale < 1.0);
+        assert!(s.impulse_scale > 0.0 && s.impulse_scale < 1.0);
+        assert!((s.mass_scale + s.impulse_scale - 1.0).abs() < 1e-6);
+        let rigid = Softness::new(0.0, 1.0, 0.1);
+        assert_eq!(rigid.mass_scale, 1.0);
+    }
+}

@@ -1,0 +1,607 @@
+//! One fixed step, in named stages ([`Stage`]), each timed:
+//!
+//! 1. [`Stage::IntegrateVelocities`]: `v += dt·(g + F/m)`, `ω += dt·I⁻¹τ` for dynamic bodies
+//!    (semi-implicit Euler); a body whose velocity is no longer finite is frozen and reported;
+//! 2. [`Stage::BroadPhase`]: moving bodies' AABBs (grown by the speculative margin) go to the
+//!    broad phase, which returns the overlapping pairs; pairs are mapped to body slots, sorted,
+//!    filtered (collision groups, at least one dynamic body, sensors apart);
+//! 3. [`Stage::NarrowPhase`]: contact manifolds of the candidate pairs in parallel (rayon,
+//!    output in pair order), last step's impulses carried over by feature id, sensor overlaps;
+//! 4. [`Stage::Solver`]: see [`crate::solver`];
+//! 5. [`Stage::IntegratePositions`]: `x += dt·v`, `q += dt/2·(0, ω)·q` normalised;
+//! 6. [`Stage::Ccd`]: see [`crate::ccd`];
+//! 7. [`Stage::Finalize`]: contact and sensor events, the final non-finite check, the contact
+//!    cache swapped in for the next step.
+
+use crate::body::{Body, BodyKind};
+use crate::broadphase::BroadPhase;
+use crate::events::{Event, StepReport};
+use crate::handle::BodyHandle;
+use crate::math::{Real, Rotation, Vector};
+use crate::narrowphase::{query, Manifold};
+use crate::solver::{effective_mass, tangent_basis, Constraint, ConstraintPoint, SolverBody, SolverParams, Softness};
+use crate::stage::{Stage, Timer};
+use crate::world::{Candidate, ContactPair, PointImpulse, Slot, World};
+use rayon::prelude::*;
+
+const NONE: u32 = u32::MAX;
+
+/// Old and new contact points closer than this (metres) are the same point for warm starting
+/// when their feature ids differ.
+const MATCH_DISTANCE: Real = 0.02;
+
+/// How a pair of bodies interacts.
+enum PairKind {
+    Contact,
+    Sensor,
+}
+
+fn classify(a: &Body, b: &Body) -> Option<PairKind> {
+    if !a.groups_match(b) {
+        return None;
+    }
+    if a.sensor || b.sensor {
+        if (a.sensor && b.sensor) || (!a.is_moving() && !b.is_moving()) {
+            return None;
+        }
+        return Some(PairKind::Sensor);
+    }
+    if a.is_dynamic() || b.is_dynamic() {
+        Some(PairKind::Contact)
+    } else {
+        None
+    }
+}
+
+/// `query::contact` in either order (flipping the result), None for unsupported pairs.
+pub(crate) fn contact_any(
+    pa: &crate::math::Isometry,
+    sa: &crate::narrowphase::Shape,
+    pb: &crate::math::Isometry,
+    sb: &crate::narrowphase::Shape,
+    prediction: Real,
+) -> Result<Option<Manifold>, crate::narrowphase::UnsupportedPair> {
+    match query::contact(pa, sa, pb, sb, prediction) {
+        Ok(m) => Ok(m),
+        Err(e) => match query::contact(pb, sb, pa, sa, prediction) {
+            Ok(m) => Ok(m.map(|m| m.flipped())),
+            Err(_) => Err(e),
+        },
+    }
+}
+
+/// `query::intersection_test` in either order.
+pub(crate) fn intersects_any(
+    pa: &crate::math::Isometry,
+    sa: &crate::narrowphase::Shape,
+    pb: &crate::math::Isometry,
+    sb: &crate::narrowphase::Shape,
+) -> Option<bool> {
+    query::intersection_test(pa, sa, pb, sb)
+        .or_else(|_| query::intersection_test(pb, sb, pa, sa))
+        .ok()
+}
+
+/// Freezes a body whose state is no longer finite: back to its pose at the start of the step,
+/// velocities and forces cleared.
+fn freeze(b: &mut Body) {
+    b.frozen = true;
+    if !(b.pose.translation.vector.iter().all(|x| x.is_finite())
+        && b.pose.rotation.quaternion().coords.iter().all(|x| x.is_finite()))
+    {
+        b.pose = b.prev_pose;
+    }
+    b.linvel = Vector::zeros();
+    b.angvel = Vector::zeros();
+    b.force = Vector::zeros();
+    b.torque = Vector::zeros();
+}
+
+/// `q + dt/2 · (0, ω) · q`, normalised (first-order quaternion integration).
+#[inline]
+pub(crate) fn integrate_rotation(q: &Rotation, w: &Vector, dt: Real) -> Rotation {
+    let qw = nalgebra::Quaternion::from_parts(0.0, *w);
+    let dq = qw * q.quaternion() * (0.5 * dt);
+    Rotation::new_normalize(q.quaternion() + dq)
+}
+
+impl World {
+    pub(crate) fn step_inner(&mut self) -> StepReport {
+        let mut report = StepReport {
+            simulated_seconds: self.state.config.dt,
+            ..StepReport::default()
+        };
+        self.events.clear();
+        self.times.clear();
+
+        let t = Timer::start();
+        self.integrate_velocities(&mut report);
+        t.stop(&mut self.times, Stage::IntegrateVelocities);
+
+        let t = Timer::start();
+        self.broad_phase(&mut report);
+        t.stop(&mut self.times, Stage::BroadPhase);
+
+        let t = Timer::start();
+        self.narrow_phase(&mut report);
+        t.stop(&mut self.times, Stage::NarrowPhase);
+
+        let t = Timer::start();
+        let params = self.prepare_solver();
+        let iters = self.state.config.solver_iterations;
+        self.scratch
+            .solver
+            .solve_velocities(&mut self.scratch.solver_bodies, &params, iters);
+        let mut solver_time = t.elapsed();
+
+        let t = Timer::start();
+        self.integrate_positions();
+        t.stop(&mut self.times, Stage::IntegratePositions);
+
+        let t = Timer::start();
+        let relax = self.state.config.relax_iterations;
+        self.scratch
+            .solver
+            .relax_and_restitute(&mut self.scratch.solver_bodies, &params, relax);
+        self.store_solver_results();
+        solver_time += t.elapsed();
+        self.times.set(Stage::Solver, solver_time);
+
+        let t = Timer::start();
+        report.ccd_hits = self.continuous_collision();
+        t.stop(&mut self.times, Stage::Ccd);
+
+        let t = Timer::start();
+        self.finalize(&mut report);
+        t.stop(&mut self.times, Stage::Finalize);
+        self.state.step_count += 1;
+        report
+    }
+
+    fn integrate_velocities(&mut self, report: &mut StepReport) {
+        let dt = self.state.config.dt;
+        let g = self.state.config.gravity;
+        for (i, slot) in self.state.slots.iter_mut().enumerate() {
+            let Some(b) = slot.body.as_mut() else { continue };
+            b.prev_pose = b.pose;
+            if !b.is_dynamic() {
+                continue;
+            }
+            let v = b.linvel + (g + b.force * b.inv_mass) * dt;
+            let w = if b.torque == Vector::zeros() {
+                b.angvel
+            } else {
+                b.angvel + b.inv_inertia_world() * b.torque * dt
+            };
+            b.linvel = v;
+            b.angvel = w;
+            if !(crate::math::is_finite_vector(&v) && crate::math::is_finite_vector(&w)) {
+                freeze(b);
+                report.frozen.push(BodyHandle::new(i as u32, slot.generation));
+            }
+        }
+    }
+
+    fn broad_phase(&mut self, report: &mut StepReport) {
+        let cfg = &self.state.config;
+        let sc = &mut self.scratch;
+        sc.bp_updates.clear();
+        for (i, slot) in self.state.slots.iter().enumerate() {
+            if let Some(b) = &slot.body {
+                if b.is_moving() {
+                    sc.bp_updates.push((self.proxies[i], World::fat_aabb(cfg, b)));
+                }
+            }
+        }
+        if self.broad.update_batch(&sc.bp_updates).is_err() {
+            // Some AABB is not finite: update one by one and freeze the offenders.
+            for k in 0..sc.bp_updates.len() {
+                let (proxy, aabb) = sc.bp_updates[k];
+                if self.broad.update(proxy, aabb).is_err() {
+                    let i = self.body_of_proxy[proxy.index() as usize] as usize;
+                    let slot = &mut self.state.slots[i];
+                    if let Some(b) = slot.body.as_mut() {
+                        freeze(b);
+                        report.frozen.push(BodyHandle::new(i as u32, slot.generation));
+                    }
+                }
+            }
+        }
+        self.broad.find_pairs(&mut sc.bp_pairs);
+
+        sc.candidates.clear();
+        sc.sensor_candidates.clear();
+        let slots = &self.state.slots;
+        for &(pa, pb) in &sc.bp_pairs {
+            let (Some(&ia), Some(&ib)) = (
+                self.body_of_proxy.get(pa.index() as usize),
+                self.body_of_proxy.get(pb.index() as usize),
+            ) else {
+                continue;
+            };
+            let (a, b) = if ia < ib { (ia, ib) } else { (ib, ia) };
+            let (Some(ba), Some(bb)) = (
+                slots.get(a as usize).and_then(|s| s.body.as_ref()),
+                slots.get(b as usize).and_then(|s| s.body.as_ref()),
+            ) else {
+                continue;
+            };
+            match classify(ba, bb) {
+                Some(PairKind::Contact) => sc.candidates.push(Candidate {
+                    a,
+                    b,
+                    prev: NONE,
+                    prediction: cfg.prediction_distance
+                        + World::ccd_margin(cfg, ba)
+                        + World::ccd_margin(cfg, bb),
+                }),
+                Some(PairKind::Sensor) => sc.sensor_candidates.push((a, b)),
+                None => {}
+            }
+        }
+        if !sc.candidates.windows(2).all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b)) {
+            sc.candidates.sort_unstable_by_key(|c| (c.a, c.b));
+        }
+        if !sc.sensor_candidates.windows(2).all(|w| w[0] < w[1]) {
+            sc.sensor_candidates.sort_unstable();
+        }
+        // Match last step's contact cache (sorted the same way) by merge join.
+        let prev = &self.state.contacts;
+        let mut j = 0;
+        for c in sc.candidates.iter_mut() {
+            let key = (c.a, c.b);
+            while j < prev.len() && (prev[j].a.index(), prev[j].b.index()) < key {
+                j += 1;
+            }
+            if j < prev.len() && (prev[j].a.index(), prev[j].b.index()) == key {
+                let (ga, gb) = (slots[c.a as usize].generation, slots[c.b as usize].generation);
+                if prev[j].a.generation() == ga && prev[j].b.generation() == gb {
+                    c.prev = j as u32;
+                }
+            }
+        }
+        self.counts.pairs = sc.candidates.len() + sc.sensor_candidates.len();
+    }
+
+    fn narrow_phase(&mut self, report: &mut StepReport) {
+        let slots = &self.state.slots;
+        let prev = &self.state.contacts;
+        let slop = self.state.config.linear_slop;
+        let sc = &mut self.scratch;
+        sc.np_out.clear();
+        sc.candidates
+            .par_iter()
+            .with_min_len(64)
+            .map(|c| contact_pair(c, slots, prev, slop))
+            .collect_into_vec(&mut sc.np_out);
+        sc.new_contacts.clear();
+        let mut unsupported = 0;
+        for out in &sc.np_out {
+            match out {
+                Ok(Some(cp)) => sc.new_contacts.push(*cp),
+                Ok(None) => {}
+                Err(()) => unsupported += 1,
+            }
+        }
+        // Sensors: boolean overlap tests.
+        sc.sensor_out.clear();
+        sc.sensor_candidates
+            .par_iter()
+            .with_min_len(64)
+            .map(|&(a, b)| {
+                let (ba, bb) = (slots[a as usize].body.as_ref()?, slots[b as usize].body.as_ref()?);
+                intersects_any(&ba.shape_pose(), &ba.shape, &bb.shape_pose(), &bb.shape)
+            })
+            .collect_into_vec(&mut sc.sensor_out);
+        sc.new_sensor_pairs.clear();
+        for (&(a, b), hit) in sc.sensor_candidates.iter().zip(&sc.sensor_out) {
+            match hit {
+                Some(true) => sc.new_sensor_pairs.push((
+                    BodyHandle::new(a, slots[a as usize].generation),
+                    BodyHandle::new(b, slots[b as usize].generation),
+                )),
+                Some(false) => {}
+                None => unsupported += 1,
+            }
+        }
+        report.unsupported_pairs += unsupported;
+    }
+
+    /// Builds solver bodies and constraints, colours them; returns the step's parameters.
+    fn prepare_solver(&mut self) -> SolverParams {
+        let cfg = &self.state.config;
+        let slots = &self.state.slots;
+        let sc = &mut self.scratch;
+        sc.solver_bodies.clear();
+        sc.solver_bodies.extend(slots.iter().map(|s| match &s.body {
+            Some(b) if b.is_dynamic() => SolverBody {
+                v: b.linvel,
+                w: b.angvel,
+                inv_mass: b.inv_mass,
+                inv_inertia: b.inv_inertia_world(),
+            },
+            Some(b) if b.kind == BodyKind::Kinematic && !b.frozen => SolverBody {
+                v: b.linvel,
+                w: b.angvel,
+                ..SolverBody::STATIC
+            },
+            _ => SolverBody::STATIC,
+        }));
+        let bodies = &sc.solver_bodies;
+        sc.solver.unordered.clear();
+        sc.new_contacts
+            .par_iter()
+            .enumerate()
+            .with_min_len(64)
+            .map(|(k, cp)| make_constraint(k, cp, slots, bodies))
+            .collect_into_vec(&mut sc.solver.unordered);
+        sc.solver.colour(slots.len());
+        let h = cfg.dt;
+        // Box2D v3 caps the contact stiffness at a quarter of the step rate for stability.
+        let hertz = cfg.contact_hertz.min(0.25 / h);
+        SolverParams {
+            inv_h: 1.0 / h,
+            soft: Softness::new(hertz, cfg.contact_damping_ratio, h),
+            allowed_penetration: cfg.allowed_penetration,
+            max_push: cfg.max_push_velocity,
+            restitution_threshold: cfg.restitution_threshold,
+        }
+    }
+
+    fn integrate_positions(&mut self) {
+        let dt = self.state.config.dt;
+        let bodies = &self.scratch.solver_bodies;
+        self.state
+            .slots
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(256)
+            .for_each(|(i, slot)| {
+                let Some(b) = slot.body.as_mut() else { return };
+                if !b.is_moving() {
+                    return;
+                }
+                let (v, w) = if b.is_dynamic() {
+                    (bodies[i].v, bodies[i].w)
+                } else {
+                    (b.linvel, b.angvel)
+                };
+                let com = b.com() + v * dt;
+                let q = if w == Vector::zeros() {
+                    b.pose.rotation
+                } else {
+                    integrate_rotation(&b.pose.rotation, &w, dt)
+                };
+                b.pose.rotation = q;
+                b.pose.translation.vector = com - q * b.local_offset.translation.vector;
+            });
+    }
+
+    /// Velocities back into the bodies, impulses back into the contact cache.
+    fn store_solver_results(&mut self) {
+        let sc = &mut self.scratch;
+        for (slot, sb) in self.state.slots.iter_mut().zip(&sc.solver_bodies) {
+            if let Some(b) = slot.body.as_mut() {
+                if b.is_dynamic() {
+                    b.linvel = sb.v;
+                    b.angvel = sb.w;
+                }
+            }
+        }
+        for c in &sc.solver.constraints {
+            let cp = &mut sc.new_contacts[c.pair as usize];
+            for (k, p) in c.points[..c.len as usize].iter().enumerate() {
+                cp.impulses[k] = PointImpulse {
+                    normal: p.jn,
+                    tangent: c.tangents[0] * p.jt[0] + c.tangents[1] * p.jt[1],
+                };
+                // A speculative contact that stopped the bodies counts as touching.
+                cp.touching |= p.max_jn > 0.0;
+            }
+        }
+    }
+
+    fn finalize(&mut self, report: &mut StepReport) {
+        // Final non-finite check.
+        for (i, slot) in self.state.slots.iter_mut().enumerate() {
+            if let Some(b) = slot.body.as_mut() {
+                if b.is_moving() && !b.is_finite() {
+                    freeze(b);
+                    report.frozen.push(BodyHandle::new(i as u32, slot.generation));
+                }
+            }
+        }
+        let sc = &mut self.scratch;
+        // Contact events: merge join of the old and new caches.
+        let (old, new) = (&self.state.contacts, &sc.new_contacts);
+        let (mut i, mut j) = (0, 0);
+        let key = |c: &ContactPair| (c.a.index(), c.b.index());
+        while i < old.len() || j < new.len() {
+            let ord = match (old.get(i), new.get(j)) {
+                (Some(o), Some(n)) => key(o).cmp(&key(n)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                _ => std::cmp::Ordering::Greater,
+            };
+            match ord {
+                std::cmp::Ordering::Less => {
+                    if old[i].touching {
+                        self.events.push(Event::ContactStopped { a: old[i].a, b: old[i].b });
+                    }
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    if new[j].touching {
+                        self.events.push(Event::ContactStarted { a: new[j].a, b: new[j].b });
+                    }
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    let (o, n) = (&old[i], &new[j]);
+                    let same = o.a == n.a && o.b == n.b;
+                    if o.touching && (!n.touching || !same) {
+                        self.events.push(Event::ContactStopped { a: o.a, b: o.b });
+                    }
+                    if n.touching && (!o.touching || !same) {
+                        self.events.push(Event::ContactStarted { a: n.a, b: n.b });
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        // Sensor events.
+        let slots = &self.state.slots;
+        let sensor_of = |a: BodyHandle, b: BodyHandle| -> (BodyHandle, BodyHandle) {
+            let a_is_sensor = slots
+                .get(a.index() as usize)
+                .filter(|s| s.generation == a.generation())
+                .and_then(|s| s.body.as_ref())
+                .is_some_and(|b| b.sensor);
+            if a_is_sensor {
+                (a, b)
+            } else {
+                (b, a)
+            }
+        };
+        let (old, new) = (&self.state.sensor_pairs, &sc.new_sensor_pairs);
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < new.len() {
+            let ord = match (old.get(i), new.get(j)) {
+                (Some(o), Some(n)) => (o.0.index(), o.1.index()).cmp(&(n.0.index(), n.1.index())),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                _ => std::cmp::Ordering::Greater,
+            };
+            let exit = |p: (BodyHandle, BodyHandle)| {
+                let (sensor, other) = sensor_of(p.0, p.1);
+                Event::SensorExit { sensor, other }
+            };
+            let enter = |p: (BodyHandle, BodyHandle)| {
+                let (sensor, other) = sensor_of(p.0, p.1);
+                Event::SensorEnter { sensor, other }
+            };
+            match ord {
+                std::cmp::Ordering::Less => {
+                    self.events.push(exit(old[i]));
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    self.events.push(enter(new[j]));
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    if old[i] != new[j] {
+                        self.events.push(exit(old[i]));
+                        self.events.push(enter(new[j]));
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        std::mem::swap(&mut self.state.contacts, &mut sc.new_contacts);
+        std::mem::swap(&mut self.state.sensor_pairs, &mut sc.new_sensor_pairs);
+        let contacts = &self.state.contacts;
+        self.counts.contact_pairs = contacts.len();
+        self.counts.contacts = contacts.iter().map(|c| c.manifold.len()).sum();
+        self.counts.touching_pairs = contacts.iter().filter(|c| c.touching).count();
+    }
+}
+
+/// The narrow phase of one candidate: its manifold with last step's impulses matched by
+/// feature id, `Ok(None)` when the shapes are farther apart than the prediction, `Err` for an
+/// unsupported pair of shapes.
+fn contact_pair(c: &Candidate, slots: &[Slot], prev: &[ContactPair], slop: Real) -> Result<Option<ContactPair>, ()> {
+    let (Some(ba), Some(bb)) = (slots[c.a as usize].body.as_ref(), slots[c.b as usize].body.as_ref()) else {
+        return Ok(None);
+    };
+    let m = contact_any(&ba.shape_pose(), &ba.shape, &bb.shape_pose(), &bb.shape, c.prediction).map_err(|_| ())?;
+    let Some(m) = m else { return Ok(None) };
+    if m.is_empty() || crate::world::validate_manifold(&m).is_err() {
+        return Ok(None);
+    }
+    let mut impulses = [PointImpulse::default(); 4];
+    if c.prev != NONE {
+        let old = &prev[c.prev as usize];
+        let olds = old.manifold.points();
+        for (k, p) in m.points().iter().enumerate() {
+            // By feature id; failing that (the narrow phase may switch reference faces), the
+            // nearest old point within `MATCH_DISTANCE`.
+            let by_id = olds.iter().position(|q| q.id == p.id);
+            let near = || {
+                olds.iter()
+                    .enumerate()
+                    .map(|(i, q)| (i, (q.point - p.point).norm_squared()))
+                    .filter(|&(_, d2)| d2 < MATCH_DISTANCE * MATCH_DISTANCE)
+                    .min_by(|x, y| x.1.total_cmp(&y.1))
+                    .map(|(i, _)| i)
+            };
+            if let Some(o) = by_id.or_else(near) {
+                let imp = old.impulses[o];
+                impulses[k] = PointImpulse {
+                    normal: imp.normal,
+                    tangent: imp.tangent - m.normal * m.normal.dot(&imp.tangent),
+                };
+            }
+        }
+    }
+    Ok(Some(ContactPair {
+        a: BodyHandle::new(c.a, slots[c.a as usize].generation),
+        b: BodyHandle::new(c.b, slots[c.b as usize].generation),
+        touching: m.max_depth() >= -slop,
+        manifold: m,
+        impulses,
+    }))
+}
+
+/// The solver constraint of contact pair `k`.
+fn make_constraint(k: usize, cp: &ContactPair, slots: &[Slot], bodies: &[SolverBody]) -> Constraint {
+    let (a, b) = (cp.a.index(), cp.b.index());
+    let (ba, bb) = (&slots[a as usize].body, &slots[b as usize].body);
+    let n = cp.manifold.normal;
+    let tangents = tangent_basis(&n);
+    let mut c = Constraint {
+        a,
+        b,
+        write_a: false,
+        write_b: false,
+        pair: k as u32,
+        normal: n,
+        tangents,
+        friction: 0.0,
+        restitution: 0.0,
+        len: 0,
+        points: [ConstraintPoint::default(); 4],
+    };
+    // Contact pairs name live bodies; an empty constraint (a no-op) otherwise.
+    let (Some(ba), Some(bb)) = (ba.as_ref(), bb.as_ref()) else {
+        return c;
+    };
+    let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
+    let (ca, cb) = (ba.com(), bb.com());
+    c.write_a = ba.is_dynamic();
+    c.write_b = bb.is_dynamic();
+    c.friction = crate::Material::combine_friction(ba.material.friction, bb.material.friction);
+    c.restitution = crate::Material::combine_restitution(ba.material.restitution, bb.material.restitution);
+    c.len = cp.manifold.len() as u8;
+    for (i, p) in cp.manifold.points().iter().enumerate() {
+        let ra = p.point.coords - ca;
+        let rb = p.point.coords - cb;
+        let dv = sb.v + sb.w.cross(&rb) - sa.v - sa.w.cross(&ra);
+        let imp = cp.impulses[i];
+        c.points[i] = ConstraintPoint {
+            ra,
+            rb,
+            sep: -p.depth,
+            normal_mass: effective_mass(sa, sb, &ra, &rb, &n),
+            tangent_mass: [
+                effective_mass(sa, sb, &ra, &rb, &tangents[0]),
+                effective_mass(sa, sb, &ra, &rb, &tangents[1]),
+            ],
+            jn: imp.normal,
+            jt: [imp.tangent.dot(&tangents[0]), imp.tangent.dot(&tangents[1])],
+            vn0: dv.dot(&n),
+            max_jn: 0.0,
+        };
+    }
+    c
+}

@@ -1,0 +1,745 @@
+//! The world: owns the bodies, the broad phase, the contact cache, the accumulator and every
+//! scratch buffer a step needs. See [`crate::step`] for the stages of a step.
+//!
+//! Invariants (checked by [`World::validate`]):
+//! - a slot is free iff its index is in the free list, each free index once;
+//! - every live body has a finite pose with a unit rotation, finite velocities, a valid
+//!   material, and `inv_mass > 0` iff it is dynamic (`0` otherwise);
+//! - every live body has exactly one broad-phase proxy whose user data is its slot index and
+//!   whose AABB contains the body's shape;
+//! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
+//!   with `a.index < b.index`;
+//! - the accumulator is finite and in `[0, dt)` after [`World::advance`].
+
+use crate::body::{Body, BodyBuilder, BodyKind, BodyView};
+use crate::broadphase::{AnyBroadPhase, BroadPhase, Pair, ProxyHandle};
+use crate::config::WorldConfig;
+use crate::error::{check_isometry, check_vector, WorldError};
+use crate::events::{Advance, Event, StepReport};
+use crate::handle::BodyHandle;
+use crate::math::{Isometry, Point, Real, Vector};
+use crate::narrowphase::{Aabb, Manifold};
+use crate::solver::{Solver, SolverBody};
+use crate::stage::StageTimes;
+use serde::{Deserialize, Serialize};
+
+/// A slot of the body arena.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Slot {
+    pub generation: u32,
+    pub body: Option<Body>,
+}
+
+/// Accumulated impulse of one contact point, kept from step to step for warm starting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct PointImpulse {
+    /// Normal impulse, N·s, ≥ 0.
+    pub normal: Real,
+    /// Friction impulse, world frame, N·s (perpendicular to the normal).
+    pub tangent: Vector,
+}
+
+/// A pair of bodies with a contact manifold (touching or speculative), in the contact cache.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ContactPair {
+    pub a: BodyHandle,
+    pub b: BodyHandle,
+    /// Normal from `a` to `b`, world frame.
+    pub manifold: Manifold,
+    pub impulses: [PointImpulse; 4],
+    /// Some point penetrates deeper than `−linear_slop`.
+    pub touching: bool,
+}
+
+/// Everything that determines the future of the world: what a snapshot holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct State {
+    pub config: WorldConfig,
+    pub slots: Vec<Slot>,
+    /// Free slot indices, used last-in first-out.
+    pub free: Vec<u32>,
+    pub len: usize,
+    /// Unsimulated time, seconds (f64 so that many small frames add up exactly enough).
+    pub accumulator: f64,
+    pub alpha: Real,
+    pub step_count: u64,
+    /// Contact cache, sorted by `(a.index, b.index)`.
+    pub contacts: Vec<ContactPair>,
+    /// Current sensor overlaps `(a, b)`, `a.index < b.index`, one of them a sensor; sorted.
+    pub sensor_pairs: Vec<(BodyHandle, BodyHandle)>,
+}
+
+/// A candidate pair for the narrow phase: slot indices `a < b`, the index of the same pair in
+/// last step's contact cache (or `u32::MAX`), and the speculative distance (metres).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidate {
+    pub a: u32,
+    pub b: u32,
+    pub prev: u32,
+    pub prediction: Real,
+}
+
+/// Reusable buffers: nothing here survives a step in a meaningful way, nothing is snapshotted.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pub bp_updates: Vec<(ProxyHandle, Aabb)>,
+    pub bp_pairs: Vec<Pair>,
+    pub candidates: Vec<Candidate>,
+    pub sensor_candidates: Vec<(u32, u32)>,
+    pub np_out: Vec<Result<Option<ContactPair>, ()>>,
+    pub sensor_out: Vec<Option<bool>>,
+    pub new_contacts: Vec<ContactPair>,
+    pub new_sensor_pairs: Vec<(BodyHandle, BodyHandle)>,
+    pub solver_bodies: Vec<SolverBody>,
+    pub solver: Solver,
+    pub ccd_bodies: Vec<u32>,
+    pub ccd_hits: Vec<Option<Real>>,
+}
+
+/// Counts from the last step.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Counts {
+    pub pairs: usize,
+    pub contacts: usize,
+    pub contact_pairs: usize,
+    pub touching_pairs: usize,
+}
+
+/// A contact pair as users see it (from [`World::contacts`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ContactInfo<'a> {
+    /// Lower body handle.
+    pub a: BodyHandle,
+    /// Higher body handle.
+    pub b: BodyHandle,
+    /// The manifold: normal from `a` to `b` (world frame), points in world space, depth
+    /// positive when penetrating (negative: a speculative point).
+    pub manifold: &'a Manifold,
+    /// True when some point penetrates deeper than `−linear_slop`.
+    pub touching: bool,
+}
+
+/// A simulated world: bodies, their contacts, and the clock. See the crate docs for an example.
+pub struct World {
+    pub(crate) state: State,
+    pub(crate) broad: AnyBroadPhase,
+    /// Proxy of each slot (invalid for free slots).
+    pub(crate) proxies: Vec<ProxyHandle>,
+    /// Slot of each proxy index.
+    pub(crate) body_of_proxy: Vec<u32>,
+    pub(crate) scratch: Scratch,
+    pub(crate) times: StageTimes,
+    pub(crate) events: Vec<Event>,
+    pub(crate) counts: Counts,
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("bodies", &self.state.len)
+            .field("steps", &self.state.step_count)
+            .field("contact_pairs", &self.state.contacts.len())
+            .finish()
+    }
+}
+
+impl World {
+    /// An empty world; errors naming the first invalid field of `config`.
+    pub fn new(config: WorldConfig) -> Result<World, WorldError> {
+        config.validate()?;
+        let broad = AnyBroadPhase::new(config.broad_phase);
+        Ok(World {
+            state: State {
+                config,
+                slots: Vec::new(),
+                free: Vec::new(),
+                len: 0,
+                accumulator: 0.0,
+                alpha: 0.0,
+                step_count: 0,
+                contacts: Vec::new(),
+                sensor_pairs: Vec::new(),
+            },
+            broad,
+            proxies: Vec::new(),
+            body_of_proxy: Vec::new(),
+            scratch: Scratch::default(),
+            times: StageTimes::default(),
+            events: Vec::new(),
+            counts: Counts::default(),
+        })
+    }
+
+    /// The configuration the world was made with (gravity may have changed since).
+    pub fn config(&self) -> &WorldConfig {
+        &self.state.config
+    }
+
+    /// Sets gravity (world frame, m/s²); errors on a non-finite vector.
+    pub fn set_gravity(&mut self, g: Vector) -> Result<(), WorldError> {
+        check_vector("gravity", &g)?;
+        self.state.config.gravity = g;
+        Ok(())
+    }
+
+    /// Number of live bodies.
+    pub fn len(&self) -> usize {
+        self.state.len
+    }
+
+    /// True when the world holds no body.
+    pub fn is_empty(&self) -> bool {
+        self.state.len == 0
+    }
+
+    /// Fixed steps run since the world was made.
+    pub fn step_count(&self) -> u64 {
+        self.state.step_count
+    }
+
+    /// Unsimulated time in the accumulator, seconds.
+    pub fn accumulator(&self) -> Real {
+        self.state.accumulator as Real
+    }
+
+    /// The blend factor of the last [`advance`](World::advance) (1 after a bare [`step`](World::step)).
+    pub fn alpha(&self) -> Real {
+        self.state.alpha
+    }
+
+    /// The shape's world AABB grown by the speculative margin: what the broad phase stores.
+    pub(crate) fn fat_aabb(config: &WorldConfig, b: &Body) -> Aabb {
+        let margin = 0.5 * config.prediction_distance + Self::ccd_margin(config, b);
+        b.shape.aabb(&b.shape_pose()).loosened(margin)
+    }
+
+    /// Extra speculative distance of a fast body: how far it moves in one step (metres), when
+    /// continuous collision applies to it.
+    #[inline]
+    pub(crate) fn ccd_margin(config: &WorldConfig, b: &Body) -> Real {
+        if config.ccd && b.ccd && b.is_moving() {
+            b.linvel.norm() * config.dt
+        } else {
+            0.0
+        }
+    }
+
+    /// Adds a body; validates every field of the builder. Returns its handle.
+    pub fn insert(&mut self, builder: BodyBuilder) -> Result<BodyHandle, WorldError> {
+        let body = builder.build()?;
+        let aabb = Self::fat_aabb(&self.state.config, &body);
+        if !aabb.is_valid() {
+            return Err(WorldError::NonFinite("body AABB (pose or size too large)"));
+        }
+        let index = match self.state.free.last() {
+            Some(&i) => i,
+            None => {
+                if self.state.slots.len() >= (u32::MAX - 1) as usize {
+                    return Err(WorldError::Config("too many bodies".into()));
+                }
+                self.state.slots.len() as u32
+            }
+        };
+        let proxy = self
+            .broad
+            .insert(aabb, index as u64)
+            .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+        if self.state.free.pop().is_none() {
+            self.state.slots.push(Slot {
+                generation: 0,
+                body: None,
+            });
+            self.proxies.push(ProxyHandle::invalid());
+        }
+        let slot = &mut self.state.slots[index as usize];
+        slot.body = Some(body);
+        let generation = slot.generation;
+        self.proxies[index as usize] = proxy;
+        self.set_body_of_proxy(proxy, index);
+        self.state.len += 1;
+        Ok(BodyHandle::new(index, generation))
+    }
+
+    fn set_body_of_proxy(&mut self, proxy: ProxyHandle, index: u32) {
+        let p = proxy.index() as usize;
+        if self.body_of_proxy.len() <= p {
+            self.body_of_proxy.resize(p + 1, u32::MAX);
+        }
+        self.body_of_proxy[p] = index;
+    }
+
+    /// Removes a body. Its contacts end with [`Event::ContactStopped`] (and sensor overlaps with
+    /// [`Event::SensorExit`]) at the next step.
+    pub fn remove(&mut self, h: BodyHandle) -> Result<(), WorldError> {
+        self.get(h)?;
+        let i = h.index() as usize;
+        let proxy = self.proxies[i];
+        self.broad
+            .remove(proxy)
+            .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+        if let Some(p) = self.body_of_proxy.get_mut(proxy.index() as usize) {
+            *p = u32::MAX;
+        }
+        self.proxies[i] = ProxyHandle::invalid();
+        let slot = &mut self.state.slots[i];
+        slot.body = None;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.state.free.push(h.index());
+        self.state.len -= 1;
+        Ok(())
+    }
+
+    pub(crate) fn get(&self, h: BodyHandle) -> Result<&Body, WorldError> {
+        match self.state.slots.get(h.index() as usize) {
+            Some(Slot {
+                generation,
+                body: Some(b),
+            }) if *generation == h.generation() => Ok(b),
+            _ => Err(WorldError::StaleHandle(h)),
+        }
+    }
+
+    pub(crate) fn get_mut(&mut self, h: BodyHandle) -> Result<&mut Body, WorldError> {
+        match self.state.slots.get_mut(h.index() as usize) {
+            Some(Slot {
+                generation,
+                body: Some(b),
+            }) if *generation == h.generation() => Ok(b),
+            _ => Err(WorldError::StaleHandle(h)),
+        }
+    }
+
+    /// True when `h` names a live body.
+    pub fn contains(&self, h: BodyHandle) -> bool {
+        self.get(h).is_ok()
+    }
+
+    /// A read-only view of a body, or None for a stale handle.
+    pub fn body(&self, h: BodyHandle) -> Option<BodyView<'_>> {
+        self.get(h).ok().map(|body| BodyView { body })
+    }
+
+    /// Every live body, in handle order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, BodyView<'_>)> + '_ {
+        self.state
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                s.body
+                    .as_ref()
+                    .map(|body| (BodyHandle::new(i as u32, s.generation), BodyView { body }))
+            })
+    }
+
+    /// The pose to draw: the last two stored poses blended by the last `alpha` (translation
+    /// lerped, rotation slerped; see [`crate::interpolate_pose`]). None for a stale handle.
+    pub fn render_pose(&self, h: BodyHandle) -> Option<Isometry> {
+        let b = self.get(h).ok()?;
+        Some(crate::interpolate_pose(&b.prev_pose, &b.pose, self.state.alpha))
+    }
+
+    /// The body's pose at the start of the last step (the "previous" state of interpolation).
+    pub fn previous_pose(&self, h: BodyHandle) -> Option<Isometry> {
+        self.get(h).ok().map(|b| b.prev_pose)
+    }
+
+    /// Teleports a body: sets its pose (body frame, world) and its previous pose too, so it is
+    /// not interpolated across the jump. Errors on a non-finite pose or a stale handle.
+    pub fn set_pose(&mut self, h: BodyHandle, pose: Isometry) -> Result<(), WorldError> {
+        check_isometry("pose", &pose)?;
+        let mut pose = pose;
+        pose.rotation.renormalize();
+        let config = self.state.config.clone();
+        let b = self.get_mut(h)?;
+        let old = (b.pose, b.prev_pose);
+        b.pose = pose;
+        b.prev_pose = pose;
+        let aabb = Self::fat_aabb(&config, b);
+        if !aabb.is_valid() {
+            let b = self.get_mut(h)?;
+            (b.pose, b.prev_pose) = old;
+            return Err(WorldError::NonFinite("body AABB (pose too large)"));
+        }
+        let proxy = self.proxies[h.index() as usize];
+        if let Err(e) = self.broad.update(proxy, aabb) {
+            let b = self.get_mut(h)?;
+            (b.pose, b.prev_pose) = old;
+            return Err(WorldError::BroadPhase(e.to_string()));
+        }
+        Ok(())
+    }
+
+    /// Teleports a body to a new position of its frame's origin (world, metres), keeping its rotation.
+    pub fn set_translation(&mut self, h: BodyHandle, t: Vector) -> Result<(), WorldError> {
+        let mut pose = self.get(h)?.pose;
+        pose.translation.vector = t;
+        self.set_pose(h, pose)
+    }
+
+    fn movable(&mut self, h: BodyHandle) -> Result<&mut Body, WorldError> {
+        let b = self.get_mut(h)?;
+        if b.kind == BodyKind::Static {
+            return Err(WorldError::NotDynamic(h));
+        }
+        Ok(b)
+    }
+
+    fn dynamic(&mut self, h: BodyHandle) -> Result<&mut Body, WorldError> {
+        let b = self.get_mut(h)?;
+        if b.kind != BodyKind::Dynamic {
+            return Err(WorldError::NotDynamic(h));
+        }
+        Ok(b)
+    }
+
+    /// Sets the linear velocity of the centre of mass (world, m/s) of a dynamic or kinematic body.
+    pub fn set_linvel(&mut self, h: BodyHandle, v: Vector) -> Result<(), WorldError> {
+        check_vector("linear velocity", &v)?;
+        self.movable(h)?.linvel = v;
+        Ok(())
+    }
+
+    /// Sets the angular velocity (world, rad/s) of a dynamic or kinematic body.
+    pub fn set_angvel(&mut self, h: BodyHandle, w: Vector) -> Result<(), WorldError> {
+        check_vector("angular velocity", &w)?;
+        self.movable(h)?.angvel = w;
+        Ok(())
+    }
+
+    /// Adds a force (world frame, N) at the centre of mass of a dynamic body. Forces persist:
+    /// they act during every step until [`clear_forces`](World::clear_forces).
+    pub fn apply_force(&mut self, h: BodyHandle, f: Vector) -> Result<(), WorldError> {
+        check_vector("force", &f)?;
+        let b = self.dynamic(h)?;
+        let sum = b.force + f;
+        check_vector("accumulated force", &sum)?;
+        b.force = sum;
+        Ok(())
+    }
+
+    /// Adds a torque (world frame, N·m) to a dynamic body; persists like forces.
+    pub fn apply_torque(&mut self, h: BodyHandle, t: Vector) -> Result<(), WorldError> {
+        check_vector("torque", &t)?;
+        let b = self.dynamic(h)?;
+        let sum = b.torque + t;
+        check_vector("accumulated torque", &sum)?;
+        b.torque = sum;
+        Ok(())
+    }
+
+    /// Removes every force and torque from a body.
+    pub fn clear_forces(&mut self, h: BodyHandle) -> Result<(), WorldError> {
+        let b = self.get_mut(h)?;
+        b.force = Vector::zeros();
+        b.torque = Vector::zeros();
+        Ok(())
+    }
+
+    /// Applies an impulse (world frame, N·s) at the centre of mass of a dynamic body: its
+    /// velocity changes now by `j / m`.
+    pub fn apply_impulse(&mut self, h: BodyHandle, j: Vector) -> Result<(), WorldError> {
+        check_vector("impulse", &j)?;
+        let b = self.dynamic(h)?;
+        let v = b.linvel + j * b.inv_mass;
+        check_vector("velocity after impulse", &v)?;
+        b.linvel = v;
+        Ok(())
+    }
+
+    /// Applies an impulse (world frame, N·s) at a world point (metres) of a dynamic body: it
+    /// changes both the linear and the angular velocity.
+    pub fn apply_impulse_at_point(
+        &mut self,
+        h: BodyHandle,
+        j: Vector,
+        point: Point,
+    ) -> Result<(), WorldError> {
+        check_vector("impulse", &j)?;
+        check_vector("impulse point", &point.coords)?;
+        let b = self.dynamic(h)?;
+        let r = point.coords - b.com();
+        let v = b.linvel + j * b.inv_mass;
+        let w = b.angvel + b.inv_inertia_world() * r.cross(&j);
+        check_vector("velocity after impulse", &v)?;
+        check_vector("angular velocity after impulse", &w)?;
+        b.linvel = v;
+        b.angvel = w;
+        Ok(())
+    }
+
+    /// Makes a frozen body dynamic again (at rest). Errors on a stale handle.
+    pub fn unfreeze(&mut self, h: BodyHandle) -> Result<(), WorldError> {
+        let b = self.get_mut(h)?;
+        b.frozen = false;
+        b.linvel = Vector::zeros();
+        b.angvel = Vector::zeros();
+        b.force = Vector::zeros();
+        b.torque = Vector::zeros();
+        Ok(())
+    }
+
+    /// Advances the clock by a real frame time (seconds, finite, ≥ 0): adds
+    /// `min(frame_seconds, max_frame_time)` to the accumulator, runs as many fixed steps as fit,
+    /// and sets `alpha = accumulator / dt` for [`render_pose`](World::render_pose)
+    /// (Fiedler, "Fix Your Timestep!").
+    pub fn advance(&mut self, frame_seconds: Real) -> Result<Advance, WorldError> {
+        crate::error::check_finite("frame time", frame_seconds)?;
+        if frame_seconds < 0.0 {
+            return Err(WorldError::Negative("frame time", frame_seconds));
+        }
+        let frame = frame_seconds.min(self.state.config.max_frame_time) as f64;
+        let dt = self.state.config.dt as f64;
+        self.state.accumulator += frame;
+        let mut out = Advance::default();
+        while self.state.accumulator >= dt {
+            let r = self.step_inner();
+            out.report.merge(r);
+            self.state.accumulator -= dt;
+            out.steps += 1;
+        }
+        self.state.alpha = ((self.state.accumulator / dt) as Real).clamp(0.0, 1.0);
+        out.alpha = self.state.alpha;
+        Ok(out)
+    }
+
+    /// Runs one fixed step of `dt` now, outside the accumulator; afterwards the render pose is
+    /// the current pose (`alpha = 1`). Never panics on a validated world.
+    pub fn step(&mut self) -> StepReport {
+        let r = self.step_inner();
+        self.state.alpha = 1.0;
+        r
+    }
+
+    /// Time spent in each stage of the last step.
+    pub fn stage_times(&self) -> &StageTimes {
+        &self.times
+    }
+
+    /// Pairs the broad phase handed to the narrow phase in the last step (after filtering).
+    pub fn pair_count(&self) -> usize {
+        self.counts.pairs
+    }
+
+    /// Contact points (touching and speculative) of the last step.
+    pub fn contact_count(&self) -> usize {
+        self.counts.contacts
+    }
+
+    /// Pairs with at least one contact point (touching or speculative) in the last step.
+    pub fn contact_pair_count(&self) -> usize {
+        self.counts.contact_pairs
+    }
+
+    /// Pairs touching (penetrating deeper than `−linear_slop`) after the last step.
+    pub fn touching_pair_count(&self) -> usize {
+        self.counts.touching_pairs
+    }
+
+    /// Events of the last step (or of the steps of the last advance), deterministic order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The contact pairs of the last step, in pair order.
+    pub fn contacts(&self) -> impl Iterator<Item = ContactInfo<'_>> + '_ {
+        self.state.contacts.iter().map(|c| ContactInfo {
+            a: c.a,
+            b: c.b,
+            manifold: &c.manifold,
+            touching: c.touching,
+        })
+    }
+
+    /// Sum of the normal impulses (N·s) between two bodies during the last step (0 if none).
+    pub fn normal_impulse(&self, a: BodyHandle, b: BodyHandle) -> Real {
+        let (a, b) = if a.index() < b.index() { (a, b) } else { (b, a) };
+        self.state
+            .contacts
+            .binary_search_by_key(&(a.index(), b.index()), |c| (c.a.index(), c.b.index()))
+            .ok()
+            .map(|i| &self.state.contacts[i])
+            .filter(|c| c.a == a && c.b == b)
+            .map(|c| c.impulses[..c.manifold.len()].iter().map(|p| p.normal).sum())
+            .unwrap_or(0.0)
+    }
+
+    /// FNV-1a 64 over the f32 bit patterns (little-endian bytes) of every live body's position
+    /// (x, y, z), rotation quaternion (i, j, k, w), linear velocity and angular velocity, in
+    /// handle order. Equal states hash equal; used by the determinism tests.
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut feed = |x: Real| {
+            for byte in x.to_bits().to_le_bytes() {
+                h ^= byte as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        };
+        for s in &self.state.slots {
+            if let Some(b) = &s.body {
+                let t = b.pose.translation.vector;
+                let q = b.pose.rotation.quaternion();
+                for x in [t.x, t.y, t.z, q.i, q.j, q.k, q.w] {
+                    feed(x);
+                }
+                for x in b.linvel.iter().chain(b.angvel.iter()) {
+                    feed(*x);
+                }
+            }
+        }
+        h
+    }
+
+    /// Checks every invariant listed in the module docs; `Err` names the first one broken.
+    pub fn validate(&self) -> Result<(), String> {
+        let st = &self.state;
+        st.config.validate().map_err(|e| e.to_string())?;
+        let mut is_free = vec![false; st.slots.len()];
+        for &f in &st.free {
+            let f = f as usize;
+            if f >= st.slots.len() {
+                return Err(format!("free list holds {f}, beyond {} slots", st.slots.len()));
+            }
+            if is_free[f] {
+                return Err(format!("slot {f} is twice in the free list"));
+            }
+            is_free[f] = true;
+            if st.slots[f].body.is_some() {
+                return Err(format!("slot {f} is in the free list but holds a body"));
+            }
+        }
+        let mut live = 0;
+        if self.proxies.len() != st.slots.len() {
+            return Err("proxy table and slots differ in length".into());
+        }
+        for (i, s) in st.slots.iter().enumerate() {
+            let Some(b) = &s.body else {
+                if !is_free[i] {
+                    return Err(format!("slot {i} is empty but not in the free list"));
+                }
+                continue;
+            };
+            live += 1;
+            validate_body(b).map_err(|e| format!("body {i}: {e}"))?;
+            let proxy = self.proxies[i];
+            let ud = self
+                .broad
+                .user_data(proxy)
+                .map_err(|e| format!("body {i}: proxy missing from the broad phase: {e}"))?;
+            if ud != i as u64 {
+                return Err(format!("body {i}: proxy user data is {ud}"));
+            }
+            if self.body_of_proxy.get(proxy.index() as usize) != Some(&(i as u32)) {
+                return Err(format!("body {i}: proxy-to-body table is wrong"));
+            }
+            let fat = self
+                .broad
+                .aabb(proxy)
+                .map_err(|e| format!("body {i}: {e}"))?;
+            let tight = b.shape.aabb(&b.shape_pose());
+            if !fat.loosened(1e-4 * (1.0 + tight.half_extents().norm())).contains(&tight) {
+                return Err(format!("body {i}: broad-phase AABB does not contain the shape"));
+            }
+        }
+        if live != st.len {
+            return Err(format!("len is {} but {live} bodies live", st.len));
+        }
+        if self.broad.len() != live {
+            return Err(format!(
+                "broad phase holds {} proxies for {live} bodies",
+                self.broad.len()
+            ));
+        }
+        self.broad.validate()?;
+        let sorted = |keys: &mut dyn Iterator<Item = (u32, u32)>| -> bool {
+            let mut last: Option<(u32, u32)> = None;
+            for k in keys {
+                if k.0 >= k.1 || last.is_some_and(|l| l >= k) {
+                    return false;
+                }
+                last = Some(k);
+            }
+            true
+        };
+        if !sorted(&mut st.contacts.iter().map(|c| (c.a.index(), c.b.index()))) {
+            return Err("contact cache not strictly sorted by (a, b) with a < b".into());
+        }
+        if !sorted(&mut st.sensor_pairs.iter().map(|(a, b)| (a.index(), b.index()))) {
+            return Err("sensor overlaps not strictly sorted by (a, b) with a < b".into());
+        }
+        for c in &st.contacts {
+            validate_manifold(&c.manifold)?;
+            for p in &c.impulses {
+                if !(p.normal.is_finite() && p.normal >= 0.0) || !crate::math::is_finite_vector(&p.tangent) {
+                    return Err("contact impulse not finite or negative".into());
+                }
+            }
+        }
+        if !(st.accumulator.is_finite() && st.accumulator >= 0.0) {
+            return Err(format!("accumulator is {}", st.accumulator));
+        }
+        if !(0.0..=1.0).contains(&st.alpha) {
+            return Err(format!("alpha is {}", st.alpha));
+        }
+        Ok(())
+    }
+}
+
+/// Checks one body's own invariants.
+pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
+    if !b.is_finite() || !b.prev_pose.translation.vector.iter().all(|x| x.is_finite()) {
+        return Err("non-finite pose or velocity".into());
+    }
+    for (what, q) in [("rotation", b.pose.rotation), ("previous rotation", b.prev_pose.rotation), ("offset rotation", b.local_offset.rotation)] {
+        if !q.quaternion().coords.iter().all(|c| c.is_finite()) || (q.quaternion().norm() - 1.0).abs() > 1e-3 {
+            return Err(format!("{what} is not a unit quaternion"));
+        }
+    }
+    if !b.local_offset.translation.vector.iter().all(|x| x.is_finite()) {
+        return Err("non-finite local offset".into());
+    }
+    if !crate::math::is_finite_vector(&b.force) || !crate::math::is_finite_vector(&b.torque) {
+        return Err("non-finite force or torque".into());
+    }
+    b.material.validate().map_err(|e| e.to_string())?;
+    validate_shape(&b.shape)?;
+    let dynamic = b.kind == BodyKind::Dynamic;
+    if dynamic != (b.inv_mass > 0.0) || !b.inv_mass.is_finite() || (dynamic && !(b.mass > 0.0 && b.mass.is_finite())) {
+        return Err(format!("kind {:?} with inverse mass {}", b.kind, b.inv_mass));
+    }
+    if !b.inv_inertia_local.iter().all(|x| x.is_finite()) {
+        return Err("non-finite inverse inertia".into());
+    }
+    if b.kind == BodyKind::Static && (b.linvel != Vector::zeros() || b.angvel != Vector::zeros()) {
+        return Err("static body with a velocity".into());
+    }
+    Ok(())
+}
+
+/// Checks a shape's parameters as its constructor would (for decoded snapshots).
+pub(crate) fn validate_shape(s: &crate::narrowphase::Shape) -> Result<(), String> {
+    use crate::narrowphase::shape::{Ball, Cuboid, Shape};
+    if let Shape::Ball(b) = s {
+        Ball::new(b.radius()).map_err(|e| e.to_string())?;
+    } else if let Shape::Cuboid(c) = s {
+        Cuboid::new(c.half_extents()).map_err(|e| e.to_string())?;
+    }
+    let aabb = s.aabb(&Isometry::identity());
+    if !aabb.is_valid() {
+        return Err("shape with a non-finite AABB".into());
+    }
+    Ok(())
+}
+
+/// Checks a manifold: finite unit normal, finite points and depths.
+pub(crate) fn validate_manifold(m: &Manifold) -> Result<(), String> {
+    if !crate::math::is_finite_vector(&m.normal) || (m.normal.norm() - 1.0).abs() > 1e-3 {
+        return Err("contact normal not a finite unit vector".into());
+    }
+    for p in m.points() {
+        if !crate::math::is_finite_point(&p.point) || !p.depth.is_finite() {
+            return Err("contact point not finite".into());
+        }
+    }
+    Ok(())
+}

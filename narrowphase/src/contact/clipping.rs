@@ -1,0 +1,243 @@
+//! Sutherland–Hodgman clipping of a small convex polygon against planes, and the reduction of
+//! a clipped polygon to at most four contact points (Ericson, RTCD §8.3.4; Box2D's
+//! `b2ClipPolygons` does the 2D version of the same).
+//!
+//! Every vertex carries a feature `id` so that the same features touching frame after frame
+//! give the same ids (for warm starting): corners keep the id they were given, and a point
+//! made where an edge crosses a plane gets an id mixed from its edge's start vertex and the
+//! plane's tag.
+
+use crate::math::{Real, Vector};
+
+/// Most vertices a clipped polygon can hold: a quad clipped by four planes.
+pub const MAX_CLIP_VERTICES: usize = 8;
+
+/// A vertex of a polygon being clipped (in whatever frame the caller works in).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClipVertex {
+    /// Position.
+    pub p: Vector,
+    /// Feature key (see the module docs).
+    pub id: u32,
+}
+
+/// A convex polygon of at most [`MAX_CLIP_VERTICES`] vertices, in order around its boundary.
+#[derive(Clone, Copy, Debug)]
+pub struct ClipPolygon {
+    v: [ClipVertex; MAX_CLIP_VERTICES],
+    len: usize,
+}
+
+impl Default for ClipPolygon {
+    fn default() -> Self {
+        Self {
+            v: [ClipVertex {
+                p: Vector::zeros(),
+                id: 0,
+            }; MAX_CLIP_VERTICES],
+            len: 0,
+        }
+    }
+}
+
+impl ClipPolygon {
+    /// A polygon from its vertices (extra vertices beyond the capacity are dropped).
+    pub fn from_vertices(vs: &[ClipVertex]) -> Self {
+        let mut poly = Self::default();
+        for v in vs {
+            poly.push(*v);
+        }
+        poly
+    }
+
+    #[inline(always)]
+    fn push(&mut self, v: ClipVertex) {
+        if self.len < MAX_CLIP_VERTICES {
+            self.v[self.len] = v;
+            self.len += 1;
+        }
+    }
+
+    /// The vertices.
+    #[inline]
+    pub fn vertices(&self) -> &[ClipVertex] {
+        &self.v[..self.len]
+    }
+
+    /// The part of the polygon where `dist(p) ≤ 0`, `dist` being the signed distance to the
+    /// clipping plane (any affine function of the position). `tag` names the plane in the ids
+    /// of the new vertices.
+    #[inline(always)]
+    pub fn clip(&self, dist: impl Fn(&Vector) -> Real, tag: u32) -> ClipPolygon {
+        let mut out = ClipPolygon::default();
+        let n = self.len;
+        if n == 0 {
+            return out;
+        }
+        let mut prev = self.v[n - 1];
+        let mut dp = dist(&prev.p);
+        for k in 0..n {
+            let cur = self.v[k];
+            let dc = dist(&cur.p);
+            if (dp <= 0.0) != (dc <= 0.0) {
+                // The edge prev → cur crosses the plane: add the crossing point.
+                let s = dp / (dp - dc);
+                out.push(ClipVertex {
+                    p: prev.p + (cur.p - prev.p) * s,
+                    id: mix_id(prev.id, tag),
+                });
+            }
+            if dc <= 0.0 {
+                out.push(cur);
+            }
+            prev = cur;
+            dp = dc;
+        }
+        out
+    }
+}
+
+/// Clips the convex polygon `input` (vertices in order) to the side where `dist(p) ≤ 0`,
+/// appending the result to `out` (cleared first). The unbounded twin of
+/// [`ClipPolygon::clip`], for polyhedron faces with many corners.
+pub fn clip_polygon_vec(
+    input: &[ClipVertex],
+    dist: impl Fn(&Vector) -> Real,
+    tag: u32,
+    out: &mut Vec<ClipVertex>,
+) {
+    out.clear();
+    let Some(&last) = input.last() else {
+        return;
+    };
+    let mut prev = last;
+    let mut dp = dist(&prev.p);
+    for &cur in input {
+        let dc = dist(&cur.p);
+        if (dp <= 0.0) != (dc <= 0.0) {
+            let s = dp / (dp - dc);
+            out.push(ClipVertex {
+                p: prev.p + (cur.p - prev.p) * s,
+                id: mix_id(prev.id, tag),
+            });
+        }
+        if dc <= 0.0 {
+            out.push(cur);
+        }
+        prev = cur;
+        dp = dc;
+    }
+}
+
+/// The id of a point made where the edge starting at a vertex of id `start` crosses plane
+/// `tag`.
+#[inline(always)]
+fn mix_id(start: u32, tag: u32) -> u32 {
+    (start.wrapping_mul(0x9E37) ^ (tag + 1).wrapping_mul(0x85EB)) & 0xFFFF | 0x8
+}
+
+/// Picks at most four of `n` contact candidates to keep, returned as indices: the deepest, the
+/// one farthest from it, then the two spanning the largest areas on either side of the line
+/// through those two (measured around `normal`). This keeps the manifold's area (what holds a
+/// resting box up) while dropping points that add little.
+pub fn reduce_to_four(points: &[Vector], depths: &[Real], normal: &Vector) -> ([usize; 4], usize) {
+    let n = points.len();
+    let mut keep = [0usize; 4];
+    if n <= 4 {
+        for (k, slot) in keep.iter_mut().enumerate().take(n) {
+            *slot = k;
+        }
+        return (keep, n);
+    }
+    let mut i0 = 0;
+    for k in 1..n {
+        if depths[k] > depths[i0] {
+            i0 = k;
+        }
+    }
+    let mut i1 = usize::MAX;
+    let mut best = -1.0;
+    for k in 0..n {
+        let d = (points[k] - points[i0]).norm_squared();
+        if k != i0 && d > best {
+            best = d;
+            i1 = k;
+        }
+    }
+    let e = points[i1] - points[i0];
+    let (mut i2, mut i3) = (usize::MAX, usize::MAX);
+    let (mut amax, mut amin) = (0.0, 0.0);
+    for k in 0..n {
+        if k == i0 || k == i1 {
+            continue;
+        }
+        let a = e.cross(&(points[k] - points[i0])).dot(normal);
+        if i2 == usize::MAX || a > amax {
+            amax = a;
+            i2 = k;
+        }
+        if i3 == usize::MAX || a < amin {
+            amin = a;
+            i3 = k;
+        }
+    }
+    keep[0] = i0;
+    keep[1] = i1;
+    keep[2] = i2;
+    if i3 == i2 {
+        return (keep, 3);
+    }
+    keep[3] = i3;
+    (keep, 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(h: Real) -> ClipPolygon {
+        let c = [(h, h), (-h, h), (-h, -h), (h, -h)];
+        let vs: Vec<ClipVertex> = c
+            .iter()
+            .enumerate()
+            .map(|(k, &(x, y))| ClipVertex {
+                p: Vector::new(x, y, 0.0),
+                id: k as u32,
+            })
+            .collect();
+        ClipPolygon::from_vertices(&vs)
+    }
+
+    #[test]
+    fn clipping_a_turned_square_gives_an_octagon() {
+        // A square of half-size 1 turned 45° (a diamond of reach √2) clipped to |x|, |y| ≤ 1.
+        let r = std::f32::consts::FRAC_1_SQRT_2;
+        let mut poly = square(1.0);
+        for v in poly.v.iter_mut().take(4) {
+            v.p = Vector::new(r * (v.p.x - v.p.y), r * (v.p.x + v.p.y), 0.0);
+        }
+        let poly = poly
+            .clip(|p| p.x - 1.0, 0)
+            .clip(|p| -p.x - 1.0, 1)
+            .clip(|p| p.y - 1.0, 2)
+            .clip(|p| -p.y - 1.0, 3);
+        assert_eq!(poly.vertices().len(), 8);
+        for v in poly.vertices() {
+            assert!(v.p.x.abs() <= 1.0 + 1e-6 && v.p.y.abs() <= 1.0 + 1e-6);
+        }
+        let ids: std::collections::HashSet<u32> = poly.vertices().iter().map(|v| v.id).collect();
+        assert_eq!(ids.len(), 8, "ids must be distinct");
+        let pts: Vec<Vector> = poly.vertices().iter().map(|v| v.p).collect();
+        let depths = vec![0.0; 8];
+        let (keep, len) = reduce_to_four(&pts, &depths, &Vector::z());
+        assert_eq!(len, 4);
+        let set: std::collections::HashSet<usize> = keep.iter().copied().collect();
+        assert_eq!(set.len(), 4);
+    }
+
+    #[test]
+    fn clipping_away_everything_leaves_nothing() {
+        let poly = square(1.0).clip(|p| 5.0 - p.x, 0);
+        assert!(poly.vertices().is_empty());
+    }
+}

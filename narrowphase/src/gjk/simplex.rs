@@ -1,0 +1,208 @@
+//! The GJK simplex: up to four points of the Minkowski difference with the support points of
+//! A and B that made them, reduced to the smallest sub-simplex holding the point closest to
+//! the origin (Voronoi-region tests of Ericson, RTCD §5.1.2, §5.1.5 and §5.1.6).
+
+use crate::math::{Point, Real, Vector};
+
+#[derive(Clone, Copy)]
+struct Vertex {
+    w: Vector,
+    a: Point,
+    b: Point,
+}
+
+/// 1 to 4 vertices and, after [`Simplex::reduce_closest`], the barycentric weights of the
+/// closest point.
+pub(super) struct Simplex {
+    v: [Vertex; 4],
+    weights: [Real; 4],
+    len: usize,
+}
+
+impl Simplex {
+    pub(super) fn new(w: Vector, a: Point, b: Point) -> Self {
+        let vx = Vertex { w, a, b };
+        Self {
+            v: [vx; 4],
+            weights: [1.0, 0.0, 0.0, 0.0],
+            len: 1,
+        }
+    }
+
+    pub(super) fn push(&mut self, w: Vector, a: Point, b: Point) {
+        if self.len < 4 {
+            self.v[self.len] = Vertex { w, a, b };
+            self.len += 1;
+        }
+    }
+
+    /// True when the simplex is a tetrahedron holding the origin.
+    pub(super) fn is_full(&self) -> bool {
+        self.len == 4
+    }
+
+    /// True when `w` is (nearly) one of the vertices already.
+    pub(super) fn contains(&self, w: &Vector) -> bool {
+        self.v[..self.len]
+            .iter()
+            .any(|x| (x.w - w).norm_squared() <= 1e-12 * (1.0 + w.norm_squared()))
+    }
+
+    /// Largest squared norm of a vertex (for relative tolerances).
+    pub(super) fn max_norm_squared(&self) -> Real {
+        self.v[..self.len]
+            .iter()
+            .map(|x| x.w.norm_squared())
+            .fold(0.0, Real::max)
+    }
+
+    /// The closest points of A and B (A's frame), from the weights.
+    pub(super) fn witnesses(&self) -> (Point, Point) {
+        let mut a = Vector::zeros();
+        let mut b = Vector::zeros();
+        for k in 0..self.len {
+            a += self.v[k].a.coords * self.weights[k];
+            b += self.v[k].b.coords * self.weights[k];
+        }
+        (a.into(), b.into())
+    }
+
+    /// Keeps the vertices of the sub-simplex closest to the origin, sets the weights, and
+    /// returns the closest point. A tetrahedron holding the origin is kept whole.
+    pub(super) fn reduce_closest(&mut self) -> Vector {
+        match self.len {
+            1 => {
+                self.weights[0] = 1.0;
+                self.v[0].w
+            }
+            2 => self.segment(0, 1),
+            3 => self.triangle(0, 1, 2),
+            _ => self.tetrahedron(),
+        }
+    }
+
+    fn keep(&mut self, idx: &[usize], w: &[Real]) -> Vector {
+        let old = self.v;
+        let mut p = Vector::zeros();
+        for (k, (&i, &wi)) in idx.iter().zip(w).enumerate() {
+            self.v[k] = old[i];
+            self.weights[k] = wi;
+            p += old[i].w * wi;
+        }
+        self.len = idx.len();
+        p
+    }
+
+    fn segment(&mut self, i: usize, j: usize) -> Vector {
+        let (a, b) = (self.v[i].w, self.v[j].w);
+        let ab = b - a;
+        let t = -a.dot(&ab);
+        if t <= 0.0 {
+            return self.keep(&[i], &[1.0]);
+        }
+        let l = ab.norm_squared();
+        if t >= l {
+            return self.keep(&[j], &[1.0]);
+        }
+        let t = t / l;
+        self.keep(&[i, j], &[1.0 - t, t])
+    }
+
+    /// Ericson's ClosestPtPointTriangle (§5.1.5) with the origin as the query point.
+    fn triangle(&mut self, i: usize, j: usize, k: usize) -> Vector {
+        let (a, b, c) = (self.v[i].w, self.v[j].w, self.v[k].w);
+        let ab = b - a;
+        let ac = c - a;
+        let ap = -a;
+        let d1 = ab.dot(&ap);
+        let d2 = ac.dot(&ap);
+        if d1 <= 0.0 && d2 <= 0.0 {
+            return self.keep(&[i], &[1.0]);
+        }
+        let bp = -b;
+        let d3 = ab.dot(&bp);
+        let d4 = ac.dot(&bp);
+        if d3 >= 0.0 && d4 <= d3 {
+            return self.keep(&[j], &[1.0]);
+        }
+        let vc = d1 * d4 - d3 * d2;
+        if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+            let t = d1 / (d1 - d3);
+            return self.keep(&[i, j], &[1.0 - t, t]);
+        }
+        let cp = -c;
+        let d5 = ab.dot(&cp);
+        let d6 = ac.dot(&cp);
+        if d6 >= 0.0 && d5 <= d6 {
+            return self.keep(&[k], &[1.0]);
+        }
+        let vb = d5 * d2 - d1 * d6;
+        if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+            let t = d2 / (d2 - d6);
+            return self.keep(&[i, k], &[1.0 - t, t]);
+        }
+        let va = d3 * d6 - d5 * d4;
+        if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+            let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+            return self.keep(&[j, k], &[1.0 - t, t]);
+        }
+        let denom = va + vb + vc;
+        if denom.is_nan() || denom == 0.0 {
+            // Degenerate triangle: fall back to its best edge.
+            return self.segment(i, j);
+        }
+        let v = vb / denom;
+        let w = vc / denom;
+        self.keep(&[i, j, k], &[1.0 - v - w, v, w])
+    }
+
+    /// Ericson's ClosestPtPointTetrahedron (§5.1.6): the origin inside keeps all four.
+    fn tetrahedron(&mut self) -> Vector {
+        let w: [Vector; 4] = [self.v[0].w, self.v[1].w, self.v[2].w, self.v[3].w];
+        // For each face, is the origin on the opposite side from the fourth vertex?
+        let faces = [(0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0)];
+        // A flat tetrahedron cannot hold the origin: then every face is a candidate.
+        let e1 = w[1] - w[0];
+        let e2 = w[2] - w[0];
+        let e3 = w[3] - w[0];
+        let volume = e1.cross(&e2).dot(&e3);
+        let flat = volume.abs() <= 1e-6 * e1.norm() * e2.norm() * e3.norm();
+        let mut best: Option<(Real, [usize; 3])> = None;
+        let mut inside = !flat;
+        for &(i, j, k, l) in &faces {
+            let n = (w[j] - w[i]).cross(&(w[k] - w[i]));
+            let so = -w[i].dot(&n);
+            let sd = (w[l] - w[i]).dot(&n);
+            if flat || so * sd < 0.0 {
+                inside = false;
+                let mut tmp = Simplex {
+                    v: self.v,
+                    weights: [0.0; 4],
+                    len: 4,
+                };
+                let p = tmp.triangle(i, j, k);
+                let d = p.norm_squared();
+                if !matches!(best, Some((bd, _)) if d >= bd) {
+                    best = Some((d, [i, j, k]));
+                }
+            }
+        }
+        if inside {
+            // Barycentric weights of the origin (for the witnesses): signed volumes.
+            let vol = |a: Vector, b: Vector, c: Vector, d: Vector| (b - a).cross(&(c - a)).dot(&(d - a));
+            let total = vol(w[0], w[1], w[2], w[3]);
+            let o = Vector::zeros();
+            if total.abs() > 0.0 {
+                self.weights = [
+                    vol(o, w[1], w[2], w[3]) / total,
+                    vol(w[0], o, w[2], w[3]) / total,
+                    vol(w[0], w[1], o, w[3]) / total,
+                    vol(w[0], w[1], w[2], o) / total,
+                ];
+            }
+            return Vector::zeros();
+        }
+        let [i, j, k] = best.map(|b| b.1).unwrap_or([0, 1, 2]);
+        self.triangle(i, j, k)
+    }
+}

@@ -1,0 +1,177 @@
+//! Simple (possibly concave) polygons, split into convex pieces by ear clipping
+//! (Meisters' two-ears theorem; Ericson RTCD §12.5.1; Eberly, "Triangulation by ear
+//! clipping", 2002).
+//!
+//! ```text
+//! while more than 3 corners remain:
+//!     find a corner whose turn is convex and whose triangle (prev, corner, next) holds no
+//!     other remaining corner                      // an "ear"
+//!     emit that triangle, drop the corner
+//! emit the last triangle
+//! ```
+//!
+//! Each scan is O(n) per candidate and there are n ears to cut: O(n³) in the worst case,
+//! O(n²) typically — meant for the tens of corners of a hand-made level shape, done once.
+
+use super::convex::{check_corners, cross, turn, twice_signed_area, ConvexPolygon};
+use super::polygon_pairs::{polygon_circle, polygon_polygon};
+use super::shapes::Circle;
+use crate::error::ShapeError;
+use crate::math::Point2;
+use serde::{Deserialize, Serialize};
+
+/// A simple polygon (convex or not) and its triangles.
+///
+/// Invariant (checked by [`ConcavePolygon::new`]): the corner checks of
+/// [`ConvexPolygon::new`] except convexity, and no two non-adjacent edges touch or cross.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConcavePolygon {
+    corners: Vec<Point2>,
+    pieces: Vec<ConvexPolygon>,
+}
+
+impl ConcavePolygon {
+    /// A validated simple polygon from corners in either winding, split into triangles.
+    /// Errors: as [`ConvexPolygon::new`] (but concave input is accepted), plus
+    /// [`ShapeError::SelfIntersecting`] when two non-adjacent edges touch or cross.
+    pub fn new(corners: &[Point2]) -> Result<Self, ShapeError> {
+        check_corners(corners)?;
+        let n = corners.len();
+        for i in 0..n {
+            for j in i + 2..n {
+                if i == 0 && j == n - 1 {
+                    continue; // adjacent through the wrap-around
+                }
+                if segments_touch(
+                    &corners[i],
+                    &corners[(i + 1) % n],
+                    &corners[j],
+                    &corners[(j + 1) % n],
+                ) {
+                    return Err(ShapeError::SelfIntersecting);
+                }
+            }
+        }
+        let mut ccw = corners.to_vec();
+        if twice_signed_area(&ccw) < 0.0 {
+            ccw.reverse();
+        }
+        let pieces = ear_clip(&ccw)?;
+        Ok(Self {
+            corners: ccw,
+            pieces,
+        })
+    }
+
+    /// Corners, counter-clockwise.
+    #[inline]
+    pub fn corners(&self) -> &[Point2] {
+        &self.corners
+    }
+
+    /// The convex pieces (triangles, counter-clockwise) whose union is the polygon.
+    #[inline]
+    pub fn pieces(&self) -> &[ConvexPolygon] {
+        &self.pieces
+    }
+
+    /// True when `p` is inside or on the polygon (in or on some piece).
+    pub fn contains_point(&self, p: &Point2) -> bool {
+        self.pieces.iter().any(|t| t.contains_point(p))
+    }
+
+    /// True when the polygon overlaps or touches the convex polygon `other` (some piece does).
+    pub fn intersects_polygon(&self, other: &ConvexPolygon) -> bool {
+        self.pieces
+            .iter()
+            .any(|t| polygon_polygon(t, other).intersects())
+    }
+
+    /// True when the polygon overlaps or touches the circle (some piece does).
+    pub fn intersects_circle(&self, circle: &Circle) -> bool {
+        self.pieces
+            .iter()
+            .any(|t| polygon_circle(t, circle).intersects())
+    }
+}
+
+/// True when closed segments `pq` and `rs` share a point (RTCD §5.1.9.1, with collinear
+/// overlaps included).
+fn segments_touch(p: &Point2, q: &Point2, r: &Point2, s: &Point2) -> bool {
+    let d1 = turn(p, q, r);
+    let d2 = turn(p, q, s);
+    let d3 = turn(r, s, p);
+    let d4 = turn(r, s, q);
+    if d1 * d2 < 0 && d3 * d4 < 0 {
+        return true;
+    }
+    let on = |a: &Point2, b: &Point2, c: &Point2| {
+        // c collinear with ab and within its bounding box.
+        c.x >= a.x.min(b.x) && c.x <= a.x.max(b.x) && c.y >= a.y.min(b.y) && c.y <= a.y.max(b.y)
+    };
+    (d1 == 0 && on(p, q, r))
+        || (d2 == 0 && on(p, q, s))
+        || (d3 == 0 && on(r, s, p))
+        || (d4 == 0 && on(r, s, q))
+}
+
+/// True when `p` is inside or on triangle `abc` (counter-clockwise).
+fn in_triangle(p: &Point2, a: &Point2, b: &Point2, c: &Point2) -> bool {
+    cross(&(b - a), &(p - a)) >= 0.0
+        && cross(&(c - b), &(p - b)) >= 0.0
+        && cross(&(a - c), &(p - c)) >= 0.0
+}
+
+/// Ear clipping of a simple counter-clockwise polygon into triangles.
+fn ear_clip(corners: &[Point2]) -> Result<Vec<ConvexPolygon>, ShapeError> {
+    let mut idx: Vec<usize> = (0..corners.len()).collect();
+    let mut out = Vec::with_capacity(corners.len() - 2);
+    while idx.len() > 3 {
+        let m = idx.len();
+        let ear = (0..m).find(|&k| {
+            let (a, b, c) = (
+                &corners[idx[(k + m - 1) % m]],
+                &corners[idx[k]],
+                &corners[idx[(k + 1) % m]],
+            );
+            turn(a, b, c) > 0
+                && idx.iter().all(|&j| {
+                    let p = &corners[j];
+                    p == a || p == b || p == c || !in_triangle(p, a, b, c)
+                })
+        });
+        match ear {
+            Some(k) => {
+                let tri = [
+                    corners[idx[(k + m - 1) % m]],
+                    corners[idx[k]],
+                    corners[idx[(k + 1) % m]],
+                ];
+                out.push(ConvexPolygon::from_ccw(tri.to_vec()));
+                idx.remove(k);
+            }
+            None => {
+                // Only a straight corner left by earlier cuts can block every ear: drop it
+                // (it adds no area).
+                let straight = (0..m).find(|&k| {
+                    turn(
+                        &corners[idx[(k + m - 1) % m]],
+                        &corners[idx[k]],
+                        &corners[idx[(k + 1) % m]],
+                    ) == 0
+                });
+                match straight {
+                    Some(k) => {
+                        idx.remove(k);
+                    }
+                    None => return Err(ShapeError::Degenerate("ear clipping found no ear")),
+                }
+            }
+        }
+    }
+    let tri = [corners[idx[0]], corners[idx[1]], corners[idx[2]]];
+    if turn(&tri[0], &tri[1], &tri[2]) > 0 {
+        out.push(ConvexPolygon::from_ccw(tri.to_vec()));
+    }
+    Ok(out)
+}

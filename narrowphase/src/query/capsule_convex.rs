@@ -1,0 +1,201 @@
+//! Convex polyhedron (boxes and triangles included) against capsule.
+//!
+//! While the core segment is outside the polyhedron, GJK gives the exact distance and closest
+//! points (the capsule's surface is its core pushed out by the radius). Once the core
+//! penetrates, a SAT between the segment and the polyhedron gives the least-penetration axis:
+//! its candidates are the polyhedron's face normals and the segment's direction crossed with
+//! each of its edge directions (the face normals of their Minkowski difference).
+//! When the normal is a face normal of the polyhedron (a capsule lying on a face), the core is
+//! clipped by the face's side planes and both ends become points, so the capsule does not rock.
+
+use super::capsule_round::CapsuleCore;
+use super::convex_convex::{face_towards, support_edge};
+use crate::contact::closest::closest_points_segments;
+use crate::contact::{ContactPoint, Manifold};
+use crate::gjk::{self, GjkResult, Segment};
+use crate::math::{Isometry, Point, Real, Vector};
+use crate::sat::convex::{Posed, PARALLEL_SINE};
+use crate::shape::ConvexPolyhedron;
+
+/// Cosine above which a contact normal counts as a face normal (two-point manifold).
+const FACE_ALIGNED: Real = 0.999;
+
+/// True when the polyhedron at `pose` and the capsule overlap or touch.
+pub fn intersection_convex_capsule(pose: &Isometry, poly: &ConvexPolyhedron, cap: &CapsuleCore) -> bool {
+    let seg = Segment { a: cap.a, b: cap.b };
+    match gjk::distance(pose, poly, &Isometry::identity(), &seg) {
+        GjkResult::Intersecting => true,
+        GjkResult::Separated { distance, .. } => distance <= cap.radius,
+    }
+}
+
+/// Contact of a polyhedron (A) against a capsule (B), gap at most `prediction` metres.
+pub fn contact_convex_capsule(
+    pose: &Isometry,
+    poly: &ConvexPolyhedron,
+    cap: &CapsuleCore,
+    prediction: Real,
+) -> Option<Manifold> {
+    let seg = Segment { a: cap.a, b: cap.b };
+    let posed = Posed::new(poly, pose);
+    match gjk::distance(pose, poly, &Isometry::identity(), &seg) {
+        GjkResult::Separated {
+            distance,
+            point_a,
+            point_b,
+            normal: n,
+        } => {
+            if distance > cap.radius + prediction {
+                return None;
+            }
+            let depth = cap.radius - distance;
+            if let Some(mut m) = face_points(&posed, cap, &n, prediction) {
+                m.set_depth(depth);
+                return Some(m);
+            }
+            let mut m = Manifold::new(n);
+            let sb = point_b - n * cap.radius;
+            m.push(ContactPoint {
+                point: point_a + (sb - point_a) * 0.5,
+                depth,
+                id: 0,
+            });
+            Some(m)
+        }
+        GjkResult::Intersecting => penetrating(&posed, cap, prediction),
+    }
+}
+
+/// The core penetrates: SAT between the segment and the polyhedron.
+fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Manifold> {
+    let d = cap.b - cap.a;
+    let dl = d.norm();
+    let du = if dl > 0.0 { d / dl } else { Vector::y() };
+    let seg_proj = |l: &Vector| {
+        let (x, y) = (l.dot(&cap.a.coords), l.dot(&cap.b.coords));
+        (x.min(y), x.max(y))
+    };
+    let sep_on = |l: &Vector| {
+        let (pmin, pmax) = posed.project(l);
+        let (smin, smax) = seg_proj(l);
+        let (f, b) = (smin - pmax, pmin - smax);
+        if f >= b {
+            (f, *l)
+        } else {
+            (b, -l)
+        }
+    };
+    let mut best_face = (Real::NEG_INFINITY, Vector::y());
+    for n in posed.shape.face_normals() {
+        let l = posed.pose.rotation * n;
+        let (s, dir) = sep_on(&l);
+        if s > best_face.0 {
+            best_face = (s, dir);
+        }
+    }
+    let mut best_edge = (Real::NEG_INFINITY, Vector::y(), 0u16);
+    for (j, e) in posed.shape.edge_directions().iter().enumerate() {
+        let c = du.cross(&(posed.pose.rotation * e));
+        let len = c.norm();
+        if len < PARALLEL_SINE {
+            continue;
+        }
+        let (s, dir) = sep_on(&(c / len));
+        if s > best_edge.0 {
+            best_edge = (s, dir, j as u16);
+        }
+    }
+    let size = posed
+        .shape
+        .vertices()
+        .iter()
+        .map(|v| (v - posed.shape.centroid()).norm())
+        .fold(dl, Real::max);
+    let tol = 1e-5 * size;
+    let depth_of = |s: Real| cap.radius - s;
+    if best_edge.0 > best_face.0 + tol {
+        let (s, n, j) = best_edge;
+        if s - cap.radius > prediction {
+            return None;
+        }
+        let (e0, e1, _) = support_edge(posed, j, &n);
+        let (ce, cs, _, _) = closest_points_segments(&e0, &e1, &cap.a, &cap.b);
+        let mut m = Manifold::new(n);
+        let sb = cs - n * cap.radius;
+        m.push(ContactPoint {
+            point: ce + (sb - ce) * 0.5,
+            depth: depth_of(s),
+            id: 1 << 30 | j as u32,
+        });
+        return Some(m);
+    }
+    let (s, n) = best_face;
+    if s - cap.radius > prediction {
+        return None;
+    }
+    let mut m = face_points(posed, cap, &n, prediction).unwrap_or_else(|| {
+        // Fallback: the deepest end of the core.
+        let p = if n.dot(&cap.a.coords) < n.dot(&cap.b.coords) { cap.a } else { cap.b };
+        let mut m = Manifold::new(n);
+        m.push(ContactPoint {
+            point: p - n * (cap.radius - 0.5 * depth_of(s)),
+            depth: depth_of(s),
+            id: 0,
+        });
+        m
+    });
+    m.set_depth(depth_of(s));
+    Some(m)
+}
+
+/// When `n` (from the polyhedron to the capsule) is a face normal: the core clipped by that
+/// face's side planes, each remaining end one point (ids 1, 2). None otherwise.
+fn face_points(posed: &Posed, cap: &CapsuleCore, n: &Vector, prediction: Real) -> Option<Manifold> {
+    let (f, nf) = face_towards(posed, n);
+    if nf.dot(n) < FACE_ALIGNED {
+        return None;
+    }
+    let shape = posed.shape;
+    let lp: Vec<Point> = shape
+        .face_loop(&shape.faces()[f])
+        .iter()
+        .map(|&i| posed.pose * shape.vertices()[i as usize])
+        .collect();
+    let (mut t0, mut t1) = (0.0, 1.0);
+    let d = cap.b - cap.a;
+    for k in 0..lp.len() {
+        let side = (lp[(k + 1) % lp.len()] - lp[k]).cross(&nf);
+        let s0 = side.dot(&(cap.a - lp[k]));
+        let sd = side.dot(&d);
+        // Keep s0 + t·sd ≤ 0.
+        if sd.abs() <= Real::EPSILON * side.norm() * d.norm() {
+            if s0 > 0.0 {
+                return None;
+            }
+        } else if sd > 0.0 {
+            t1 = Real::min(t1, -s0 / sd);
+        } else {
+            t0 = Real::max(t0, -s0 / sd);
+        }
+        if t0 > t1 {
+            return None;
+        }
+    }
+    let mut m = Manifold::new(nf);
+    for (k, t) in [t0, t1].into_iter().enumerate() {
+        if k == 1 && (t1 - t0) * d.norm() <= 1e-6 * d.norm() {
+            break;
+        }
+        let p = cap.a + d * t;
+        let sep = nf.dot(&(p - lp[0])) - cap.radius;
+        if sep <= prediction {
+            let sb = p - nf * cap.radius;
+            m.push(ContactPoint {
+                point: sb - nf * (0.5 * sep),
+                depth: -sep,
+                id: 1 + k as u32,
+            });
+        }
+    }
+    (!m.is_empty()).then_some(m)
+}

@@ -1,0 +1,88 @@
+//! Capsule against sphere and capsule against capsule: closest points of the core segments
+//! (Ericson, RTCD §5.1.9), then the sphere–sphere answer on those points; two points when two
+//! capsules lie side by side (parallel cores overlapping along their length), so a capsule can
+//! rest on another without rocking.
+
+use super::ball_ball::{contact_ball_ball, intersection_ball_ball};
+use crate::contact::closest::{closest_point_on_segment, closest_points_segments};
+use crate::contact::{ContactPoint, Manifold};
+use crate::math::{Point, Real};
+
+/// A capsule's world core segment and radius.
+#[derive(Clone, Copy, Debug)]
+pub struct CapsuleCore {
+    /// First end (world).
+    pub a: Point,
+    /// Second end (world).
+    pub b: Point,
+    /// Radius, metres.
+    pub radius: Real,
+}
+
+/// True when the capsule and the sphere (world `center`, `radius`) overlap or touch.
+pub fn intersection_capsule_ball(cap: &CapsuleCore, center: &Point, radius: Real) -> bool {
+    let (q, _) = closest_point_on_segment(center, &cap.a, &cap.b);
+    intersection_ball_ball(&q, cap.radius, center, radius)
+}
+
+/// Contact of a capsule (A) against a sphere (B), gap at most `prediction`.
+pub fn contact_capsule_ball(
+    cap: &CapsuleCore,
+    center: &Point,
+    radius: Real,
+    prediction: Real,
+) -> Option<Manifold> {
+    let (q, _) = closest_point_on_segment(center, &cap.a, &cap.b);
+    contact_ball_ball(&q, cap.radius, center, radius, prediction)
+}
+
+/// True when the two capsules overlap or touch.
+pub fn intersection_capsule_capsule(a: &CapsuleCore, b: &CapsuleCore) -> bool {
+    let (ca, cb, _, _) = closest_points_segments(&a.a, &a.b, &b.a, &b.b);
+    intersection_ball_ball(&ca, a.radius, &cb, b.radius)
+}
+
+/// Sine below which two cores count as parallel for the two-point manifold.
+const PARALLEL_SINE: Real = 1e-2;
+
+/// Contact of two capsules, gap at most `prediction`. One point (ids 0), or two (ids 1, 2)
+/// when the cores are parallel and overlap along their length.
+pub fn contact_capsule_capsule(
+    a: &CapsuleCore,
+    b: &CapsuleCore,
+    prediction: Real,
+) -> Option<Manifold> {
+    let (ca, cb, _, _) = closest_points_segments(&a.a, &a.b, &b.a, &b.b);
+    let mut m = contact_ball_ball(&ca, a.radius, &cb, b.radius, prediction)?;
+    let da = a.b - a.a;
+    let db = b.b - b.a;
+    let (la, lb) = (da.norm(), db.norm());
+    if la > 0.0 && lb > 0.0 && da.cross(&db).norm() < PARALLEL_SINE * la * lb {
+        // Overlap of B's core projected on A's core, as parameters along A.
+        let u = da / la;
+        let t0 = u.dot(&(b.a - a.a)).clamp(0.0, la);
+        let t1 = u.dot(&(b.b - a.a)).clamp(0.0, la);
+        if (t1 - t0).abs() > 1e-3 * la {
+            let n = m.normal;
+            let mut two = Manifold::new(n);
+            for (k, t) in [t0, t1].into_iter().enumerate() {
+                let pa = a.a + u * t;
+                let (pb, _) = closest_point_on_segment(&pa, &b.a, &b.b);
+                let gap = n.dot(&(pb - pa)) - a.radius - b.radius;
+                if gap <= prediction {
+                    let sa = pa + n * a.radius;
+                    two.push(ContactPoint {
+                        point: sa + n * (0.5 * gap),
+                        depth: -gap,
+                        id: 1 + k as u32,
+                    });
+                }
+            }
+            if two.len() == 2 {
+                two.set_depth(m.depth());
+                m = two;
+            }
+        }
+    }
+    Some(m)
+}

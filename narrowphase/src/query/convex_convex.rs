@@ -1,0 +1,247 @@
+//! Convex polyhedron against convex polyhedron (boxes and triangles included, as
+//! [`ConvexPolyhedron`]s): the generic SAT of [`crate::sat::convex`] and clipping, or GJK for
+//! polyhedra with more than [`SAT_MAX_FACES`] faces.
+//!
+//! Contact: the axis of largest separation (faces preferred within a small tolerance). A face
+//! axis makes that face the *reference face*; the other shape's face most anti-parallel to it
+//! is the *incident face*, clipped against the side planes of the reference face
+//! (Sutherland–Hodgman); points below the reference plane (or within `prediction`) are kept,
+//! at most four. An edge × edge axis gives one point between the two supporting edges. With
+//! many faces, GJK gives the distance and closest points of apart shapes (one point), and
+//! penetrating ones fall back to the SAT (no EPA: the SAT depth is exact for polyhedra).
+
+use crate::contact::clipping::{clip_polygon_vec, reduce_to_four, ClipVertex};
+use crate::contact::closest::closest_points_segments;
+use crate::contact::{ContactPoint, Manifold};
+use crate::gjk::{self, GjkResult};
+use crate::math::{Isometry, Point, Real, Vector};
+use crate::sat::convex::{deepest_axis, DeepestAxis, Posed, SAT_MAX_FACES};
+use crate::sat::SeparatingAxis;
+use crate::shape::ConvexPolyhedron;
+
+/// A size of the pair, metres, for scale-aware tolerances.
+fn pair_scale(a: &Posed, b: &Posed) -> Real {
+    let size = |p: &Posed| {
+        p.shape
+            .vertices()
+            .iter()
+            .map(|v| (v - p.shape.centroid()).norm())
+            .fold(0.0, Real::max)
+    };
+    size(a).max(size(b))
+}
+
+fn many_faces(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> bool {
+    a.faces().len() > SAT_MAX_FACES || b.faces().len() > SAT_MAX_FACES
+}
+
+/// True when the two polyhedra overlap or touch: SAT up to [`SAT_MAX_FACES`] faces, GJK
+/// beyond.
+pub fn intersection_convex_convex(
+    pose_a: &Isometry,
+    a: &ConvexPolyhedron,
+    pose_b: &Isometry,
+    b: &ConvexPolyhedron,
+) -> bool {
+    if many_faces(a, b) {
+        return gjk::intersects(pose_a, a, pose_b, b);
+    }
+    crate::sat::convex::convex_convex(&Posed::new(a, pose_a), &Posed::new(b, pose_b)).is_none()
+}
+
+/// Contact manifold of two polyhedra whose separation is at most `prediction` metres
+/// (conventions of [`crate::contact`]).
+pub fn contact_convex_convex(
+    pose_a: &Isometry,
+    a: &ConvexPolyhedron,
+    pose_b: &Isometry,
+    b: &ConvexPolyhedron,
+    prediction: Real,
+) -> Option<Manifold> {
+    if many_faces(a, b) {
+        if let GjkResult::Separated {
+            distance,
+            point_a,
+            point_b,
+            normal,
+        } = gjk::distance(pose_a, a, pose_b, b)
+        {
+            if distance > prediction {
+                return None;
+            }
+            let mut m = Manifold::new(normal);
+            m.push(ContactPoint {
+                point: point_a + (point_b - point_a) * 0.5,
+                depth: -distance,
+                id: 0,
+            });
+            return Some(m);
+        }
+    }
+    let pa = Posed::new(a, pose_a);
+    let pb = Posed::new(b, pose_b);
+    let tol = 1e-5 * pair_scale(&pa, &pb);
+    let best = deepest_axis(&pa, &pb, tol)?;
+    if best.separation > prediction {
+        return None;
+    }
+    Some(manifold_from_axis(&pa, &pb, &best, prediction))
+}
+
+/// Builds the manifold once the axis is known (`best.normal` from A to B).
+pub(crate) fn manifold_from_axis(
+    a: &Posed,
+    b: &Posed,
+    best: &DeepestAxis,
+    prediction: Real,
+) -> Manifold {
+    let n = best.normal;
+    let m = match best.axis {
+        SeparatingAxis::FaceA(_) => face_manifold(a, b, &n, false, prediction),
+        SeparatingAxis::FaceB(_) => face_manifold(b, a, &-n, true, prediction),
+        SeparatingAxis::EdgeEdge(i, j) => Some(edge_manifold(a, b, i, j, best)),
+        _ => None,
+    };
+    let mut m = m.unwrap_or_else(|| support_manifold(a, b, best));
+    m.set_depth(-best.separation);
+    m
+}
+
+/// The face of `p` whose world normal is most aligned with `dir`, and that normal.
+pub(crate) fn face_towards(p: &Posed, dir: &Vector) -> (usize, Vector) {
+    let local = p.pose.rotation.inverse_transform_vector(dir);
+    let mut best = 0;
+    let mut bv = Real::NEG_INFINITY;
+    for (k, f) in p.shape.faces().iter().enumerate() {
+        let d = f.normal.dot(&local);
+        if d > bv {
+            bv = d;
+            best = k;
+        }
+    }
+    (best, p.pose.rotation * p.shape.faces()[best].normal)
+}
+
+/// Reference face of `rf` facing `dir` (from `rf` towards `inc`), incident face of `inc`.
+/// `flipped`: `rf` is shape B (the manifold normal is then `−dir`).
+fn face_manifold(
+    rf: &Posed,
+    inc: &Posed,
+    dir: &Vector,
+    flipped: bool,
+    prediction: Real,
+) -> Option<Manifold> {
+    let (ref_face, nr) = face_towards(rf, dir);
+    let (inc_face, _) = face_towards(inc, &-nr);
+    let ref_loop: Vec<Point> = rf
+        .shape
+        .face_loop(&rf.shape.faces()[ref_face])
+        .iter()
+        .map(|&i| rf.pose * rf.shape.vertices()[i as usize])
+        .collect();
+    let mut poly: Vec<ClipVertex> = inc
+        .shape
+        .face_loop(&inc.shape.faces()[inc_face])
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| ClipVertex {
+            p: (inc.pose * inc.shape.vertices()[i as usize]).coords,
+            id: k as u32,
+        })
+        .collect();
+    let mut out = Vec::with_capacity(poly.len() + ref_loop.len());
+    for k in 0..ref_loop.len() {
+        let v0 = ref_loop[k].coords;
+        let v1 = ref_loop[(k + 1) % ref_loop.len()].coords;
+        let side = (v1 - v0).cross(&nr);
+        clip_polygon_vec(&poly, |p| side.dot(&(p - v0)), k as u32, &mut out);
+        std::mem::swap(&mut poly, &mut out);
+        if poly.is_empty() {
+            return None;
+        }
+    }
+    let v0 = ref_loop[0].coords;
+    let mut pts = Vec::new();
+    let mut depths = Vec::new();
+    let mut ids = Vec::new();
+    for cv in &poly {
+        let sep = nr.dot(&(cv.p - v0));
+        if sep <= prediction {
+            pts.push(cv.p - nr * (0.5 * sep));
+            depths.push(-sep);
+            ids.push(cv.id);
+        }
+    }
+    if pts.is_empty() {
+        return None;
+    }
+    let face_key = (flipped as u32) << 31
+        | ((ref_face as u32) & 0x7FF) << 20
+        | ((inc_face as u32) & 0x7FF) << 9;
+    let mut m = Manifold::new(if flipped { -nr } else { nr });
+    let (keep, len) = reduce_to_four(&pts, &depths, &nr);
+    for &q in &keep[..len] {
+        m.push(ContactPoint {
+            point: Point::from(pts[q]),
+            depth: depths[q],
+            id: face_key ^ (ids[q] & 0xFFFF),
+        });
+    }
+    Some(m)
+}
+
+/// The edge of `p` with direction index `dir_index` farthest along `n` (world), as its two
+/// world end points and its index.
+pub(crate) fn support_edge(p: &Posed, dir_index: u16, n: &Vector) -> (Point, Point, usize) {
+    let local = p.pose.rotation.inverse_transform_vector(n);
+    let v = p.shape.vertices();
+    let mut best = 0;
+    let mut bv = Real::NEG_INFINITY;
+    for (k, (e, &d)) in p
+        .shape
+        .edges()
+        .iter()
+        .zip(p.shape.edge_direction_of())
+        .enumerate()
+    {
+        if d == dir_index {
+            let s = (v[e[0] as usize].coords + v[e[1] as usize].coords).dot(&local);
+            if s > bv {
+                bv = s;
+                best = k;
+            }
+        }
+    }
+    let e = p.shape.edges()[best];
+    (p.pose * v[e[0] as usize], p.pose * v[e[1] as usize], best)
+}
+
+fn edge_manifold(a: &Posed, b: &Posed, i: u16, j: u16, best: &DeepestAxis) -> Manifold {
+    let n = best.normal;
+    let (a0, a1, ka) = support_edge(a, i, &n);
+    let (b0, b1, kb) = support_edge(b, j, &-n);
+    let (ca, cb, _, _) = closest_points_segments(&a0, &a1, &b0, &b1);
+    let mut m = Manifold::new(n);
+    m.push(ContactPoint {
+        point: ca + (cb - ca) * 0.5,
+        depth: -best.separation,
+        id: 1 << 30 | ((ka as u32) & 0x7FFF) << 15 | (kb as u32) & 0x7FFF,
+    });
+    m
+}
+
+/// One point between the deepest corners of A along `n` and of B along `−n` (fallback).
+fn support_manifold(a: &Posed, b: &Posed, best: &DeepestAxis) -> Manifold {
+    let n = best.normal;
+    let pa = a.pose * a.shape.support(&a.pose.rotation.inverse_transform_vector(&n)).1;
+    let pb = b.pose * b.shape.support(&b.pose.rotation.inverse_transform_vector(&-n)).1;
+    // A's surface point on the line through B's deepest corner.
+    let sa = pb + n * (n.dot(&(pa - pb)));
+    let mut m = Manifold::new(n);
+    m.push(ContactPoint {
+        point: sa + (pb - sa) * 0.5,
+        depth: -best.separation,
+        id: 1 << 29,
+    });
+    m
+}

@@ -1,0 +1,258 @@
+//! The generic separating axis test of two convex polyhedra in world space (Ericson, RTCD
+//! §5.2.1; Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013).
+//!
+//! Candidates, in this order: every distinct face normal of A, every distinct face normal of
+//! B, then every distinct edge direction of A crossed with every distinct edge direction of B.
+//! Edge pairs whose directions are nearly parallel (sine of their angle below
+//! [`PARALLEL_SINE`]) are skipped: their cross product is too short to give a trustworthy
+//! direction, and a face normal then separates as well. The threshold is on unit directions,
+//! so it is independent of the shapes' size and position. When both polyhedra are flat (two
+//! triangles) and parallel, the edge crosses all collapse onto the common normal; the
+//! in-plane edge normals `n × e` of both are then added as candidates.
+//!
+//! Each axis is tried by projecting all corners of both shapes: O(V) per axis, so
+//! O((F_A + F_B + E_A·E_B)·(V_A + V_B)) per test. That is fine for boxes and small hulls and is
+//! the oracle the fast tests are checked against; beyond [`SAT_MAX_FACES`] faces the query
+//! functions switch to GJK ([`crate::gjk`]).
+
+use super::{AxisReport, SeparatingAxis};
+use crate::math::{Isometry, Real, Vector};
+use crate::shape::ConvexPolyhedron;
+
+/// Edge pairs whose unit directions have a cross product shorter than this are skipped.
+pub const PARALLEL_SINE: Real = 1e-3;
+
+/// Polyhedra with more faces than this are tested with GJK by the query functions.
+pub const SAT_MAX_FACES: usize = 32;
+
+/// One polyhedron under a pose, with its axes turned into world space once.
+pub struct Posed<'a> {
+    /// The shape.
+    pub shape: &'a ConvexPolyhedron,
+    /// Its pose.
+    pub pose: &'a Isometry,
+    face_normals: Vec<Vector>,
+    edge_dirs: Vec<Vector>,
+}
+
+impl<'a> Posed<'a> {
+    /// Precomputes the world-space axes of `shape` at `pose`.
+    pub fn new(shape: &'a ConvexPolyhedron, pose: &'a Isometry) -> Self {
+        Self {
+            shape,
+            pose,
+            face_normals: shape.face_normals().iter().map(|n| pose.rotation * n).collect(),
+            edge_dirs: shape
+                .edge_directions()
+                .iter()
+                .map(|d| pose.rotation * d)
+                .collect(),
+        }
+    }
+
+    /// `[min, max]` of the shape projected on the world direction `l`.
+    #[inline]
+    pub fn project(&self, l: &Vector) -> (Real, Real) {
+        let local = self.pose.rotation.inverse_transform_vector(l);
+        let (lo, hi) = self.shape.project(&local);
+        let o = self.pose.translation.vector.dot(l);
+        (lo + o, hi + o)
+    }
+}
+
+/// Separation of A and B on unit axis `l` (positive: gap), and whether B lies on the `+l`
+/// side of A (so that `l`, or `−l` when false, points from A to B).
+#[inline]
+fn separation_on(a: &Posed, b: &Posed, l: &Vector) -> (Real, bool) {
+    let (amin, amax) = a.project(l);
+    let (bmin, bmax) = b.project(l);
+    let forward = bmin - amax;
+    let backward = amin - bmax;
+    if forward >= backward {
+        (forward, true)
+    } else {
+        (backward, false)
+    }
+}
+
+/// The number of candidates of the pair, including the in-plane normals when both are flat and
+/// parallel.
+fn in_plane(a: &Posed, b: &Posed) -> bool {
+    a.shape.is_flat()
+        && b.shape.is_flat()
+        && a.face_normals[0].cross(&b.face_normals[0]).norm() < PARALLEL_SINE
+}
+
+/// Every candidate axis in order: (kind, unit world direction or None when skipped).
+fn candidates<'s>(
+    a: &'s Posed,
+    b: &'s Posed,
+) -> impl Iterator<Item = (SeparatingAxis, Option<Vector>)> + 's {
+    let fa = a
+        .face_normals
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (SeparatingAxis::FaceA(i as u16), Some(*n)));
+    let fb = b
+        .face_normals
+        .iter()
+        .enumerate()
+        .map(|(j, n)| (SeparatingAxis::FaceB(j as u16), Some(*n)));
+    let ee = a.edge_dirs.iter().enumerate().flat_map(move |(i, ea)| {
+        b.edge_dirs.iter().enumerate().map(move |(j, eb)| {
+            let c = ea.cross(eb);
+            let len = c.norm();
+            let axis = (len >= PARALLEL_SINE).then(|| c / len);
+            (SeparatingAxis::EdgeEdge(i as u16, j as u16), axis)
+        })
+    });
+    let flat = in_plane(a, b);
+    let ipa = a
+        .edge_dirs
+        .iter()
+        .enumerate()
+        .filter(move |_| flat)
+        .map(move |(i, e)| {
+            (
+                SeparatingAxis::InPlaneA(i as u16),
+                a.face_normals[0].cross(e).try_normalize(0.0),
+            )
+        });
+    let ipb = b
+        .edge_dirs
+        .iter()
+        .enumerate()
+        .filter(move |_| flat)
+        .map(move |(j, e)| {
+            (
+                SeparatingAxis::InPlaneB(j as u16),
+                b.face_normals[0].cross(e).try_normalize(0.0),
+            )
+        });
+    fa.chain(fb).chain(ee).chain(ipa).chain(ipb)
+}
+
+fn count(a: &Posed, b: &Posed) -> u16 {
+    let mut n = a.face_normals.len() + b.face_normals.len() + a.edge_dirs.len() * b.edge_dirs.len();
+    if in_plane(a, b) {
+        n += a.edge_dirs.len() + b.edge_dirs.len();
+    }
+    n as u16
+}
+
+/// The first candidate axis that separates A and B, or None when they overlap or touch.
+pub fn convex_convex(a: &Posed, b: &Posed) -> Option<AxisReport> {
+    convex_convex_cached(a, b, None)
+}
+
+/// Like [`convex_convex`], trying `last` (the axis that separated the pair last frame) first.
+pub fn convex_convex_cached(
+    a: &Posed,
+    b: &Posed,
+    last: Option<SeparatingAxis>,
+) -> Option<AxisReport> {
+    let total = count(a, b);
+    if let Some(last) = last {
+        if let Some((index, (axis, Some(l)))) = candidates(a, b)
+            .enumerate()
+            .find(|(_, (k, _))| *k == last)
+        {
+            if separation_on(a, b, &l).0 > 0.0 {
+                return Some(AxisReport {
+                    axis,
+                    index: index as u16,
+                    count: total,
+                });
+            }
+        }
+    }
+    candidates(a, b)
+        .enumerate()
+        .find_map(|(index, (axis, l))| {
+            let l = l?;
+            (separation_on(a, b, &l).0 > 0.0).then_some(AxisReport {
+                axis,
+                index: index as u16,
+                count: total,
+            })
+        })
+}
+
+/// The axis of largest separation (least penetration) between A and B.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeepestAxis {
+    /// Separation on the axis, metres: positive = gap, negative = penetration depth.
+    pub separation: Real,
+    /// Unit world direction, pointing from A to B.
+    pub normal: Vector,
+    /// Which candidate it is.
+    pub axis: SeparatingAxis,
+}
+
+/// The candidate of largest separation. Face axes win over edge axes unless an edge axis is
+/// better by more than `tolerance` metres (faces give stabler manifolds); A's faces win
+/// ties with B's. Returns None only if no candidate is usable (cannot happen for valid
+/// polyhedra, which have at least one face normal).
+pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis> {
+    let mut best_face: Option<DeepestAxis> = None;
+    let mut best_other: Option<DeepestAxis> = None;
+    for (axis, l) in candidates(a, b) {
+        let Some(l) = l else { continue };
+        let (sep, forward) = separation_on(a, b, &l);
+        let cand = DeepestAxis {
+            separation: sep,
+            normal: if forward { l } else { -l },
+            axis,
+        };
+        let is_face = matches!(axis, SeparatingAxis::FaceA(_) | SeparatingAxis::FaceB(_));
+        let slot = if is_face { &mut best_face } else { &mut best_other };
+        let margin = if matches!(axis, SeparatingAxis::FaceB(_)) { tolerance } else { 0.0 };
+        if !matches!(slot, Some(s) if sep <= s.separation + margin) {
+            *slot = Some(cand);
+        }
+    }
+    match (best_face, best_other) {
+        (Some(f), Some(o)) if o.separation > f.separation + tolerance => Some(o),
+        (Some(f), _) => Some(f),
+        (None, o) => o,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Cuboid, Triangle};
+    use crate::math::{Point, Vector};
+
+    #[test]
+    fn cube_pair_has_15_candidates_and_finds_the_face() {
+        let c = ConvexPolyhedron::from_cuboid(&Cuboid::new(Vector::repeat(1.0)).unwrap());
+        let pa = Isometry::identity();
+        let pb = Isometry::translation(0.0, 2.5, 0.0);
+        let (a, b) = (Posed::new(&c, &pa), Posed::new(&c, &pb));
+        let r = convex_convex(&a, &b).unwrap();
+        assert_eq!(r.count, 15);
+        assert_eq!(r.axis, SeparatingAxis::FaceA(1));
+        let d = deepest_axis(&a, &b, 0.0).unwrap();
+        assert!((d.separation - 0.5).abs() < 1e-6);
+        assert!((d.normal - Vector::y()).norm() < 1e-6);
+    }
+
+    #[test]
+    fn coplanar_triangles_use_in_plane_normals() {
+        let t = Triangle::new(
+            Point::origin(),
+            Point::new(1.0, 0.0, 0.0),
+            Point::new(0.0, 1.0, 0.0),
+        )
+        .unwrap();
+        let p = ConvexPolyhedron::from_triangle(&t);
+        let pa = Isometry::identity();
+        let pb = Isometry::translation(0.8, 0.8, 0.0);
+        let (a, b) = (Posed::new(&p, &pa), Posed::new(&p, &pb));
+        let r = convex_convex(&a, &b).expect("apart in their common plane");
+        assert!(matches!(r.axis, SeparatingAxis::InPlaneA(_) | SeparatingAxis::InPlaneB(_)));
+        let pb = Isometry::translation(0.3, 0.3, 0.0);
+        assert!(convex_convex(&a, &Posed::new(&p, &pb)).is_none());
+    }
+}

@@ -1,0 +1,142 @@
+//! Shared helpers of the np3d_* integration tests: seeded random poses and shapes, and
+//! brute-force oracles written independently of the crate's fast paths.
+#![allow(dead_code)]
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Translation, Vector};
+
+/// A seeded generator.
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// A uniformly random rotation (Shoemake).
+pub fn rotation(r: &mut ChaCha8Rng) -> Rotation {
+    let (u1, u2, u3): (f64, f64, f64) = (r.gen(), r.gen(), r.gen());
+    let tau = std::f64::consts::TAU;
+    let q = nalgebra::Quaternion::new(
+        (u1.sqrt() * (tau * u3).cos()) as Real,
+        ((1.0 - u1).sqrt() * (tau * u2).sin()) as Real,
+        ((1.0 - u1).sqrt() * (tau * u2).cos()) as Real,
+        (u1.sqrt() * (tau * u3).sin()) as Real,
+    );
+    Rotation::from_quaternion(q)
+}
+
+/// A random unit vector.
+pub fn direction(r: &mut ChaCha8Rng) -> Vector {
+    loop {
+        let v = Vector::new(r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0));
+        let n = v.norm();
+        if n > 0.1 && n <= 1.0 {
+            return v / n;
+        }
+    }
+}
+
+/// Half-extents of a random box of size scale `s`: a cube-ish box, a thin plate or a stick.
+pub fn half_extents(r: &mut ChaCha8Rng, s: Real) -> Vector {
+    let mut e = Vector::new(r.gen_range(0.2..1.0), r.gen_range(0.2..1.0), r.gen_range(0.2..1.0));
+    match r.gen_range(0..4) {
+        0 => e[r.gen_range(0..3)] *= 0.02, // thin plate
+        1 => {
+            // long stick
+            let k = r.gen_range(0..3);
+            e[(k + 1) % 3] *= 0.05;
+            e[(k + 2) % 3] *= 0.05;
+        }
+        _ => {}
+    }
+    e * s
+}
+
+/// A pose at `c` with a random rotation (or the identity one time in eight, for axis-aligned
+/// and exactly-parallel cases).
+pub fn pose(r: &mut ChaCha8Rng, c: Vector) -> Isometry {
+    let rot = if r.gen_range(0..8) == 0 {
+        Rotation::identity()
+    } else {
+        rotation(r)
+    };
+    Isometry::from_parts(Translation::from(c), rot)
+}
+
+/// The 8 corners of a box in world space.
+pub fn box_corners(pose: &Isometry, e: &Vector) -> Vec<Point> {
+    (0..8)
+        .map(|k| {
+            let p = Point::new(
+                if k & 1 == 1 { e.x } else { -e.x },
+                if k & 2 == 2 { e.y } else { -e.y },
+                if k & 4 == 4 { e.z } else { -e.z },
+            );
+            pose * p
+        })
+        .collect()
+}
+
+/// World axes of a box (columns of its rotation).
+pub fn box_axes(pose: &Isometry) -> [Vector; 3] {
+    let m = pose.rotation.to_rotation_matrix();
+    [m.matrix().column(0).into(), m.matrix().column(1).into(), m.matrix().column(2).into()]
+}
+
+/// Separation of two point sets on unit axis `l`: positive = gap.
+pub fn separation_on(l: &Vector, a: &[Point], b: &[Point]) -> Real {
+    let (mut amin, mut amax) = (Real::INFINITY, Real::NEG_INFINITY);
+    for p in a {
+        let d = l.dot(&p.coords);
+        amin = amin.min(d);
+        amax = amax.max(d);
+    }
+    let (mut bmin, mut bmax) = (Real::INFINITY, Real::NEG_INFINITY);
+    for p in b {
+        let d = l.dot(&p.coords);
+        bmin = bmin.min(d);
+        bmax = bmax.max(d);
+    }
+    (bmin - amax).max(amin - bmax)
+}
+
+/// Brute-force SAT of two convex polytopes given by their corners, face normals and edge
+/// directions (world space): the largest separation over all candidate axes, normalised.
+/// Positive: apart by at least that much; negative: penetrating by exactly its magnitude
+/// (for polytopes the minimal translation is along one of these axes).
+pub fn brute_sat(
+    ca: &[Point],
+    fa: &[Vector],
+    ea: &[Vector],
+    cb: &[Point],
+    fb: &[Vector],
+    eb: &[Vector],
+) -> Real {
+    let mut best = Real::NEG_INFINITY;
+    for n in fa.iter().chain(fb.iter()) {
+        best = best.max(separation_on(&n.normalize(), ca, cb));
+    }
+    for a in ea {
+        for b in eb {
+            let l = a.normalize().cross(&b.normalize());
+            if l.norm() > 1e-3 {
+                best = best.max(separation_on(&l.normalize(), ca, cb));
+            }
+        }
+    }
+    best
+}
+
+/// [`brute_sat`] for two boxes.
+pub fn brute_box_box(pa: &Isometry, ea: &Vector, pb: &Isometry, eb: &Vector) -> Real {
+    let (aa, ab) = (box_axes(pa), box_axes(pb));
+    brute_sat(&box_corners(pa, ea), &aa, &aa, &box_corners(pb, eb), &ab, &ab)
+}
+
+/// Signed distance from a world point to a box (negative inside: minus the distance to the
+/// nearest face).
+pub fn box_signed_distance(pose: &Isometry, e: &Vector, p: &Point) -> Real {
+    let l = pose.inverse_transform_point(p).coords;
+    let q = Vector::new(l.x.abs() - e.x, l.y.abs() - e.y, l.z.abs() - e.z);
+    let outside = Vector::new(q.x.max(0.0), q.y.max(0.0), q.z.max(0.0)).norm();
+    outside + q.x.max(q.y).max(q.z).min(0.0)
+}
