@@ -10,6 +10,16 @@ use std::time::Instant;
 use tumble_broadphase::math::{Point, Real, Vector};
 use tumble_broadphase::{Aabb, AnyBroadPhase, BroadPhase, BroadPhaseKind, ProxyHandle};
 
+/// CPU time (ns) used so far by every thread of this process (from /proc; 0 if unavailable),
+/// so that figures stay meaningful on a loaded machine.
+fn cpu_ns() -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else { return 0 };
+    dir.filter_map(|e| e.ok())
+        .filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
@@ -38,6 +48,7 @@ fn main() {
         let hs: Vec<ProxyHandle> = bp.insert_batch(&items).unwrap();
         let mut pairs = Vec::new();
         let mut times = Vec::new();
+        let mut cpu = 0u64;
         for f in 0..frames + 3 {
             for (pi, vi) in p.iter_mut().zip(&v) {
                 for d in 0..3 {
@@ -46,6 +57,7 @@ fn main() {
                 }
             }
             let upd: Vec<(ProxyHandle, Aabb)> = hs.iter().copied().zip(boxes(&p)).collect();
+            let c0 = cpu_ns();
             let t = Instant::now();
             pool.install(|| {
                 bp.update_batch(&upd).unwrap();
@@ -53,13 +65,15 @@ fn main() {
             });
             if f >= 3 {
                 times.push(t.elapsed().as_secs_f64() * 1e3);
+                cpu += cpu_ns() - c0;
             }
         }
         times.sort_by(f64::total_cmp);
         println!(
-            "{kind:5} n={n} threads={threads}: median {:.2} ms, min {:.2} ms ({} pairs)",
+            "{kind:5} n={n} threads={threads}: wall median {:.2} ms, min {:.2} ms; cpu {:.2} ms/frame ({} pairs)",
             times[times.len() / 2],
             times[0],
+            cpu as f64 / 1e6 / frames as f64,
             pairs.len()
         );
     }

@@ -70,7 +70,7 @@ pub use handle::BodyHandle;
 pub use material::Material;
 pub use query::{ray_shape, RayCastHit};
 pub use stage::{Stage, StageTimes};
-pub use world::{ContactInfo, World};
+pub use world::{ContactInfo, World, MAX_COORDINATE};
 
 use math::{Isometry, Real};
 

@@ -91,8 +91,15 @@ impl World {
         if !aabb.is_valid() {
             return Err(WorldError::NonFinite("query AABB (or min > max)"));
         }
+        // Bodies live within ±MAX_COORDINATE: clip the query box to it.
+        let m = crate::world::MAX_COORDINATE;
+        let lim = Aabb::new_unchecked(Point::new(-m, -m, -m), Point::new(m, m, m));
+        if !aabb.intersects(&lim) {
+            return Ok(Vec::new());
+        }
+        let clipped = Aabb::new_unchecked(aabb.mins.sup(&lim.mins), aabb.maxs.inf(&lim.maxs));
         let mut found = Vec::new();
-        self.broad.query_aabb(aabb, &mut found);
+        self.broad.query_aabb(&clipped, &mut found);
         let mut out: Vec<BodyHandle> = found
             .into_iter()
             .filter_map(|p| {

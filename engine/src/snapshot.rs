@@ -101,8 +101,10 @@ impl World {
         for (i, s) in world.state.slots.iter().enumerate() {
             if let Some(b) = &s.body {
                 let aabb = World::fat_aabb(&world.state.config, b);
-                if !aabb.is_valid() {
-                    return Err(WorldError::Snapshot(format!("body {i}: AABB not finite")));
+                if !crate::world::within_limits(&aabb) {
+                    return Err(WorldError::Snapshot(format!(
+                        "body {i}: AABB not finite or beyond MAX_COORDINATE"
+                    )));
                 }
                 items.push((aabb, i as u64));
                 indices.push(i);

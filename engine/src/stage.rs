@@ -7,7 +7,8 @@ use std::time::Duration;
 pub enum Stage {
     /// Gravity and user forces into velocities (semi-implicit Euler), and the non-finite check.
     IntegrateVelocities,
-    /// Moving bodies' AABBs into the broad phase, then the candidate pairs.
+    /// The candidate pairs from the broad phase, and (at the end of the step) the moving
+    /// bodies' new AABBs into it.
     BroadPhase,
     /// Exact contacts of the candidate pairs (parallel), warm-start impulses carried over,
     /// sensor overlaps.

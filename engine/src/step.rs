@@ -2,9 +2,10 @@
 //!
 //! 1. [`Stage::IntegrateVelocities`]: `v += dt·(g + F/m)`, `ω += dt·I⁻¹τ` for dynamic bodies
 //!    (semi-implicit Euler); a body whose velocity is no longer finite is frozen and reported;
-//! 2. [`Stage::BroadPhase`]: moving bodies' AABBs (grown by the speculative margin) go to the
-//!    broad phase, which returns the overlapping pairs; pairs are mapped to body slots, sorted,
-//!    filtered (collision groups, at least one dynamic body, sensors apart);
+//! 2. [`Stage::BroadPhase`]: the broad phase returns the pairs of overlapping AABBs (grown by
+//!    the speculative margin); pairs are mapped to body slots, sorted, filtered (collision
+//!    groups, at least one dynamic body, sensors apart). At the very end of the step the moving
+//!    bodies' new AABBs go into the broad phase (one batch), so queries between steps see them;
 //! 3. [`Stage::NarrowPhase`]: contact manifolds of the candidate pairs in parallel (rayon,
 //!    output in pair order), last step's impulses carried over by feature id, sensor overlaps;
 //! 4. [`Stage::Solver`]: see [`crate::solver`];
@@ -119,8 +120,8 @@ impl World {
         t.stop(&mut self.times, Stage::IntegrateVelocities);
 
         let t = Timer::start();
-        self.broad_phase(&mut report);
-        t.stop(&mut self.times, Stage::BroadPhase);
+        self.broad_phase();
+        let broad_time = t.elapsed();
 
         let t = Timer::start();
         self.narrow_phase(&mut report);
@@ -154,6 +155,10 @@ impl World {
         let t = Timer::start();
         self.finalize(&mut report);
         t.stop(&mut self.times, Stage::Finalize);
+
+        let t = Timer::start();
+        self.update_broad_phase(&mut report);
+        self.times.set(Stage::BroadPhase, broad_time + t.elapsed());
         self.state.step_count += 1;
         report
     }
@@ -182,14 +187,24 @@ impl World {
         }
     }
 
-    fn broad_phase(&mut self, report: &mut StepReport) {
+    /// Moving bodies' AABBs into the broad phase (at the end of each step, so that queries
+    /// between steps see current boxes); bodies whose box is not finite are frozen.
+    pub(crate) fn update_broad_phase(&mut self, report: &mut StepReport) {
         let cfg = &self.state.config;
         let sc = &mut self.scratch;
         sc.bp_updates.clear();
-        for (i, slot) in self.state.slots.iter().enumerate() {
-            if let Some(b) = &slot.body {
+        for (i, slot) in self.state.slots.iter_mut().enumerate() {
+            if let Some(b) = slot.body.as_mut() {
                 if b.is_moving() {
-                    sc.bp_updates.push((self.proxies[i], World::fat_aabb(cfg, b)));
+                    let mut aabb = World::fat_aabb(cfg, b);
+                    if !crate::world::within_limits(&aabb) {
+                        // Flung out of the world: back to the step's start pose, frozen.
+                        b.pose = b.prev_pose;
+                        freeze(b);
+                        report.frozen.push(BodyHandle::new(i as u32, slot.generation));
+                        aabb = World::fat_aabb(cfg, b);
+                    }
+                    sc.bp_updates.push((self.proxies[i], aabb));
                 }
             }
         }
@@ -207,6 +222,11 @@ impl World {
                 }
             }
         }
+    }
+
+    fn broad_phase(&mut self) {
+        let cfg = &self.state.config;
+        let sc = &mut self.scratch;
         self.broad.find_pairs(&mut sc.bp_pairs);
 
         sc.candidates.clear();

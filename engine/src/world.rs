@@ -23,6 +23,18 @@ use crate::solver::{Solver, SolverBody};
 use crate::stage::StageTimes;
 use serde::{Deserialize, Serialize};
 
+/// Largest absolute world coordinate (metres) a body's AABB may reach. f32 resolution there is
+/// about a metre, so nothing meaningful is simulated beyond it; bodies pushed past it during a
+/// step are frozen and reported, setters refuse poses beyond it.
+pub const MAX_COORDINATE: Real = 1.0e7;
+
+/// True when the box lies within `±MAX_COORDINATE` on every axis (and is valid).
+pub(crate) fn within_limits(b: &Aabb) -> bool {
+    b.is_valid()
+        && b.mins.iter().all(|x| *x >= -MAX_COORDINATE)
+        && b.maxs.iter().all(|x| *x <= MAX_COORDINATE)
+}
+
 /// A slot of the body arena.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Slot {
@@ -218,7 +230,8 @@ impl World {
     #[inline]
     pub(crate) fn ccd_margin(config: &WorldConfig, b: &Body) -> Real {
         if config.ccd && b.ccd && b.is_moving() {
-            b.linvel.norm() * config.dt
+            // Also covers the velocity gravity adds before the next broad phase.
+            (b.linvel.norm() + config.gravity.norm() * config.dt) * config.dt
         } else {
             0.0
         }
@@ -228,8 +241,10 @@ impl World {
     pub fn insert(&mut self, builder: BodyBuilder) -> Result<BodyHandle, WorldError> {
         let body = builder.build()?;
         let aabb = Self::fat_aabb(&self.state.config, &body);
-        if !aabb.is_valid() {
-            return Err(WorldError::NonFinite("body AABB (pose or size too large)"));
+        if !within_limits(&aabb) {
+            return Err(WorldError::NonFinite(
+                "body AABB (pose or size beyond MAX_COORDINATE)",
+            ));
         }
         let index = match self.state.free.last() {
             Some(&i) => i,
@@ -356,10 +371,10 @@ impl World {
         b.pose = pose;
         b.prev_pose = pose;
         let aabb = Self::fat_aabb(&config, b);
-        if !aabb.is_valid() {
+        if !within_limits(&aabb) {
             let b = self.get_mut(h)?;
             (b.pose, b.prev_pose) = old;
-            return Err(WorldError::NonFinite("body AABB (pose too large)"));
+            return Err(WorldError::NonFinite("body AABB (pose beyond MAX_COORDINATE)"));
         }
         let proxy = self.proxies[h.index() as usize];
         if let Err(e) = self.broad.update(proxy, aabb) {

@@ -226,6 +226,42 @@ fn sphere_sphere_matches_sampling() {
 }
 
 #[test]
+fn sphere_capsule_matches_sampling() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut hits = 0;
+    for _ in 0..600 {
+        let (a, b) = (rand_point(&mut rng, 1.0), rand_point(&mut rng, 1.0));
+        let (r, rc) = (rng.gen_range(0.0..0.5), rng.gen_range(0.0..0.5));
+        let c0 = rand_point(&mut rng, 3.0);
+        let c1 = rand_point(&mut rng, 1.5);
+        let toi = sweep_sphere_capsule(&c0, &c1, r, &a, &b, rc);
+        hits += toi.is_some() as usize;
+        check_sweep(
+            &c0,
+            &c1,
+            toi,
+            |p, _| dist_segment(p, &a, &b) - r - rc,
+            |p, _| {
+                let e = 1e-3;
+                Vector::from_fn(|i, _| {
+                    let mut d = Vector::zeros();
+                    d[i] = e;
+                    dist_segment(&(p + d), &a, &b) - dist_segment(&(p - d), &a, &b)
+                })
+                .try_normalize(1e-6)
+            },
+        );
+        if let Some(t) = toi {
+            assert!(
+                (dist_segment(&t.point, &a, &b) - rc).abs() < TOL,
+                "point off the capsule"
+            );
+        }
+    }
+    assert!(hits > 100, "too few hits to be a test: {hits}");
+}
+
+#[test]
 fn sphere_plane_matches_sampling() {
     let mut rng = ChaCha8Rng::seed_from_u64(14);
     for _ in 0..600 {
@@ -343,14 +379,14 @@ fn cuboid_cuboid_matches_sampling() {
                 assert!(boxes_overlap(&at(toi.t), &ha, &pb, &hb, -TOL));
                 if toi.t > 0.0 {
                     assert!(!boxes_overlap(&at(toi.t), &ha, &pb, &hb, TOL));
-                    // Moving A back along the normal separates it.
+                    assert!(dist_box(&toi.point, &pb, &hb) < TOL, "point off B");
+                    // The normal opposes the approach, and moving A back along it separates.
+                    assert!(toi.normal.dot(&motion) <= 0.0);
                     let back = Isometry::from_parts(
                         (at(toi.t).translation.vector + toi.normal * 0.05).into(),
                         pa.rotation,
                     );
-                    assert!(
-                        !boxes_overlap(&back, &ha, &pb, &hb, 0.0) || toi.normal.dot(&motion) > 0.0
-                    );
+                    assert!(!boxes_overlap(&back, &ha, &pb, &hb, 0.0));
                 }
             }
         }

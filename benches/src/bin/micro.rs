@@ -11,7 +11,7 @@
 use clap::Parser;
 use std::hint::black_box;
 use std::time::Instant;
-use tumble::math::{Isometry, Point, Real, Rotation, Translation, Vector};
+use tumble::math::{Isometry, Real, Rotation, Translation, Vector};
 use tumble::narrowphase::query;
 use tumble::narrowphase::shape::{Ball, Cuboid, Shape, Triangle};
 use tumble_benches::recipe::Recipe;
@@ -37,6 +37,10 @@ struct Args {
     /// Seed of the pair generator.
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// Run only the pair sets whose name (e.g. `cuboid-cuboid`) contains this text (for
+    /// profiling one query at a time).
+    #[arg(long)]
+    only: Option<String>,
 }
 
 struct Pair {
@@ -245,7 +249,8 @@ fn main() {
     let args = Args::parse();
     let n = args.pairs as usize;
     let reps = args.reps as usize;
-    {
+    let wanted = |set: &str| args.only.as_deref().is_none_or(|o| set.contains(o));
+    if wanted("cuboid-cuboid") {
         let pairs = gen_cuboid_cuboid(n, args.seed, D_CUBOID_CUBOID);
         let (ns, hits) = bench(&pairs, reps, intersection);
         report(
@@ -272,7 +277,7 @@ fn main() {
             },
         );
     }
-    {
+    if wanted("ball-ball") {
         let pairs = gen_ball_ball(n, args.seed, D_BALL_BALL);
         let (ns, hits) = bench(&pairs, reps, intersection);
         report(
@@ -287,7 +292,7 @@ fn main() {
             },
         );
     }
-    {
+    if wanted("triangle-cuboid") {
         let pairs = gen_triangle_cuboid(n, args.seed, D_TRIANGLE_CUBOID);
         let (ns, hits) = bench(&pairs, reps, intersection);
         report(

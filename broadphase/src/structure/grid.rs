@@ -46,15 +46,6 @@ pub enum GridMode {
     Hashed,
 }
 
-/// A proxy's cell in a cell.
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    /// Dense: linear cell index; hashed: packed cell coordinates.
-    key: u64,
-    /// Slot in the low 29 bits; bit 29 + d set when this cell is the proxy's first on axis d.
-    item: u32,
-}
-
 /// Cell range of a box: `lo[d] ..= hi[d]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Range {
@@ -90,7 +81,11 @@ pub struct Grid {
     hash_bits: u32,
     /// `starts[b]..starts[b + 1]` are the entries of bucket `b`.
     starts: Vec<u32>,
-    entries: Vec<Entry>,
+    /// Entries sorted by bucket: proxy `k` in the low 29 bits; bit 29 + d set when this cell
+    /// is the proxy's first on axis d.
+    items: Vec<u32>,
+    /// Hashed mode only: the packed cell key of each entry (to reject hash collisions).
+    cell_keys: Vec<u64>,
     /// `k` of the oversized proxies.
     oversized: Vec<u32>,
     /// Per `k`: slot, box copy, cell range, oversized flag.
@@ -126,7 +121,8 @@ impl Grid {
             dims: [0; 3],
             hash_bits: 0,
             starts: Vec::new(),
-            entries: Vec::new(),
+            items: Vec::new(),
+            cell_keys: Vec::new(),
             oversized: Vec::new(),
             live: Vec::new(),
             boxes: Vec::new(),
@@ -188,6 +184,9 @@ impl Grid {
     /// point-like proxies, twice the mean spacing; 1 m if everything is one point.
     fn choose_cell_size(&self) -> Real {
         if let Some(c) = self.user_cell_size {
+            return c;
+        }
+        if let Some(c) = std::env::var("BP_CELL").ok().and_then(|v| v.parse().ok()) {
             return c;
         }
         let n = self.live.len();
@@ -266,6 +265,7 @@ impl Grid {
 
     /// Rebuilds the cell table from the stored boxes (counting sort).
     fn rebuild(&mut self) {
+        let t0 = std::time::Instant::now();
         if self.order_ok && self.next_live.len() == self.store.arena.len() {
             std::mem::swap(&mut self.live, &mut self.next_live);
         } else {
@@ -286,6 +286,7 @@ impl Grid {
         self.boxes = boxes;
         self.ranges = ranges;
 
+        let t1 = t0.elapsed();
         // Oversized split, bounds and entry count.
         self.oversized.clear();
         self.over.clear();
@@ -326,6 +327,7 @@ impl Grid {
             1usize << self.hash_bits
         };
 
+        let t2 = t0.elapsed();
         // Counting sort of the entries by bucket.
         let mut starts = std::mem::take(&mut self.starts);
         starts.clear();
@@ -334,50 +336,85 @@ impl Grid {
         for b in 0..buckets {
             starts[b + 1] += starts[b];
         }
-        let mut entries = std::mem::take(&mut self.entries);
-        entries.clear();
-        entries.resize(total as usize, Entry::default());
+        let t3 = t0.elapsed();
+        // Every position is written below: resizing only sets the length.
+        let mut items = std::mem::take(&mut self.items);
+        items.resize(total as usize, 0);
+        let mut cell_keys = std::mem::take(&mut self.cell_keys);
         let mut cursor = std::mem::take(&mut self.cursor);
         cursor.clear();
         cursor.extend_from_slice(&starts[..buckets]);
-        self.for_each_entry(|key, b, item| {
-            entries[cursor[b] as usize] = Entry { key, item };
-            cursor[b] += 1;
-        });
+        if self.mode == GridMode::Dense {
+            cell_keys.clear();
+            self.for_each_entry(|_, b, item| {
+                items[cursor[b] as usize] = item;
+                cursor[b] += 1;
+            });
+        } else {
+            cell_keys.resize(total as usize, 0);
+            self.for_each_entry(|key, b, item| {
+                items[cursor[b] as usize] = item;
+                cell_keys[cursor[b] as usize] = key;
+                cursor[b] += 1;
+            });
+        }
         self.cursor = cursor;
+        self.cell_keys = cell_keys;
 
+        let t4 = t0.elapsed();
         // Next frame's order: proxies by first cell, then the oversized ones.
         self.next_live.clear();
         self.next_live.extend(
-            entries
+            items
                 .iter()
-                .filter(|e| e.item >> FLAG_SHIFT == 0b111)
-                .map(|e| self.live[(e.item & SLOT_MASK) as usize]),
+                .filter(|&&it| it >> FLAG_SHIFT == 0b111)
+                .map(|&it| self.live[(it & SLOT_MASK) as usize]),
         );
         self.next_live
             .extend(self.oversized.iter().map(|&k| self.live[k as usize]));
         self.order_ok = true;
         self.starts = starts;
-        self.entries = entries;
+        self.items = items;
         self.dirty = false;
+        if std::env::var_os("BP_TRACE").is_some() {
+            eprintln!("TRACE ranges {:?} split {:?} count {:?} fill {:?} order {:?} c={} mode={:?} entries={} buckets={}", t1, t2-t1, t3-t2, t4-t3, t0.elapsed()-t4, self.cell_size, self.mode, self.items.len(), buckets);
+        }
     }
 
     /// Calls `f(key, bucket, item)` for every cell of every non-oversized proxy.
     #[inline]
     fn for_each_entry(&self, mut f: impl FnMut(u64, usize, u32)) {
-        for (k, r) in self.ranges.iter().enumerate() {
-            if self.over[k] {
-                continue;
+        let flags = |r: &Range, x: i32, y: i32, z: i32| {
+            ((x == r.lo[0]) as u32 | ((y == r.lo[1]) as u32) << 1 | ((z == r.lo[2]) as u32) << 2)
+                << FLAG_SHIFT
+        };
+        let cells = self.ranges.iter().zip(&self.over).enumerate().filter(|(_, (_, &o))| !o);
+        match self.mode {
+            GridMode::Dense => {
+                // Linear index ((x - ox)·dy + (y - oy))·dz + (z - oz), built axis by axis.
+                let [ox, oy, oz] = self.origin.map(|v| v as i64);
+                let (dy, dz) = (self.dims[1] as i64, self.dims[2] as i64);
+                for (k, (r, _)) in cells {
+                    for x in r.lo[0]..=r.hi[0] {
+                        let bx = (x as i64 - ox) * dy;
+                        for y in r.lo[1]..=r.hi[1] {
+                            let bxy = (bx + y as i64 - oy) * dz;
+                            for z in r.lo[2]..=r.hi[2] {
+                                let lin = (bxy + z as i64 - oz) as usize;
+                                f(lin as u64, lin, k as u32 | flags(r, x, y, z));
+                            }
+                        }
+                    }
+                }
             }
-            for x in r.lo[0]..=r.hi[0] {
-                for y in r.lo[1]..=r.hi[1] {
-                    for z in r.lo[2]..=r.hi[2] {
-                        let flags = (x == r.lo[0]) as u32
-                            | ((y == r.lo[1]) as u32) << 1
-                            | ((z == r.lo[2]) as u32) << 2;
-                        // Every cell of a non-oversized proxy lies in the table.
-                        if let Some((key, b)) = self.locate([x, y, z]) {
-                            f(key, b, k as u32 | flags << FLAG_SHIFT);
+            GridMode::Hashed => {
+                for (k, (r, _)) in cells {
+                    for x in r.lo[0]..=r.hi[0] {
+                        for y in r.lo[1]..=r.hi[1] {
+                            for z in r.lo[2]..=r.hi[2] {
+                                let key = pack([x, y, z]);
+                                f(key, hash_bucket(key, self.hash_bits), k as u32 | flags(r, x, y, z));
+                            }
                         }
                     }
                 }
@@ -385,24 +422,36 @@ impl Grid {
         }
     }
 
+    /// The cell key of entry `i` of bucket `b`.
+    #[inline]
+    fn key_at(&self, i: usize, b: usize) -> u64 {
+        match self.mode {
+            GridMode::Dense => b as u64,
+            GridMode::Hashed => self.cell_keys[i],
+        }
+    }
+
     /// Pair keys of the cells in buckets `b0..b1`.
     fn cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) {
         let boxes = &self.boxes;
+        let hashed = self.mode == GridMode::Hashed;
         for b in b0..b1 {
             let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
             if e - s < 2 {
                 continue;
             }
-            let cell = &self.entries[s..e];
-            for (i, ei) in cell.iter().enumerate() {
-                let fi = ei.item >> FLAG_SHIFT;
-                let ki = (ei.item & SLOT_MASK) as usize;
+            let cell = &self.items[s..e];
+            for (i, &ii) in cell.iter().enumerate() {
+                let fi = ii >> FLAG_SHIFT;
+                let ki = (ii & SLOT_MASK) as usize;
                 let bi = &boxes[ki];
-                for ej in &cell[i + 1..] {
-                    if (fi | ej.item >> FLAG_SHIFT) != 0b111 || ej.key != ei.key {
+                for (j, &ij) in cell.iter().enumerate().skip(i + 1) {
+                    if (fi | ij >> FLAG_SHIFT) != 0b111
+                        || (hashed && self.cell_keys[s + i] != self.cell_keys[s + j])
+                    {
                         continue;
                     }
-                    let kj = (ej.item & SLOT_MASK) as usize;
+                    let kj = (ij & SLOT_MASK) as usize;
                     if bi.intersects(&boxes[kj]) {
                         out.push(pair_key(self.live[ki], self.live[kj]));
                     }
@@ -426,7 +475,7 @@ impl Grid {
 
     fn find_pair_keys(&mut self) {
         let buckets = self.starts.len().saturating_sub(1);
-        let chunks = if self.entries.len() < 4096 { 1 } else { 64 };
+        let chunks = if self.items.len() < 4096 { 1 } else { 64 };
         let per = buckets.div_ceil(chunks).max(1);
         let mut parts: Vec<Vec<u64>> = (0..chunks)
             .into_par_iter()
@@ -456,16 +505,16 @@ impl Grid {
 
     /// Visits the table entries of every cell of `r` (which must be a few cells), calling
     /// `f(entry, cell)`.
-    fn visit_cells(&self, r: &Range, mut f: impl FnMut(&Entry, [i32; 3])) {
+    fn visit_cells(&self, r: &Range, mut f: impl FnMut(u32, [i32; 3])) {
         for x in r.lo[0]..=r.hi[0] {
             for y in r.lo[1]..=r.hi[1] {
                 for z in r.lo[2]..=r.hi[2] {
                     let c = [x, y, z];
                     if let Some((key, b)) = self.locate(c) {
                         let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
-                        for en in &self.entries[s..e] {
-                            if en.key == key {
-                                f(en, c);
+                        for i in s..e {
+                            if self.key_at(i, b) == key {
+                                f(self.items[i], c);
                             }
                         }
                     }
@@ -502,7 +551,11 @@ impl BroadPhase for Grid {
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         if self.dirty {
             self.rebuild();
+            let t = std::time::Instant::now();
             self.find_pair_keys();
+            if std::env::var_os("BP_TRACE").is_some() {
+                eprintln!("TRACE pairs {:?}", t.elapsed());
+            }
             let mut keys = std::mem::take(&mut self.keys);
             finish_pairs(&mut keys, &self.store.arena, out);
             self.keys = keys;
@@ -517,15 +570,15 @@ impl BroadPhase for Grid {
             return self.store.scan_aabb(aabb, out);
         }
         let q = self.range_of(aabb);
-        if q.cells() > 64.max(self.entries.len() as u64 / 16) {
+        if q.cells() > 64.max(self.items.len() as u64 / 16) {
             return self.store.scan_aabb(aabb, out);
         }
         let mut ks = Vec::new();
-        self.visit_cells(&q, |en, c| {
+        self.visit_cells(&q, |item, c| {
             // Report a proxy only in the cell max(q.lo, its lo): once.
-            let f = en.item >> FLAG_SHIFT;
+            let f = item >> FLAG_SHIFT;
             let first = (0..3).all(|d| c[d] == q.lo[d] || f & (1 << d) != 0);
-            let k = en.item & SLOT_MASK;
+            let k = item & SLOT_MASK;
             if first && self.boxes[k as usize].intersects(aabb) {
                 ks.push(k);
             }
@@ -545,8 +598,8 @@ impl BroadPhase for Grid {
         }
         let c = [self.cell_of(p.x), self.cell_of(p.y), self.cell_of(p.z)];
         let mut ks = Vec::new();
-        self.visit_cells(&Range { lo: c, hi: c }, |en, _| {
-            let k = en.item & SLOT_MASK;
+        self.visit_cells(&Range { lo: c, hi: c }, |item, _| {
+            let k = item & SLOT_MASK;
             if self.boxes[k as usize].contains_point(p) {
                 ks.push(k);
             }
@@ -588,19 +641,21 @@ impl BroadPhase for Grid {
         let buckets = self.starts.len().saturating_sub(1);
         if self.starts.first().copied().unwrap_or(0) != 0
             || self.starts.windows(2).any(|w| w[0] > w[1])
-            || self.starts.last().copied().unwrap_or(0) as usize != self.entries.len()
+            || self.starts.last().copied().unwrap_or(0) as usize != self.items.len()
+            || (self.mode == GridMode::Hashed && self.cell_keys.len() != self.items.len())
         {
             return Err("grid: bucket starts are not a prefix sum of the entries".into());
         }
         // Per proxy: the cells it was entered in, each checked against its box's cells.
         let mut cells: Vec<Vec<u64>> = vec![Vec::new(); n];
         for b in 0..buckets {
-            for en in &self.entries[self.starts[b] as usize..self.starts[b + 1] as usize] {
-                let k = (en.item & SLOT_MASK) as usize;
+            for i in self.starts[b] as usize..self.starts[b + 1] as usize {
+                let (item, key) = (self.items[i], self.key_at(i, b));
+                let k = (item & SLOT_MASK) as usize;
                 if k >= n || self.over[k] {
                     return Err(format!("grid: bucket {b} holds a bad or oversized proxy {k}"));
                 }
-                cells[k].push(en.key);
+                cells[k].push(key);
                 let r = self.range_of(&self.boxes[k]);
                 let found = (r.lo[0]..=r.hi[0]).any(|x| {
                     (r.lo[1]..=r.hi[1]).any(|y| {
@@ -608,15 +663,14 @@ impl BroadPhase for Grid {
                             let flags = (x == r.lo[0]) as u32
                                 | ((y == r.lo[1]) as u32) << 1
                                 | ((z == r.lo[2]) as u32) << 2;
-                            self.locate([x, y, z]) == Some((en.key, b))
-                                && en.item >> FLAG_SHIFT == flags
+                            self.locate([x, y, z]) == Some((key, b)) && item >> FLAG_SHIFT == flags
                         })
                     })
                 });
                 if !found {
                     return Err(format!(
                         "grid: slot {} is in bucket {b} (key {}) outside its box's cells or with wrong flags",
-                        self.live[k], en.key
+                        self.live[k], key
                     ));
                 }
             }

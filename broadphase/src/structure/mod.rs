@@ -19,4 +19,4 @@ mod sap;
 pub use brute_force::BruteForce;
 pub use bvh::Bvh;
 pub use grid::{Grid, GridMode};
-pub use sap::SweepAndPrune;
+pub use sap::{SapStats, SweepAndPrune};

@@ -9,7 +9,17 @@
 //! - [`BoundingSphere::from_points_minimal`]: the exact minimal sphere by Welzl's algorithm
 //!   (incremental form, fixed-seed shuffle: deterministic, expected linear time).
 //!
-//! For the same points: minimal radius ≤ Ritter radius, and minimal ≤ centroid radius.
+//! For the same points: minimal radius ≤ Ritter radius, and minimal ≤ centroid radius
+//! (Ritter is usually, not always, tighter than the centroid sphere).
+//!
+//! ```
+//! use tumble_narrowphase::bounding::BoundingSphere;
+//! use tumble_narrowphase::math::Point;
+//!
+//! let pts = [Point::new(-1.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 0.5, 0.0)];
+//! let s = BoundingSphere::from_points_minimal(&pts).unwrap();
+//! assert!((s.radius - 1.0).abs() < 1e-5 && pts.iter().all(|p| s.contains_point(p)));
+//! ```
 
 mod aabb;
 mod sphere;

@@ -37,6 +37,12 @@ pub(crate) fn pad(r: Real) -> Real {
     r * (1.0 + 4.0 * Real::EPSILON) + Real::MIN_POSITIVE
 }
 
+/// The sphere if its centre and radius came out finite (coordinates near `Real::MAX` can
+/// overflow on the way).
+pub(crate) fn finite_sphere(center: Point, radius: Real) -> Option<BoundingSphere> {
+    (is_finite_point(&center) && radius.is_finite()).then_some(BoundingSphere { center, radius })
+}
+
 /// True when every point is finite and there is at least one.
 fn usable(points: &[Point]) -> bool {
     !points.is_empty() && points.iter().all(is_finite_point)
@@ -59,55 +65,52 @@ impl BoundingSphere {
 
     /// Centred at the points' mean, radius to the farthest point. One pass for the mean, one
     /// for the radius; never smaller than the minimal sphere, at most twice its radius. None
-    /// for an empty slice or a non-finite point.
+    /// for an empty slice, a non-finite point
+    /// or an overflowing result.
     pub fn from_points_centroid(points: &[Point]) -> Option<Self> {
         if !usable(points) {
             return None;
         }
         let sum = points.iter().fold(Vector::zeros(), |s, p| s + p.coords);
         let center = Point::from(sum / points.len() as Real);
-        Some(Self {
-            center,
-            radius: enclosing_radius(&center, points),
-        })
+        finite_sphere(center, enclosing_radius(&center, points))
     }
 
     /// Ritter's sphere: start from the diameter between a far pair (the point farthest from the
     /// first point, and the point farthest from that), then, in one more pass, grow the sphere
     /// just enough to take in each point left outside, moving its centre toward that point.
     /// Typically 5–20 % larger than the minimal sphere. None for an empty slice or a
-    /// non-finite point.
+    /// non-finite point or an overflowing result.
     pub fn from_points_ritter(points: &[Point]) -> Option<Self> {
         if !usable(points) {
             return None;
         }
         let farthest = |from: &Point| -> Point {
-            *points
-                .iter()
-                .max_by(|a, b| {
-                    (*a - from)
-                        .norm_squared()
-                        .total_cmp(&(*b - from).norm_squared())
-                })
-                .unwrap_or(from)
+            let mut best = (*from, 0.0);
+            for p in points {
+                let d2 = (p - from).norm_squared();
+                if d2 > best.1 {
+                    best = (*p, d2);
+                }
+            }
+            best.0
         };
         let y = farthest(&points[0]);
         let z = farthest(&y);
         let mut center = nalgebra::center(&y, &z);
         let mut radius = (z - y).norm() * 0.5;
         for p in points {
-            let d = (p - center).norm();
-            if d > radius {
+            // Compare squared distances; take the root only for the few points outside.
+            let d2 = (p - center).norm_squared();
+            if d2 > radius * radius {
+                let d = d2.sqrt();
                 let new_radius = (radius + d) * 0.5;
                 center += (p - center) * ((new_radius - radius) / d);
                 radius = new_radius;
             }
         }
         // Rounding in the updates may leave a point a hair outside: refit to the final centre.
-        Some(Self {
-            center,
-            radius: enclosing_radius(&center, points).max(radius),
-        })
+        finite_sphere(center, enclosing_radius(&center, points).max(radius))
     }
 
     /// True when `p` lies inside or on the sphere: `|p − center|² ≤ radius²`.

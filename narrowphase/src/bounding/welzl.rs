@@ -20,7 +20,7 @@
 //! sit on the surface do not re-trigger the nested loop through rounding; a final pass then
 //! refits the radius so that every point is contained exactly.
 
-use super::sphere::{enclosing_radius, BoundingSphere};
+use super::sphere::{enclosing_radius, finite_sphere, BoundingSphere};
 use crate::math::{is_finite_point, Point, Real, Vector};
 
 /// A candidate sphere during the search; `radius2 < 0` is the empty sphere.
@@ -43,8 +43,8 @@ impl Ball {
 
 impl BoundingSphere {
     /// The smallest sphere holding every point (Welzl's algorithm, see [`crate::bounding`]'s
-    /// `welzl` notes): exact up to a relative `1e-5`. Deterministic. None for an empty slice or
-    /// a non-finite point.
+    /// `welzl` notes): exact up to a relative `1e-5`. Deterministic. None for an empty slice,
+    /// a non-finite point or an overflowing result.
     pub fn from_points_minimal(points: &[Point]) -> Option<Self> {
         if points.is_empty() || !points.iter().all(is_finite_point) {
             return None;
@@ -53,10 +53,7 @@ impl BoundingSphere {
         shuffle(&mut pts);
         let mut support = Vec::with_capacity(4);
         let ball = welzl(&pts, pts.len(), &mut support);
-        Some(BoundingSphere {
-            center: ball.center,
-            radius: enclosing_radius(&ball.center, points),
-        })
+        finite_sphere(ball.center, enclosing_radius(&ball.center, points))
     }
 }
 

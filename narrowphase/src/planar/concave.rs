@@ -24,10 +24,26 @@ use serde::{Deserialize, Serialize};
 ///
 /// Invariant (checked by [`ConcavePolygon::new`]): the corner checks of
 /// [`ConvexPolygon::new`] except convexity, and no two non-adjacent edges touch or cross.
+///
+/// Serialised as its corner list; deserialising validates and splits it again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<Point2>", into = "Vec<Point2>")]
 pub struct ConcavePolygon {
     corners: Vec<Point2>,
     pieces: Vec<ConvexPolygon>,
+}
+
+impl TryFrom<Vec<Point2>> for ConcavePolygon {
+    type Error = ShapeError;
+    fn try_from(corners: Vec<Point2>) -> Result<Self, ShapeError> {
+        Self::new(&corners)
+    }
+}
+
+impl From<ConcavePolygon> for Vec<Point2> {
+    fn from(p: ConcavePolygon) -> Self {
+        p.corners
+    }
 }
 
 impl ConcavePolygon {

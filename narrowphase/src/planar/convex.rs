@@ -35,8 +35,13 @@ pub(crate) fn twice_signed_area(corners: &[Point2]) -> Real {
         .sum()
 }
 
-/// Checks the corner list shared by convex and concave polygons: at least 3, finite, no two
-/// consecutive corners equal, no three consecutive corners collinear.
+/// The largest corner coordinate magnitude accepted (metres): products of coordinate
+/// differences must stay far from `Real::MAX`.
+pub const MAX_COORDINATE: Real = 1.0e15;
+
+/// Checks the corner list shared by convex and concave polygons: at least 3, finite and
+/// within ±[`MAX_COORDINATE`], no two consecutive corners equal, no three consecutive corners
+/// collinear.
 pub(crate) fn check_corners(corners: &[Point2]) -> Result<(), ShapeError> {
     let n = corners.len();
     if n < 3 {
@@ -44,6 +49,12 @@ pub(crate) fn check_corners(corners: &[Point2]) -> Result<(), ShapeError> {
     }
     if !corners.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
         return Err(ShapeError::NonFinite("polygon corner"));
+    }
+    if corners
+        .iter()
+        .any(|p| p.x.abs() > MAX_COORDINATE || p.y.abs() > MAX_COORDINATE)
+    {
+        return Err(ShapeError::Degenerate("polygon corner beyond ±1e15 m"));
     }
     for i in 0..n {
         let (a, b, c) = (&corners[i], &corners[(i + 1) % n], &corners[(i + 2) % n]);
@@ -64,10 +75,26 @@ pub(crate) fn check_corners(corners: &[Point2]) -> Result<(), ShapeError> {
 /// corners, no three consecutive corners collinear, and every corner strictly on the inner
 /// side of every edge it is not on (so the polygon is convex and simple — a pentagram's
 /// corner list, whose turns all agree, is refused).
+///
+/// Serialised as its corner list; deserialising validates it again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<Point2>", into = "Vec<Point2>")]
 pub struct ConvexPolygon {
     corners: Vec<Point2>,
     normals: Vec<Vector2>,
+}
+
+impl TryFrom<Vec<Point2>> for ConvexPolygon {
+    type Error = ShapeError;
+    fn try_from(corners: Vec<Point2>) -> Result<Self, ShapeError> {
+        Self::new(&corners)
+    }
+}
+
+impl From<ConvexPolygon> for Vec<Point2> {
+    fn from(p: ConvexPolygon) -> Self {
+        p.corners
+    }
 }
 
 impl ConvexPolygon {

@@ -15,6 +15,19 @@
 //!   it collides with a shape when any piece does.
 //!
 //! Touching counts as intersecting everywhere (closed shapes).
+//!
+//! ```
+//! use tumble_narrowphase::math::{Point2, Vector2};
+//! use tumble_narrowphase::planar::{polygon_polygon, ConvexPolygon};
+//!
+//! let square = |x: f32| {
+//!     let c = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+//!     ConvexPolygon::new(&c.map(|(a, b)| Point2::new(a + x, b))).unwrap()
+//! };
+//! let r = polygon_polygon(&square(0.0), &square(0.75));
+//! assert!(r.intersects());
+//! assert!((r.depth() - 0.25).abs() < 1e-6 && r.normal == Vector2::x()); // push B by +x 0.25
+//! ```
 
 mod concave;
 mod convex;
@@ -23,7 +36,7 @@ mod sat;
 mod shapes;
 
 pub use concave::ConcavePolygon;
-pub use convex::ConvexPolygon;
+pub use convex::{ConvexPolygon, MAX_COORDINATE};
 pub use polygon_pairs::{
     polygon_circle, polygon_line, polygon_polygon, polygon_rect, polygon_segment,
 };

@@ -2,11 +2,10 @@
 //!
 //! Two convex shapes are disjoint iff their projections on some line are disjoint, and it is
 //! enough to try the normals of the edges of their Minkowski difference (Ericson RTCD §5.2.1;
-//! Box2D `b2CollidePolygons`). On each candidate line both projections are intervals; the
-//! signed gap on that line is `max(b.min − a.max, a.min − b.max)`. The largest gap over the
-//! candidates is the answer: positive → separated by that axis; ≤ 0 → overlapping, and its
-//! magnitude is the least translation depth (the minimal translation is that axis times the
-//! depth).
+//! Box2D `b2CollidePolygons`). On each candidate the gap between the projections is signed:
+//! positive apart, negative overlapping. The largest gap over the candidates is the answer:
+//! positive → separated by that axis; ≤ 0 → overlapping, and its magnitude is the least
+//! translation depth (the minimal translation is that axis times the depth).
 
 use super::convex::ConvexPolygon;
 use super::shapes::{Circle, Line, Rect, Segment};

@@ -83,3 +83,27 @@ pub fn contact_cuboid_ball(
     });
     Some(m)
 }
+
+/// True when the sphere (`center`, `radius`) and the axis-aligned box overlap or touch: the
+/// squared distance from the centre to the box against `radius²` (Ericson §5.2.5), no square
+/// root.
+#[inline]
+pub fn intersection_ball_aabb(center: &Point, radius: Real, aabb: &crate::bounding::Aabb) -> bool {
+    aabb.distance_squared_to_point(center) <= radius * radius
+}
+
+/// True when the sphere (`center`, `radius`) and the oriented box overlap or touch: the
+/// squared distance from the centre to the box's closest point against `radius²`.
+#[inline]
+pub fn intersection_ball_obb(center: &Point, radius: Real, obb: &crate::shape::Obb) -> bool {
+    let d = center - obb.center();
+    let (axes, e) = (obb.axes(), obb.half_extents());
+    let mut d2 = 0.0;
+    for i in 0..3 {
+        let x = (axes.column(i).dot(&d)).abs() - e[i];
+        if x > 0.0 {
+            d2 += x * x;
+        }
+    }
+    d2 <= radius * radius
+}

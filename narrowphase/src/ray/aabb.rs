@@ -52,6 +52,11 @@ fn slab(
 /// Ray against the solid axis-aligned box `aabb` (world space). The normal is the entered
 /// face's outward axis. Origin inside or on the box → `t = 0`.
 pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_t: Real) -> Option<RayHit> {
+    ray_aabb_raw(ray, aabb, max_t).filter(RayHit::is_finite)
+}
+
+/// The body of [`ray_aabb`], before its output is checked to be finite.
+fn ray_aabb_raw(ray: &Ray, aabb: &Aabb, max_t: Real) -> Option<RayHit> {
     if !valid_max_t(max_t) {
         return None;
     }
@@ -66,15 +71,25 @@ pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_t: Real) -> Option<RayHit> {
 }
 
 /// Ray against the solid oriented box of half-sizes `half_extents` (local frame, metres, each
-/// ≥ 0) placed by `pose`: the ray is taken into the box's frame, cast against the slab box
-/// `[−h, h]`, and the face normal rotated back to world space.
+/// ≥ 0; a negative or NaN one never hits) placed by `pose`: the ray is taken into the box's
+/// frame, cast against the slab box `[−h, h]`, and the face normal rotated back to world space.
 pub fn ray_cuboid(
     ray: &Ray,
     pose: &Isometry,
     half_extents: &Vector,
     max_t: Real,
 ) -> Option<RayHit> {
-    if !valid_max_t(max_t) {
+    ray_cuboid_raw(ray, pose, half_extents, max_t).filter(RayHit::is_finite)
+}
+
+/// The body of [`ray_cuboid`], before its output is checked to be finite.
+fn ray_cuboid_raw(
+    ray: &Ray,
+    pose: &Isometry,
+    half_extents: &Vector,
+    max_t: Real,
+) -> Option<RayHit> {
+    if !valid_max_t(max_t) || half_extents.iter().any(|h| h.is_nan() || *h < 0.0) {
         return None;
     }
     let local = ray.inverse_transformed(pose);

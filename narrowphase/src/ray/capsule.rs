@@ -10,6 +10,11 @@ use crate::math::{Point, Real};
 /// cylinder's *side* (only where it lies between the ends) and the two spheres. Origin inside
 /// or on the capsule → `t = 0`. A degenerate segment (`a = b`) is a sphere.
 pub fn ray_capsule(ray: &Ray, a: &Point, b: &Point, radius: Real, max_t: Real) -> Option<RayHit> {
+    ray_capsule_raw(ray, a, b, radius, max_t).filter(RayHit::is_finite)
+}
+
+/// The body of [`ray_capsule`], before its output is checked to be finite.
+fn ray_capsule_raw(ray: &Ray, a: &Point, b: &Point, radius: Real, max_t: Real) -> Option<RayHit> {
     if !valid_max_t(max_t) || radius.is_nan() || radius < 0.0 {
         return None;
     }

@@ -18,7 +18,19 @@
 //! | [`ray_capsule`] | capsule (segment + radius) | cylinder side + end spheres, RTCD §5.3.7 |
 //! | [`ray_convex_polyhedron`] | intersection of half-spaces ([`Plane`]s) | Cyrus–Beck, RTCD §5.3.8 |
 //!
-//! Non-finite geometry or a NaN/negative `max_t` never produce a hit or a NaN.
+//! Non-finite geometry or a NaN/negative `max_t` never produce a hit or a NaN; a hit whose
+//! fields would overflow is not reported.
+//!
+//! ```
+//! use tumble_narrowphase::math::{Point, Vector};
+//! use tumble_narrowphase::ray::{ray_sphere, Ray};
+//!
+//! let ray = Ray::new(Point::new(-5.0, 0.0, 0.0), Vector::new(2.0, 0.0, 0.0)).unwrap();
+//! let hit = ray_sphere(&ray, &Point::origin(), 1.0, 10.0).unwrap();
+//! assert_eq!(hit.t, 2.0); // in units of dir: 4 m along a 2 m dir
+//! assert_eq!(hit.normal, -Vector::x());
+//! assert!(ray_sphere(&ray, &Point::origin(), 1.0, 1.5).is_none()); // beyond max_t
+//! ```
 
 mod aabb;
 mod capsule;

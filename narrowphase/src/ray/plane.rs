@@ -10,10 +10,36 @@ use serde::{Deserialize, Serialize};
 /// the solid half-space `normal · x ≤ offset`: the normal points **out of** the solid.
 ///
 /// Invariant (checked by the constructors): finite, `|normal| = 1`.
+///
+/// Deserialising validates (and normalises) it again.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "PlaneParts", into = "PlaneParts")]
 pub struct Plane {
     normal: Vector,
     offset: Real,
+}
+
+/// The serialised form of a [`Plane`].
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct PlaneParts {
+    normal: Vector,
+    offset: Real,
+}
+
+impl TryFrom<PlaneParts> for Plane {
+    type Error = ShapeError;
+    fn try_from(p: PlaneParts) -> Result<Self, ShapeError> {
+        Plane::new(p.normal, p.offset)
+    }
+}
+
+impl From<Plane> for PlaneParts {
+    fn from(p: Plane) -> Self {
+        PlaneParts {
+            normal: p.normal,
+            offset: p.offset,
+        }
+    }
 }
 
 impl Plane {
@@ -28,7 +54,7 @@ impl Plane {
         }
         let len = normal.norm();
         if !(len >= Real::MIN_POSITIVE && len.is_finite()) {
-            return Err(ShapeError::Degenerate("plane normal is zero"));
+            return Err(ShapeError::Degenerate("plane normal is zero or too long"));
         }
         Ok(Self {
             normal: normal / len,
@@ -69,6 +95,11 @@ impl Plane {
 /// the entry time up (front-facing) or the exit time down (back-facing). The hit normal is the
 /// entering plane's normal. Origin inside or on the solid → `t = 0` (see [`RayHit`]).
 pub fn ray_convex_polyhedron(ray: &Ray, planes: &[Plane], max_t: Real) -> Option<RayHit> {
+    ray_convex_polyhedron_raw(ray, planes, max_t).filter(RayHit::is_finite)
+}
+
+/// The body of [`ray_convex_polyhedron`], before its output is checked to be finite.
+fn ray_convex_polyhedron_raw(ray: &Ray, planes: &[Plane], max_t: Real) -> Option<RayHit> {
     if !valid_max_t(max_t) {
         return None;
     }

@@ -7,6 +7,11 @@ use crate::math::{Point, Real};
 /// metres). Solves `|m + t d|² = r²` with `m = origin − center`, taking the smaller root.
 /// Origin inside or on the sphere → `t = 0`. A negative or NaN radius never hits.
 pub fn ray_sphere(ray: &Ray, center: &Point, radius: Real, max_t: Real) -> Option<RayHit> {
+    ray_sphere_raw(ray, center, radius, max_t).filter(RayHit::is_finite)
+}
+
+/// The body of [`ray_sphere`], before its output is checked to be finite.
+fn ray_sphere_raw(ray: &Ray, center: &Point, radius: Real, max_t: Real) -> Option<RayHit> {
     if !valid_max_t(max_t) || radius.is_nan() || radius < 0.0 {
         return None;
     }

@@ -9,6 +9,11 @@ use crate::math::{Point, Real};
 /// The normal is the triangle's unit normal turned to face against the ray. A ray lying in the
 /// triangle's plane, or a degenerate (zero-area) triangle, never hits.
 pub fn ray_triangle(ray: &Ray, a: &Point, b: &Point, c: &Point, max_t: Real) -> Option<RayHit> {
+    ray_triangle_raw(ray, a, b, c, max_t).filter(RayHit::is_finite)
+}
+
+/// The body of [`ray_triangle`], before its output is checked to be finite.
+fn ray_triangle_raw(ray: &Ray, a: &Point, b: &Point, c: &Point, max_t: Real) -> Option<RayHit> {
     if !valid_max_t(max_t) {
         return None;
     }

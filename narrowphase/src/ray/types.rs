@@ -10,10 +10,36 @@ use serde::{Deserialize, Serialize};
 ///
 /// Invariant (checked by [`Ray::new`]): origin and direction finite, `|dir|²` a positive normal
 /// float (neither zero nor overflowing).
+///
+/// Deserialising validates the invariant again.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "RayParts", into = "RayParts")]
 pub struct Ray {
     origin: Point,
     dir: Vector,
+}
+
+/// The serialised form of a [`Ray`].
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct RayParts {
+    origin: Point,
+    dir: Vector,
+}
+
+impl TryFrom<RayParts> for Ray {
+    type Error = ShapeError;
+    fn try_from(r: RayParts) -> Result<Self, ShapeError> {
+        Ray::new(r.origin, r.dir)
+    }
+}
+
+impl From<Ray> for RayParts {
+    fn from(r: Ray) -> Self {
+        RayParts {
+            origin: r.origin,
+            dir: r.dir,
+        }
+    }
 }
 
 impl Ray {
@@ -94,6 +120,12 @@ pub struct RayHit {
 }
 
 impl RayHit {
+    /// True when every field is finite (the casts return no other hit).
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.t.is_finite() && is_finite_vector(&self.normal) && is_finite_point(&self.point)
+    }
+
     /// A hit at `t` with normal `normal` (the caller guarantees unit length).
     #[inline]
     pub(crate) fn at(ray: &Ray, t: Real, normal: Vector) -> Self {

@@ -102,6 +102,10 @@ fn separates(
 ///
 /// `r`: rotation from B's frame to A's (`r[(i, j)] = aᵢ · bⱼ`); `t`: B's centre in A's frame
 /// (metres); `ea`, `eb`: half-extents of A and B (metres).
+///
+/// Straight-line code: the 15 tests written out with constant indices (so each is Ericson's
+/// §4.4.1 line after inlining), each exiting early: a pair separated by a face of A costs
+/// about 20 flops after `R`.
 #[inline]
 pub fn first_separating_axis(r: &Matrix, t: &Vector, ea: &Vector, eb: &Vector) -> Option<u16> {
     let r = rows(r);
@@ -109,7 +113,15 @@ pub fn first_separating_axis(r: &Matrix, t: &Vector, ea: &Vector, eb: &Vector) -
     let t = [t.x, t.y, t.z];
     let ea = [ea.x, ea.y, ea.z];
     let eb = [eb.x, eb.y, eb.z];
-    (0..AXIS_COUNT).find(|&k| separates(k, &r, &ar, &t, &ea, &eb))
+    macro_rules! try_axes {
+        ($($k:literal)*) => {
+            $(if separates($k, &r, &ar, &t, &ea, &eb) {
+                return Some($k);
+            })*
+        };
+    }
+    try_axes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14);
+    None
 }
 
 /// Like [`first_separating_axis`] but tries candidate `cached` (an index 0..15, e.g. the axis

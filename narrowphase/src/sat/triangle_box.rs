@@ -48,7 +48,7 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
         0..=2 => {
             let k = index as usize;
             let (a, b, c) = (v[0][k], v[1][k], v[2][k]);
-            a.max(b).max(c) < -e[k] || a.min(b).min(c) > e[k]
+            (a < -e[k] && b < -e[k] && c < -e[k]) || (a > e[k] && b > e[k] && c > e[k])
         }
         3 => {
             let n = (v[1] - v[0]).cross(&(v[2] - v[0]));
@@ -58,14 +58,15 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
         }
         _ => {
             let (i, j) = (((index - 4) / 3) as usize, ((index - 4) % 3) as usize);
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
             let f = v[(i + 1) % 3] - v[i];
-            // a = u_j × f: its components are ±entries of f.
-            let a = Vector::ith(j, 1.0).cross(&f);
-            let p0 = a.dot(&v[i]);
-            let p2 = a.dot(&v[(i + 2) % 3]);
-            let r = e.x * a.x.abs() + e.y * a.y.abs() + e.z * a.z.abs();
-            let r = r + REL_EPS * (r + p0.abs() + p2.abs());
-            p0.min(p2) > r || p0.max(p2) < -r
+            // a = uⱼ × f = (aⱼ = 0, a_j1 = −f_j2, a_j2 = f_j1), written out: multiplying by
+            // the zero and unit entries cannot be folded away in floating point.
+            let (va, vc) = (v[i], v[(i + 2) % 3]);
+            let p0 = f[j1] * va[j2] - f[j2] * va[j1];
+            let p2 = f[j1] * vc[j2] - f[j2] * vc[j1];
+            let r = (e[j1] * f[j2].abs() + e[j2] * f[j1].abs()) * (1.0 + REL_EPS);
+            (p0 > r && p2 > r) || (p0 < -r && p2 < -r)
         }
     }
 }
@@ -75,7 +76,16 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
 /// overlap or touch.
 #[inline]
 pub fn first_separating_axis(v: &[Vector; 3], e: &Vector) -> Option<u16> {
-    (0..AXIS_COUNT).find(|&k| separates(k, v, e))
+    // The 13 tests written out with constant indices, each exiting early.
+    macro_rules! try_axes {
+        ($($k:literal)*) => {
+            $(if separates($k, v, e) {
+                return Some($k);
+            })*
+        };
+    }
+    try_axes!(0 1 2 3 4 5 6 7 8 9 10 11 12);
+    None
 }
 
 /// Like [`first_separating_axis`], trying candidate `cached` (0..13) first.

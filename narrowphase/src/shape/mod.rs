@@ -34,8 +34,9 @@ pub enum Shape {
     Cuboid(Cuboid),
     /// A capsule along the local y axis.
     Capsule(Capsule),
-    /// A triangle (two-sided, no thickness).
-    Triangle(Triangle),
+    /// A triangle (two-sided, no thickness), boxed so that `Shape` stays 16 bytes (the
+    /// size of a box's variant): pair lists stream through the cache in the hot loops.
+    Triangle(Box<Triangle>),
     /// A convex polyhedron, shared (cheap to clone, keeps `Shape` small).
     Convex(#[serde(with = "arc_polyhedron")] Arc<ConvexPolyhedron>),
 }
@@ -88,7 +89,7 @@ impl From<Capsule> for Shape {
 
 impl From<Triangle> for Shape {
     fn from(t: Triangle) -> Self {
-        Shape::Triangle(t)
+        Shape::Triangle(Box::new(t))
     }
 }
 
@@ -101,5 +102,15 @@ impl From<ConvexPolyhedron> for Shape {
 impl From<Arc<ConvexPolyhedron>> for Shape {
     fn from(p: Arc<ConvexPolyhedron>) -> Self {
         Shape::Convex(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_stays_small() {
+        assert!(std::mem::size_of::<Shape>() <= 16, "{}", std::mem::size_of::<Shape>());
     }
 }

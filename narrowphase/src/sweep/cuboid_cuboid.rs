@@ -18,10 +18,23 @@ use crate::math::{Isometry, Matrix, Point, Real, Vector};
 /// Exact for pure translation.
 ///
 /// Normal: unit, world space, from B toward A (the separating axis that was last to close).
-/// Point: A's touching feature's centroid moved onto B's surface (nearest point of B), at
-/// time `t` — exact for a vertex of A on a face of B, an estimate for edge and face contacts.
+/// Point, at time `t`: a touching corner when either box touches with a single corner (exact);
+/// otherwise A's touching feature's centroid moved onto B's surface (an estimate for
+/// edge–edge, edge–face and face–face contacts; the contact manifold is the narrow phase's
+/// job once the boxes are advanced to `t`).
 /// Overlapping at the start → `t = 0` with the axis of least penetration.
 pub fn sweep_cuboid_cuboid(
+    pose_a: &Isometry,
+    half_a: &Vector,
+    motion_a: &Vector,
+    pose_b: &Isometry,
+    half_b: &Vector,
+) -> Option<Toi> {
+    sweep_cuboid_cuboid_raw(pose_a, half_a, motion_a, pose_b, half_b).filter(Toi::is_finite)
+}
+
+/// The body of [`sweep_cuboid_cuboid`], before its output is checked to be finite.
+fn sweep_cuboid_cuboid_raw(
     pose_a: &Isometry,
     half_a: &Vector,
     motion_a: &Vector,
@@ -97,35 +110,40 @@ pub fn sweep_cuboid_cuboid(
         }
     };
     let t = t_first;
-    // A's feature facing B: its corners with the least projection on the normal.
+    // The touching features: A's corners lowest along the normal, B's highest.
     let centre_a = Point::from(pose_a.translation.vector + motion_a * t);
-    let mut sum = Vector::zeros();
-    let mut count = 0.0;
-    let mut lowest = Real::INFINITY;
-    let tol = 1.0e-4 * (1.0 + half_a.norm());
-    let corners = (0..8).map(|k| {
+    let centre_b = Point::from(pose_b.translation.vector);
+    let (feature_a, count_a) = support_feature(&centre_a, &ra, half_a, &-normal);
+    let (feature_b, count_b) = support_feature(&centre_b, &rb, half_b, &normal);
+    let point = if count_a == 1 {
+        feature_a
+    } else if count_b == 1 {
+        feature_b
+    } else {
+        let local = pose_b.inverse_transform_point(&feature_a);
+        pose_b * closest_on_box_local(&local, half_b).0
+    };
+    Some(Toi { t, normal, point })
+}
+
+/// The centroid and corner count of a box's feature farthest along `dir` (a corner, an edge
+/// or a face), for the box of centre `centre`, rotation `rot` and half-sizes `h`.
+fn support_feature(centre: &Point, rot: &Matrix, h: &Vector, dir: &Vector) -> (Point, usize) {
+    let tol = 1.0e-4 * (1.0 + h.norm());
+    let corners = (0..8).map(|k: u8| {
         let sign = Vector::new(
             if k & 1 == 0 { -1.0 } else { 1.0 },
             if k & 2 == 0 { -1.0 } else { 1.0 },
             if k & 4 == 0 { -1.0 } else { 1.0 },
         );
-        centre_a + ra * half_a.component_mul(&sign)
+        centre + rot * h.component_mul(&sign)
     });
-    for c in corners.clone() {
-        lowest = lowest.min(c.coords.dot(&normal));
-    }
-    for c in corners {
-        if c.coords.dot(&normal) <= lowest + tol {
-            sum += c.coords;
-            count += 1.0;
-        }
-    }
-    let feature = Point::from(sum / count);
-    let local = pose_b.inverse_transform_point(&feature);
-    let (q, _, _) = closest_on_box_local(&local, half_b);
-    Some(Toi {
-        t,
-        normal,
-        point: pose_b * q,
-    })
+    let highest = corners
+        .clone()
+        .map(|c| c.coords.dot(dir))
+        .fold(Real::NEG_INFINITY, Real::max);
+    let (sum, count) = corners
+        .filter(|c| c.coords.dot(dir) >= highest - tol)
+        .fold((Vector::zeros(), 0usize), |(s, n), c| (s + c.coords, n + 1));
+    (Point::from(sum / count.max(1) as Real), count)
 }

@@ -34,6 +34,17 @@ pub fn sweep_sphere_cuboid(
     pose: &Isometry,
     half_extents: &Vector,
 ) -> Option<Toi> {
+    sweep_sphere_cuboid_raw(c0, c1, radius, pose, half_extents).filter(Toi::is_finite)
+}
+
+/// The body of [`sweep_sphere_cuboid`], before its output is checked to be finite.
+fn sweep_sphere_cuboid_raw(
+    c0: &Point,
+    c1: &Point,
+    radius: Real,
+    pose: &Isometry,
+    half_extents: &Vector,
+) -> Option<Toi> {
     if !sphere_motion_ok(c0, c1, radius)
         || !is_finite_vector(half_extents)
         || half_extents.min() < 0.0

@@ -10,6 +10,11 @@ use crate::ray::Plane;
 /// Starting in contact or below → `t = 0`. Normal = the plane normal; point = the centre
 /// projected onto the plane at time `t`.
 pub fn sweep_sphere_plane(c0: &Point, c1: &Point, radius: Real, plane: &Plane) -> Option<Toi> {
+    sweep_sphere_plane_raw(c0, c1, radius, plane).filter(Toi::is_finite)
+}
+
+/// The body of [`sweep_sphere_plane`], before its output is checked to be finite.
+fn sweep_sphere_plane_raw(c0: &Point, c1: &Point, radius: Real, plane: &Plane) -> Option<Toi> {
     if !sphere_motion_ok(c0, c1, radius) {
         return None;
     }

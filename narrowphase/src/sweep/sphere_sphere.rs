@@ -18,6 +18,18 @@ pub fn sweep_sphere_sphere(
     b1: &Point,
     rb: Real,
 ) -> Option<Toi> {
+    sweep_sphere_sphere_raw(a0, a1, ra, b0, b1, rb).filter(Toi::is_finite)
+}
+
+/// The body of [`sweep_sphere_sphere`], before its output is checked to be finite.
+fn sweep_sphere_sphere_raw(
+    a0: &Point,
+    a1: &Point,
+    ra: Real,
+    b0: &Point,
+    b1: &Point,
+    rb: Real,
+) -> Option<Toi> {
     if !sphere_motion_ok(a0, a1, ra) || !sphere_motion_ok(b0, b1, rb) {
         return None;
     }

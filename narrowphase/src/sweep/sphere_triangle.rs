@@ -24,6 +24,18 @@ pub fn sweep_sphere_triangle(
     b: &Point,
     c: &Point,
 ) -> Option<Toi> {
+    sweep_sphere_triangle_raw(c0, c1, radius, a, b, c).filter(Toi::is_finite)
+}
+
+/// The body of [`sweep_sphere_triangle`], before its output is checked to be finite.
+fn sweep_sphere_triangle_raw(
+    c0: &Point,
+    c1: &Point,
+    radius: Real,
+    a: &Point,
+    b: &Point,
+    c: &Point,
+) -> Option<Toi> {
     if !sphere_motion_ok(c0, c1, radius)
         || !is_finite_point(a)
         || !is_finite_point(b)

@@ -1,6 +1,6 @@
 //! The [`Toi`] result shared by every sweep, and input checks.
 
-use crate::math::{is_finite_point, Point, Real, Vector};
+use crate::math::{is_finite_point, is_finite_vector, Point, Real, Vector};
 use serde::{Deserialize, Serialize};
 
 /// Time of first contact of a moving shape against an obstacle, over one motion `t ∈ [0, 1]`.
@@ -19,6 +19,14 @@ pub struct Toi {
     pub normal: Vector,
     /// Contact point on the obstacle at time `t`, world space (metres).
     pub point: Point,
+}
+
+impl Toi {
+    /// True when every field is finite (the sweeps return no other result).
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.t.is_finite() && is_finite_vector(&self.normal) && is_finite_point(&self.point)
+    }
 }
 
 /// True when a sphere motion is usable: finite centres and a finite radius `≥ 0`.

@@ -1,0 +1,145 @@
+//! Determinism: bit-identical results for any thread count and any broad phase; a golden hash
+//! of a chaotic pile; snapshots that resume bit-identically.
+
+mod common;
+use common::*;
+use rand::{Rng, SeedableRng};
+use tumble::math::{Real, Rotation, Vector};
+use tumble::{BroadPhaseKind, World, WorldConfig};
+
+/// Many boxes (and a few balls) tumbling into a pile inside a container.
+fn pile(kind: BroadPhaseKind) -> World {
+    let mut w = World::new(WorldConfig {
+        broad_phase: kind,
+        ..WorldConfig::default()
+    })
+    .unwrap();
+    add_floor(&mut w, 0.5, 0.1);
+    for (c, he) in [
+        (Vector::new(3.5, 2.0, 0.0), Vector::new(0.5, 2.0, 4.0)),
+        (Vector::new(-3.5, 2.0, 0.0), Vector::new(0.5, 2.0, 4.0)),
+        (Vector::new(0.0, 2.0, 3.5), Vector::new(4.0, 2.0, 0.5)),
+        (Vector::new(0.0, 2.0, -3.5), Vector::new(4.0, 2.0, 0.5)),
+    ] {
+        w.insert(tumble::BodyBuilder::fixed(tumble::Cuboid::new(he).unwrap()).translation(c)).unwrap();
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
+    for i in 0..80 {
+        let at = Vector::new(rng.gen_range(-2.0..2.0), 1.0 + 0.5 * i as Real, rng.gen_range(-2.0..2.0));
+        let rot = Rotation::from_euler_angles(rng.gen_range(0.0..6.0), rng.gen_range(0.0..6.0), rng.gen_range(0.0..6.0));
+        let v = Vector::new(rng.gen_range(-1.0..1.0), 0.0, rng.gen_range(-1.0..1.0));
+        let b = if i % 5 == 4 {
+            ball(0.3, at)
+        } else {
+            cuboid(Vector::new(0.3, 0.2, 0.25), at).rotation(rot)
+        };
+        w.insert(b.linvel(v).restitution(0.2).friction(0.6)).unwrap();
+    }
+    w
+}
+
+fn run(kind: BroadPhaseKind, steps: usize) -> World {
+    let mut w = pile(kind);
+    for _ in 0..steps {
+        w.step();
+    }
+    w
+}
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
+}
+
+const STEPS: usize = 240;
+
+/// The golden hash of the pile after 240 steps (brute-force broad phase, any thread count).
+///
+/// If an intended change of the engine or of the narrow phase alters the trajectory, this test
+/// fails: check the change is meant to alter results, then replace `GOLDEN` with the hash
+/// printed in the failure message.
+const GOLDEN: u64 = 0xee8a_286b_edac_9330;
+
+#[test]
+fn golden_hash_of_pile() {
+    let w = run(BroadPhaseKind::BruteForce, STEPS);
+    w.validate().unwrap();
+    let h = w.state_hash();
+    assert_eq!(
+        h, GOLDEN,
+        "the pile's state hash changed: got {h:#018x}. If the change in trajectory is intended, \
+         update GOLDEN in engine/tests/determinism.rs to {h:#018x}"
+    );
+}
+
+#[test]
+fn same_result_for_any_thread_count() {
+    let h1 = in_pool(1, || run(BroadPhaseKind::default(), STEPS).state_hash());
+    let h2 = in_pool(2, || run(BroadPhaseKind::default(), STEPS).state_hash());
+    let h4 = in_pool(4, || run(BroadPhaseKind::default(), STEPS).state_hash());
+    assert_eq!(h1, h2);
+    assert_eq!(h1, h4);
+}
+
+#[test]
+fn same_result_for_every_broad_phase() {
+    let reference = run(BroadPhaseKind::BruteForce, STEPS).state_hash();
+    for kind in [BroadPhaseKind::SweepAndPrune, BroadPhaseKind::Bvh, BroadPhaseKind::Grid] {
+        assert_eq!(run(kind, STEPS).state_hash(), reference, "{kind:?}");
+    }
+}
+
+#[test]
+fn snapshot_resumes_bit_identically() {
+    let mut a = pile(BroadPhaseKind::default());
+    for _ in 0..100 {
+        a.step();
+    }
+    a.advance(0.4 * a.config().dt).unwrap(); // leave something in the accumulator
+    let bytes = a.snapshot();
+    let mut b = World::restore(&bytes).unwrap();
+    b.validate().unwrap();
+    assert_eq!(a.state_hash(), b.state_hash());
+    assert_eq!(a.accumulator(), b.accumulator());
+    for _ in 0..100 {
+        a.advance(1.0 / 50.0).unwrap();
+        b.advance(1.0 / 50.0).unwrap();
+        assert_eq!(a.state_hash(), b.state_hash());
+    }
+    assert_eq!(a.events(), b.events());
+    // Restoring under another broad phase is the same trajectory too.
+    let mut c = World::restore(&bytes).unwrap();
+    let mut d = World::restore(&bytes).unwrap();
+    for _ in 0..50 {
+        c.step();
+        d.step();
+    }
+    assert_eq!(c.state_hash(), d.state_hash());
+}
+
+#[test]
+fn corrupt_snapshots_are_errors() {
+    let mut w = pile(BroadPhaseKind::default());
+    for _ in 0..30 {
+        w.step();
+    }
+    let bytes = w.snapshot();
+    assert!(World::restore(&[]).is_err());
+    assert!(World::restore(b"garbage").is_err());
+    // Every truncation is an error.
+    for len in (0..bytes.len()).step_by(97) {
+        assert!(World::restore(&bytes[..len]).is_err(), "truncated at {len}");
+    }
+    // Random byte flips: an error or a world that validates, never a panic.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..300 {
+        let mut b = bytes.clone();
+        for _ in 0..rng.gen_range(1..4) {
+            let i = rng.gen_range(0..b.len());
+            b[i] ^= 1 << rng.gen_range(0..8);
+        }
+        if let Ok(mut restored) = World::restore(&b) {
+            restored.validate().unwrap();
+            restored.step();
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Broad phases compared: every structure (uniform grid, sweep and prune, BVH, brute force)
+//! on the benchmark scenes `gas` (balls in straight flight, collision detection only) and
+//! `balls` (a settling pile, full dynamics), over N. Times the broad-phase stage only (median
+//! over the measured steps) and checks that every structure reports the same pairs count.
+//! Leaves `broadphase_compare.svg` (log–log, one panel per scene) and prints the table.
+//!
+//! `cargo run --release -p tumble-examples --example broadphase_compare [-- --max-n 10000 --out DIR]`
+
+use clap::Parser;
+use plotters::prelude::*;
+use std::process::ExitCode;
+use tumble::WorldConfig;
+use tumble_benches::measure::{ms, Stats};
+use tumble_benches::scenes::SceneKind;
+use tumble_benches::sim::{Sim, BROAD_PHASES};
+use tumble_examples::view::{body_colour, svg_canvas};
+use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
+
+/// Every broad phase over N on a few scenes.
+#[derive(Parser, Debug)]
+#[command(about)]
+struct Args {
+    /// Largest N (from 500 to 100000); N runs over 500, 1000, 2000, 5000, 10000, ... up to it.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(500..=100_000))]
+    max_n: u64,
+    /// Largest N given to the brute-force broad phase (O(N²) per step).
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    max_brute_n: u64,
+    /// Measured steps per run (after the warm-up), 1 to 1000.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    steps: u64,
+    #[command(flatten)]
+    out: OutArgs,
+}
+
+/// Warm-up steps before measuring: the pile must have formed for `balls`.
+fn warmup(scene: SceneKind) -> usize {
+    match scene {
+        SceneKind::Gas => 5,
+        _ => 30,
+    }
+}
+
+fn main() -> ExitCode {
+    run_example("broadphase_compare", || run(Args::parse()))
+}
+
+/// Median broad-phase ms and the broad-phase pair count of the last step.
+fn measure(
+    scene: SceneKind,
+    n: usize,
+    kind: tumble::BroadPhaseKind,
+    steps: usize,
+) -> ExampleResult<(f64, usize)> {
+    let config = WorldConfig {
+        broad_phase: kind,
+        ..WorldConfig::default()
+    };
+    let mut sim = Sim::new(scene, n, 42, config)?;
+    let stage = sim
+        .stage_names()
+        .iter()
+        .position(|s| *s == "broad_phase")
+        .ok_or("no broad_phase stage")?;
+    let mut times = Vec::with_capacity(steps);
+    for k in 0..warmup(scene) + steps {
+        let (_, stages) = sim.step()?;
+        if k >= warmup(scene) {
+            times.push(ms(stages[stage]));
+        }
+    }
+    Ok((Stats::of(&times).median, sim.end_state().bp_pairs))
+}
+
+fn run(args: Args) -> ExampleResult {
+    let dir = out_dir("broadphase_compare", args.out.out.as_deref())?;
+    let ns: Vec<usize> = [500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000]
+        .into_iter()
+        .filter(|&n| n as u64 <= args.max_n)
+        .collect();
+    let scenes = [SceneKind::Gas, SceneKind::Balls];
+    let threads = rayon::current_num_threads();
+    println!(
+        "broadphase_compare: broad-phase stage, median ms over {} steps, {threads} thread(s)",
+        args.steps
+    );
+    println!(
+        "  {:<6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>9}  pairs agree",
+        "scene", "N", "grid", "sap", "bvh", "brute", "bp pairs"
+    );
+    // results[scene][broad phase] = [(n, ms)]
+    let mut results = vec![vec![Vec::new(); BROAD_PHASES.len()]; scenes.len()];
+    let mut all_agree = true;
+    for (si, &scene) in scenes.iter().enumerate() {
+        for &n in &ns {
+            let mut cells = Vec::new();
+            let mut pairs = Vec::new();
+            for (bi, (name, kind)) in BROAD_PHASES.iter().enumerate() {
+                if *name == "brute" && n as u64 > args.max_brute_n {
+                    cells.push(format!("{:>10}", "-"));
+                    continue;
+                }
+                let (t, p) = measure(scene, n, *kind, args.steps as usize)?;
+                results[si][bi].push((n as f64, t));
+                pairs.push(p);
+                cells.push(format!("{t:>10.3}"));
+            }
+            let agree = pairs.windows(2).all(|w| w[0] == w[1]);
+            all_agree &= agree;
+            println!(
+                "  {:<6} {n:>7} {} {:>9}  {}",
+                scene.name(),
+                cells.join(" "),
+                pairs[0],
+                if agree { "yes" } else { "NO" }
+            );
+        }
+    }
+    println!(
+        "  every structure found the same broad-phase pairs: {}",
+        if all_agree { "yes" } else { "NO" }
+    );
+
+    let path = dir.join("broadphase_compare.svg");
+    let root = svg_canvas(&path, 1200, 520)?;
+    let panels = root.split_evenly((1, scenes.len()));
+    for (si, panel) in panels.iter().enumerate() {
+        let pts = results[si].iter().flatten();
+        let tmax = pts.clone().map(|p| p.1).fold(1e-3, f64::max) * 2.0;
+        let tmin = pts.map(|p| p.1).filter(|t| *t > 0.0).fold(tmax, f64::min) / 2.0;
+        let (n0, n1) = (ns[0] as f64 / 1.2, *ns.last().unwrap_or(&1000) as f64 * 1.2);
+        let mut chart = ChartBuilder::on(panel)
+            .margin(12)
+            .caption(
+                format!(
+                    "{}: broad-phase ms per step (median) against N",
+                    scenes[si].name()
+                ),
+                ("sans-serif", 16),
+            )
+            .x_label_area_size(36)
+            .y_label_area_size(55)
+            .build_cartesian_2d((n0..n1).log_scale(), (tmin..tmax).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_desc("N (bodies)")
+            .y_desc("ms")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .draw()?;
+        for (bi, (name, _)) in BROAD_PHASES.iter().enumerate() {
+            let colour = body_colour(bi);
+            let series = &results[si][bi];
+            chart
+                .draw_series(LineSeries::new(
+                    series.iter().copied(),
+                    colour.stroke_width(2),
+                ))?
+                .label(*name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
+                });
+            chart.draw_series(series.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .draw()?;
+    }
+    root.present()?;
+    println!("  picture: {}", path.display());
+    if all_agree {
+        Ok(())
+    } else {
+        Err("the broad phases disagree on the pair count (see the table)".into())
+    }
+}

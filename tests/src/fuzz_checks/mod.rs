@@ -1,0 +1,35 @@
+//! The checks behind the fuzz targets of `/fuzz` (cargo-fuzz, libFuzzer) and the replay test
+//! `tests/tests/fuzz_replay.rs`: each `check_*` takes raw bytes, builds a structured case
+//! with [`arbitrary`], runs the code under test and **panics** when an oracle disagrees, so a
+//! fuzz target is one line and every corpus or regression file replays through the same code.
+//!
+//! | check | target | what is checked |
+//! |---|---|---|
+//! | [`check_shapes`] | `shapes` | every constructor on any bits: accepts exactly what its doc accepts, keeps its invariants |
+//! | [`check_narrowphase`] | `narrowphase` | `intersection_test` vs `contact` vs support-function SAT oracle, manifold conventions, minimal translation |
+//! | [`check_box_box`] | `box_box` | the same on two boxes, where the corner-based 15-axis SAT is exact |
+//! | [`check_broadphase`] | `broadphase` | four structures vs an all-pairs model under arbitrary insert/move/remove/batch/bad input, `validate()` |
+//! | [`check_world`] | `world` | arbitrary world commands, `World::validate` after each, snapshot round trips |
+//! | [`check_snapshot`] | `snapshot` | `World::restore` on arbitrary and mutated bytes: error or a valid world, never a panic |
+
+mod broad;
+pub mod input;
+mod narrow;
+pub mod oracle;
+mod shapes;
+mod world;
+
+pub use broad::check_broadphase;
+pub use narrow::{check_box_box, check_narrowphase, check_pair, PairCase};
+pub use shapes::check_shapes;
+pub use world::{check_snapshot, check_world};
+
+/// Every check with its fuzz target's name (the folder names under `fuzz/corpus/`).
+pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+    ("shapes", check_shapes),
+    ("narrowphase", check_narrowphase),
+    ("box_box", check_box_box),
+    ("broadphase", check_broadphase),
+    ("world", check_world),
+    ("snapshot", check_snapshot),
+];

@@ -1,0 +1,210 @@
+//! Narrow-phase oracles: `query::intersection_test` and `query::contact` on arbitrary shapes
+//! and poses, checked against each other and against the independent geometry of
+//! [`super::oracle`] — not only for panics.
+//!
+//! With `L` the scene's length scale (largest coordinate plus the sizes) and
+//! `tol = 1e-4 · (1 + L)` (≈ 100 f32 ulps at the scale of the scene), for every pair:
+//! 1. both functions give the same `UnsupportedPair` verdict;
+//! 2. a manifold has 1 to 4 points, a finite unit normal (±1e-3), finite depths no deeper than
+//!    the pair's depth + tol, and points inside both loosened AABBs;
+//! 3. the normal's overlap (support functions) equals the depth within tol: moving B along
+//!    the normal by `depth + tol` separates (exact), by `depth − tol` does not (checked with
+//!    `intersection_test`);
+//! 4. the depth is minimal: no candidate axis separates with a shorter move (`depth ≤ least
+//!    SAT overlap + tol`), and for polytope pairs, where the SAT is exact, the depth equals it;
+//! 5. `intersection_test` agrees with the oracle and with `contact(.., 0.0)` wherever the
+//!    answer is not within tol of touching: a least overlap below −tol means apart (no
+//!    positive-depth manifold, test false); a pair that stays intersecting after a move of
+//!    tol along each of 26 directions penetrates by more than 0.88·tol, so `contact` must
+//!    report it; for exact pairs, an overlap above tol means the test is true;
+//! 6. swapping A and B gives the same test answer and the same depth.
+
+use super::input::{pose, shape_size, ShapeRecipe};
+use super::oracle::{cube_directions, overlap_along, sat_overlap, Geom};
+use arbitrary::{Arbitrary, Result, Unstructured};
+use tumble::math::{Isometry, Real, Translation, Vector};
+use tumble::narrowphase::query::{contact, intersection_test};
+use tumble::narrowphase::{Manifold, Shape};
+
+/// One pair as the fuzzers build it.
+#[derive(Clone, Debug)]
+pub struct PairCase {
+    /// Shape A's recipe.
+    pub a: ShapeRecipe,
+    /// Shape A's pose.
+    pub pose_a: Isometry,
+    /// Shape B's recipe.
+    pub b: ShapeRecipe,
+    /// Shape B's pose.
+    pub pose_b: Isometry,
+}
+
+impl PairCase {
+    /// Draws any two shapes, poses within 3 m of the origin.
+    pub fn draw(u: &mut Unstructured<'_>, boxes_only: bool) -> Result<Self> {
+        let grid = bool_of(u)?;
+        let shape = |u: &mut Unstructured<'_>| -> Result<ShapeRecipe> {
+            if boxes_only {
+                let size = |u: &mut Unstructured<'_>| super::input::real_in(u, 0.05, 3.0, grid).map(|x| x.max(0.05));
+                Ok(ShapeRecipe::Cuboid(Vector::new(size(u)?, size(u)?, size(u)?)))
+            } else {
+                ShapeRecipe::draw(u, grid)
+            }
+        };
+        let a = shape(u)?;
+        let pose_a = pose(u, 3.0, grid)?;
+        let b = shape(u)?;
+        let pose_b = pose(u, 3.0, grid)?;
+        Ok(Self { a, pose_a, b, pose_b })
+    }
+}
+
+fn bool_of(u: &mut Unstructured<'_>) -> Result<bool> {
+    bool::arbitrary(u)
+}
+
+/// Fuzz entry: any two shapes under any poses.
+pub fn check_narrowphase(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    if let Ok(case) = PairCase::draw(&mut u, false) {
+        check_pair(&case);
+    }
+}
+
+/// Fuzz entry: two boxes, checked against the corner-based 15-axis SAT of the oracle.
+pub fn check_box_box(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    if let Ok(case) = PairCase::draw(&mut u, true) {
+        check_pair(&case);
+    }
+}
+
+fn moved(pose: &Isometry, t: Vector) -> Isometry {
+    Translation::from(t) * pose
+}
+
+/// Runs every check of the module docs on one pair; panics naming the first broken one.
+pub fn check_pair(case: &PairCase) {
+    let (Some(a), Some(b)) = (case.a.build(), case.b.build()) else {
+        return;
+    };
+    let (pa, pb) = (&case.pose_a, &case.pose_b);
+    let ga = Geom::new(&case.a, pa);
+    let gb = Geom::new(&case.b, pb);
+    let scale = pa.translation.vector.abs().max()
+        + pb.translation.vector.abs().max()
+        + shape_size(&a)
+        + shape_size(&b);
+    let tol = 1e-4 * (1.0 + scale);
+
+    let test = intersection_test(pa, &a, pb, &b);
+    let man = contact(pa, &a, pb, &b, 0.0);
+    let (test, man) = match (test, man) {
+        (Ok(t), Ok(m)) => (t, m),
+        (Err(_), Err(_)) => return,
+        (t, m) => panic!("unsupported verdicts differ: test {t:?}, contact {m:?}"),
+    };
+    let (least, least_axis, exact) = sat_overlap(&ga, &gb);
+
+    if let Some(m) = &man {
+        check_manifold(m, &a, pa, &b, pb, tol);
+        let d = m.depth();
+        let along = overlap_along(&ga, &gb, &m.normal);
+        assert!(
+            (along - d).abs() <= tol,
+            "depth {d} but the shapes overlap by {along} along the normal {:?} (tol {tol})",
+            m.normal
+        );
+        if d > 0.0 {
+            assert!(
+                d <= least + tol,
+                "depth {d} is not minimal: moving B by {least} along {least_axis:?} separates (tol {tol})"
+            );
+            if exact {
+                assert!(
+                    d >= least - tol,
+                    "depth {d} is less than the exact penetration {least} (axis {least_axis:?}, tol {tol})"
+                );
+            }
+        }
+        if d > 2.0 * tol {
+            let back = moved(pb, m.normal * (d - tol));
+            assert_eq!(
+                intersection_test(pa, &a, &back, &b),
+                Ok(true),
+                "moving B by depth − tol = {} along the normal already separates",
+                d - tol
+            );
+        }
+    }
+
+    let depth = man.as_ref().map(Manifold::depth);
+    if least < -tol {
+        assert!(!test, "intersection_test true but the axis {least_axis:?} separates by {}", -least);
+        assert!(
+            depth.map_or(true, |d| d <= tol),
+            "contact reports depth {depth:?} but the axis {least_axis:?} separates by {}",
+            -least
+        );
+    }
+    if exact && least > tol {
+        assert!(test, "intersection_test false but the exact SAT finds penetration {least}");
+        assert!(
+            depth.is_some_and(|d| d >= least - tol),
+            "contact reports {depth:?} but the exact SAT finds penetration {least}"
+        );
+    }
+    if test && depth.map_or(true, |d| d < -tol) {
+        let deep = cube_directions()
+            .iter()
+            .all(|dir| intersection_test(pa, &a, &moved(pb, dir * tol), &b) == Ok(true));
+        assert!(
+            !deep,
+            "intersection_test true (and still true after a move of {tol} in every direction) but contact reports {depth:?}"
+        );
+    }
+    if !test {
+        assert!(
+            depth.map_or(true, |d| d <= tol),
+            "intersection_test false but contact reports depth {depth:?}"
+        );
+    }
+
+    // Symmetry.
+    let test_ba = intersection_test(pb, &b, pa, &a);
+    if least.abs() > tol {
+        assert_eq!(test_ba, Ok(test), "intersection_test is not symmetric");
+    }
+    if let (Some(d), Ok(Some(m_ba))) = (depth, contact(pb, &b, pa, &a, 0.0)) {
+        if d > tol || m_ba.depth() > tol {
+            assert!(
+                (d - m_ba.depth()).abs() <= tol,
+                "depth A→B {d} but B→A {} (tol {tol})",
+                m_ba.depth()
+            );
+        }
+    }
+}
+
+/// The manifold's own conventions: size, finiteness, unit normal, point depths and places.
+fn check_manifold(m: &Manifold, a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, tol: Real) {
+    assert!((1..=4).contains(&m.len()), "manifold with {} points", m.len());
+    assert!(
+        m.normal.iter().all(|x| x.is_finite()) && (m.normal.norm() - 1.0).abs() <= 1e-3,
+        "normal {:?} is not a finite unit vector",
+        m.normal
+    );
+    let d = m.depth();
+    assert!(d.is_finite(), "depth {d} is not finite");
+    let margin = d.abs() + tol;
+    let (ba, bb) = (a.aabb(pa).loosened(margin), b.aabb(pb).loosened(margin));
+    for p in m.points() {
+        assert!(p.depth.is_finite(), "point depth {} not finite", p.depth);
+        assert!(p.depth <= d + tol, "point depth {} deeper than the pair's {d}", p.depth);
+        assert!(
+            ba.contains_point(&p.point) && bb.contains_point(&p.point),
+            "contact point {:?} lies outside the shapes' AABBs",
+            p.point
+        );
+    }
+}
