@@ -13,7 +13,9 @@ use tumble_broadphase::{Aabb, AnyBroadPhase, BroadPhase, BroadPhaseKind, ProxyHa
 /// CPU time (ns) used so far by every thread of this process (from /proc; 0 if unavailable),
 /// so that figures stay meaningful on a loaded machine.
 fn cpu_ns() -> u64 {
-    let Ok(dir) = std::fs::read_dir("/proc/self/task") else { return 0 };
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
     dir.filter_map(|e| e.ok())
         .filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
         .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
@@ -28,13 +30,26 @@ fn main() {
     let kinds: Vec<BroadPhaseKind> = args
         .get(4)
         .map(|s| s.split(',').map(|k| k.parse().unwrap()).collect())
-        .unwrap_or_else(|| vec![BroadPhaseKind::Grid, BroadPhaseKind::SweepAndPrune, BroadPhaseKind::Bvh]);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        .unwrap_or_else(|| {
+            vec![
+                BroadPhaseKind::Grid,
+                BroadPhaseKind::SweepAndPrune,
+                BroadPhaseKind::Bvh,
+            ]
+        });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
     let side = (n as f64 * 4.0 / 3.0 * std::f64::consts::PI * 0.125 / 0.05).cbrt();
     for kind in kinds {
         let mut rng = ChaCha8Rng::seed_from_u64(42);
-        let mut p: Vec<[f64; 3]> = (0..n).map(|_| [0; 3].map(|_| rng.gen_range(0.0..side))).collect();
-        let v: Vec<[f64; 3]> = (0..n).map(|_| [0; 3].map(|_| rng.gen_range(-5.0..5.0))).collect();
+        let mut p: Vec<[f64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| rng.gen_range(0.0..side)))
+            .collect();
+        let v: Vec<[f64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| rng.gen_range(-5.0..5.0)))
+            .collect();
         let boxes = |p: &[[f64; 3]]| -> Vec<Aabb> {
             p.iter()
                 .map(|c| {
@@ -69,6 +84,16 @@ fn main() {
             }
         }
         times.sort_by(f64::total_cmp);
+        match &bp {
+            AnyBroadPhase::Bvh(b) => println!(
+                "  bvh rebuilds: {} in {} frames",
+                b.rebuild_count(),
+                frames + 4
+            ),
+            AnyBroadPhase::SweepAndPrune(s) => println!("  sap last frame: {:?}", s.last_stats()),
+            AnyBroadPhase::Grid(g) => println!("  grid cell {} mode {:?}", g.cell_size(), g.mode()),
+            AnyBroadPhase::BruteForce(_) => {}
+        }
         println!(
             "{kind:5} n={n} threads={threads}: wall median {:.2} ms, min {:.2} ms; cpu {:.2} ms/frame ({} pairs)",
             times[times.len() / 2],

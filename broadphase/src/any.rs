@@ -8,7 +8,9 @@ use std::str::FromStr;
 
 /// Which broad-phase structure to use. The default is the one that won the typical scenes in
 /// the benchmarks (see `benches/benches/broadphase.rs`): the uniform grid.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum BroadPhaseKind {
     /// Every pair tested (reference; O(n²)).
     BruteForce,
@@ -53,7 +55,11 @@ pub struct UnknownKind(pub String);
 
 impl fmt::Display for UnknownKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown broad phase {:?}: use brute, grid, sap or bvh", self.0)
+        write!(
+            f,
+            "unknown broad phase {:?}: use brute, grid, sap or bvh",
+            self.0
+        )
     }
 }
 
@@ -156,7 +162,13 @@ impl BroadPhase for AnyBroadPhase {
     fn query_point(&self, p: &Point, out: &mut Vec<ProxyHandle>) {
         self.inner().query_point(p, out)
     }
-    fn cast_ray(&self, origin: &Point, dir: &Vector, max_t: Real, out: &mut Vec<(ProxyHandle, Real)>) {
+    fn cast_ray(
+        &self,
+        origin: &Point,
+        dir: &Vector,
+        max_t: Real,
+        out: &mut Vec<(ProxyHandle, Real)>,
+    ) {
         self.inner().cast_ray(origin, dir, max_t, out)
     }
     fn aabb(&self, h: ProxyHandle) -> Result<Aabb, BroadPhaseError> {

@@ -27,7 +27,7 @@ mod handle;
 mod proxies;
 pub mod structure;
 
-pub use any::{AnyBroadPhase, BroadPhaseKind};
+pub use any::{AnyBroadPhase, BroadPhaseKind, UnknownKind};
 pub use error::BroadPhaseError;
 pub use handle::{Pair, ProxyArena, ProxyHandle, MAX_PROXIES};
 pub use structure::{BruteForce, Bvh, Grid, SweepAndPrune};
@@ -62,7 +62,13 @@ pub trait BroadPhase: Send + Sync {
     /// Proxies whose AABB the ray `origin + t·dir`, `t ∈ [0, max_t]`, meets, as
     /// `(handle, t_enter)` (`t_enter = 0` when the origin is inside), sorted by `t_enter` then
     /// index. `t` is in units of `|dir|`. A non-finite ray or negative `max_t` hits nothing.
-    fn cast_ray(&self, origin: &Point, dir: &Vector, max_t: Real, out: &mut Vec<(ProxyHandle, Real)>);
+    fn cast_ray(
+        &self,
+        origin: &Point,
+        dir: &Vector,
+        max_t: Real,
+        out: &mut Vec<(ProxyHandle, Real)>,
+    );
     /// A live proxy's AABB.
     fn aabb(&self, h: ProxyHandle) -> Result<Aabb, BroadPhaseError>;
     /// A live proxy's user data.
@@ -129,7 +135,9 @@ macro_rules! impl_proxy_bookkeeping {
         ) -> Result<(), $crate::BroadPhaseError> {
             self.store.check_updates(items)?;
             for &(h, a) in items {
-                let i = self.store.update(h, a)?;
+                // Checked above: write directly.
+                let i = h.index() as usize;
+                self.store.aabbs[i] = a;
                 self.on_update(i);
             }
             Ok(())

@@ -34,7 +34,11 @@ pub(crate) fn check_aabb(aabb: &Aabb, h: Option<ProxyHandle>) -> Result<(), Broa
 
 impl ProxyStore {
     /// Validates and stores one proxy; returns its handle and slot.
-    pub fn insert(&mut self, aabb: Aabb, user: u64) -> Result<(ProxyHandle, usize), BroadPhaseError> {
+    pub fn insert(
+        &mut self,
+        aabb: Aabb,
+        user: u64,
+    ) -> Result<(ProxyHandle, usize), BroadPhaseError> {
         check_aabb(&aabb, None)?;
         let h = self.arena.alloc()?;
         let i = h.index() as usize;
@@ -211,12 +215,10 @@ pub(crate) fn finish_pairs(keys: &mut [u64], arena: &ProxyArena, out: &mut Vec<P
     }
     debug_assert!(keys.windows(2).all(|w| w[0] < w[1]), "pair reported twice");
     out.clear();
-    out.extend(keys.iter().map(|&k| {
-        (
-            arena.handle_of((k >> 32) as u32),
-            arena.handle_of(k as u32),
-        )
-    }));
+    out.extend(
+        keys.iter()
+            .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32))),
+    );
 }
 
 /// Concatenates per-task pair-key vectors.

@@ -5,6 +5,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tumble_broadphase::math::{Point, Real, Vector};
+use tumble_broadphase::structure::GridMode;
 use tumble_broadphase::{Aabb, AnyBroadPhase, BroadPhase, BroadPhaseKind, Grid, ProxyHandle};
 
 #[derive(Clone, Copy, Debug)]
@@ -37,10 +38,16 @@ const SCENES: [Scene; 9] = [
 fn random_box(scene: Scene, rng: &mut ChaCha8Rng, k: usize) -> Aabb {
     let side = 20.0;
     let (c, h): (Point, Vector) = match scene {
-        Scene::Uniform => (rand_point(rng, 0.0, side), Vector::repeat(rng.gen_range(0.2..1.0))),
+        Scene::Uniform => (
+            rand_point(rng, 0.0, side),
+            Vector::repeat(rng.gen_range(0.2..1.0)),
+        ),
         Scene::SizesSpread100 => {
             let s = 0.05 * 100f32.powf(rng.gen::<f32>());
-            (rand_point(rng, 0.0, side), Vector::new(s, s * rng.gen_range(0.3..1.0), s))
+            (
+                rand_point(rng, 0.0, side),
+                Vector::new(s, s * rng.gen_range(0.3..1.0), s),
+            )
         }
         Scene::Clusters => {
             let centre = Point::new(
@@ -48,13 +55,19 @@ fn random_box(scene: Scene, rng: &mut ChaCha8Rng, k: usize) -> Aabb {
                 [3.0, 15.0][rng.gen_range(0..2)],
                 5.0,
             );
-            (centre + rand_point(rng, -1.0, 1.0).coords, Vector::repeat(rng.gen_range(0.1..0.6)))
+            (
+                centre + rand_point(rng, -1.0, 1.0).coords,
+                Vector::repeat(rng.gen_range(0.1..0.6)),
+            )
         }
         Scene::Piled => (Point::new(1.0, 2.0, 3.0), Vector::new(0.5, 0.25, 1.0)),
         Scene::OnePlane => {
             let mut p = rand_point(rng, 0.0, side);
             p.y = 4.0;
-            (p, Vector::new(rng.gen_range(0.2..1.0), 0.0, rng.gen_range(0.2..1.0)))
+            (
+                p,
+                Vector::new(rng.gen_range(0.2..1.0), 0.0, rng.gen_range(0.2..1.0)),
+            )
         }
         Scene::FarFromOrigin => (
             rand_point(rng, 1.0e6, 1.0e6 + 200.0),
@@ -64,7 +77,10 @@ fn random_box(scene: Scene, rng: &mut ChaCha8Rng, k: usize) -> Aabb {
             if k == 0 {
                 (Point::new(10.0, -1.0, 10.0), Vector::new(1.0e4, 1.0, 1.0e4))
             } else {
-                (rand_point(rng, 0.0, side), Vector::repeat(rng.gen_range(0.2..1.0)))
+                (
+                    rand_point(rng, 0.0, side),
+                    Vector::repeat(rng.gen_range(0.2..1.0)),
+                )
             }
         }
         Scene::Points => {
@@ -78,14 +94,21 @@ fn random_box(scene: Scene, rng: &mut ChaCha8Rng, k: usize) -> Aabb {
         }
         Scene::Sparse => {
             let far = if rng.gen_bool(0.5) { 0.0 } else { 5.0e4 };
-            (rand_point(rng, far, far + side), Vector::repeat(rng.gen_range(0.2..1.5)))
+            (
+                rand_point(rng, far, far + side),
+                Vector::repeat(rng.gen_range(0.2..1.5)),
+            )
         }
     };
     Aabb::new(c - h, c + h).unwrap()
 }
 
 fn rand_point(rng: &mut ChaCha8Rng, lo: Real, hi: Real) -> Point {
-    Point::new(rng.gen_range(lo..hi), rng.gen_range(lo..hi), rng.gen_range(lo..hi))
+    Point::new(
+        rng.gen_range(lo..hi),
+        rng.gen_range(lo..hi),
+        rng.gen_range(lo..hi),
+    )
 }
 
 fn moved(scene: Scene, rng: &mut ChaCha8Rng, b: &Aabb, k: usize) -> Aabb {
@@ -112,7 +135,8 @@ fn compare(bp: &mut AnyBroadPhase, reference: &mut AnyBroadPhase, rng: &mut ChaC
     reference.find_pairs(&mut want);
     assert_eq!(got.len(), want.len(), "{ctx}: pair count");
     assert_eq!(got, want, "{ctx}: pairs");
-    bp.validate().unwrap_or_else(|e| panic!("{ctx}: validate after find_pairs: {e}"));
+    bp.validate()
+        .unwrap_or_else(|e| panic!("{ctx}: validate after find_pairs: {e}"));
     assert_eq!(bp.len(), reference.len());
 
     // Queries around existing boxes and at random places.
@@ -120,7 +144,11 @@ fn compare(bp: &mut AnyBroadPhase, reference: &mut AnyBroadPhase, rng: &mut ChaC
     let (mut gr, mut wr) = (Vec::new(), Vec::new());
     let all: Vec<ProxyHandle> = {
         let mut v = Vec::new();
-        let big = Aabb::new(Point::from(Vector::repeat(-1.0e30)), Point::from(Vector::repeat(1.0e30))).unwrap();
+        let big = Aabb::new(
+            Point::from(Vector::repeat(-1.0e30)),
+            Point::from(Vector::repeat(1.0e30)),
+        )
+        .unwrap();
         reference.query_aabb(&big, &mut v);
         v
     };
@@ -143,10 +171,18 @@ fn compare(bp: &mut AnyBroadPhase, reference: &mut AnyBroadPhase, rng: &mut ChaC
         let dir = Vector::new(
             rng.gen_range(-1.0..1.0),
             rng.gen_range(-1.0..1.0),
-            if rng.gen_bool(0.2) { 0.0 } else { rng.gen_range(-1.0..1.0) },
+            if rng.gen_bool(0.2) {
+                0.0
+            } else {
+                rng.gen_range(-1.0..1.0)
+            },
         );
         let origin = centre - dir * 10.0;
-        let max_t = if rng.gen_bool(0.3) { Real::INFINITY } else { rng.gen_range(0.0..30.0) };
+        let max_t = if rng.gen_bool(0.3) {
+            Real::INFINITY
+        } else {
+            rng.gen_range(0.0..30.0)
+        };
         bp.cast_ray(&origin, &dir, max_t, &mut gr);
         reference.cast_ray(&origin, &dir, max_t, &mut wr);
         assert_eq!(gr, wr, "{ctx}: cast_ray {origin:?} {dir:?} {max_t}");
@@ -158,7 +194,9 @@ fn run_scene(make: &dyn Fn() -> AnyBroadPhase, scene: Scene, seed: u64, n: usize
     let mut bp = make();
     let kind = bp.kind();
     let mut reference = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
-    let items: Vec<(Aabb, u64)> = (0..n).map(|k| (random_box(scene, &mut rng, k), k as u64)).collect();
+    let items: Vec<(Aabb, u64)> = (0..n)
+        .map(|k| (random_box(scene, &mut rng, k), k as u64))
+        .collect();
     let mut handles = bp.insert_batch(&items).unwrap();
     assert_eq!(handles, reference.insert_batch(&items).unwrap());
     bp.validate().unwrap();
@@ -182,7 +220,8 @@ fn run_scene(make: &dyn Fn() -> AnyBroadPhase, scene: Scene, seed: u64, n: usize
                 reference.update(h, a).unwrap();
             }
         }
-        bp.validate().unwrap_or_else(|e| panic!("{ctx}: validate after moves: {e}"));
+        bp.validate()
+            .unwrap_or_else(|e| panic!("{ctx}: validate after moves: {e}"));
         for _ in 0..rng.gen_range(0..4) {
             if handles.is_empty() {
                 break;
@@ -199,12 +238,17 @@ fn run_scene(make: &dyn Fn() -> AnyBroadPhase, scene: Scene, seed: u64, n: usize
             })
             .collect();
         let hs = bp.insert_batch(&new).unwrap();
-        assert_eq!(hs, reference.insert_batch(&new).unwrap(), "{ctx}: handles differ");
+        assert_eq!(
+            hs,
+            reference.insert_batch(&new).unwrap(),
+            "{ctx}: handles differ"
+        );
         for (h, (_, u)) in hs.iter().zip(&new) {
             assert_eq!(bp.user_data(*h).unwrap(), *u);
         }
         handles.extend(hs);
-        bp.validate().unwrap_or_else(|e| panic!("{ctx}: validate after inserts: {e}"));
+        bp.validate()
+            .unwrap_or_else(|e| panic!("{ctx}: validate after inserts: {e}"));
     }
     let ctx = format!("{kind} {scene:?} seed {seed} final");
     compare(&mut bp, &mut reference, &mut rng, &ctx);
@@ -256,9 +300,16 @@ fn pairs_independent_of_thread_count() {
         .map(|k| (random_box(Scene::SizesSpread100, &mut rng, k), k as u64))
         .collect();
     let mut first: Option<Vec<_>> = None;
-    for kind in [BroadPhaseKind::Grid, BroadPhaseKind::SweepAndPrune, BroadPhaseKind::Bvh] {
+    for kind in [
+        BroadPhaseKind::Grid,
+        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::Bvh,
+    ] {
         for threads in [1, 2, 3] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
             let mut bp = AnyBroadPhase::new(kind);
             bp.insert_batch(&items).unwrap();
             let mut pairs = Vec::new();
@@ -269,4 +320,38 @@ fn pairs_independent_of_thread_count() {
             }
         }
     }
+}
+
+/// Far-apart clusters make the occupied cell range too large for a dense array: the grid
+/// switches to hashing and stays exact; a ground plane goes to the oversized list.
+#[test]
+fn grid_hashes_sparse_scenes_and_keeps_the_ground_out_of_the_cells() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut items: Vec<(Aabb, u64)> = (0..500)
+        .map(|k| (random_box(Scene::Sparse, &mut rng, k), k as u64))
+        .collect();
+    let mut grid = Grid::new();
+    let mut reference = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
+    grid.insert_batch(&items).unwrap();
+    reference.insert_batch(&items).unwrap();
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    grid.find_pairs(&mut got);
+    reference.find_pairs(&mut want);
+    assert_eq!(grid.mode(), GridMode::Hashed);
+    assert_eq!(got, want);
+    grid.validate().unwrap();
+
+    let mut grid = Grid::new();
+    let mut reference = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
+    items.truncate(0);
+    items.push((random_box(Scene::OneHuge, &mut rng, 0), 0));
+    items.extend((1..300).map(|k| (random_box(Scene::Uniform, &mut rng, k), k as u64)));
+    grid.insert_batch(&items).unwrap();
+    reference.insert_batch(&items).unwrap();
+    grid.find_pairs(&mut got);
+    reference.find_pairs(&mut want);
+    assert_eq!(grid.mode(), GridMode::Dense);
+    assert_eq!(grid.oversized_count(), 1);
+    assert_eq!(got, want);
+    grid.validate().unwrap();
 }

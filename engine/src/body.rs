@@ -313,7 +313,13 @@ impl Body {
     /// True when the pose and velocities are finite.
     pub fn is_finite(&self) -> bool {
         crate::math::is_finite_vector(&self.pose.translation.vector)
-            && self.pose.rotation.quaternion().coords.iter().all(|c| c.is_finite())
+            && self
+                .pose
+                .rotation
+                .quaternion()
+                .coords
+                .iter()
+                .all(|c| c.is_finite())
             && crate::math::is_finite_vector(&self.linvel)
             && crate::math::is_finite_vector(&self.angvel)
     }
@@ -398,7 +404,11 @@ impl<'a> BodyView<'a> {
             return 0.0;
         }
         let r = self.body.pose.rotation.to_rotation_matrix();
-        let inertia_local = self.body.inv_inertia_local.try_inverse().unwrap_or(Matrix::zeros());
+        let inertia_local = self
+            .body
+            .inv_inertia_local
+            .try_inverse()
+            .unwrap_or(Matrix::zeros());
         let i_world = r.matrix() * inertia_local * r.matrix().transpose();
         0.5 * self.body.mass * self.body.linvel.norm_squared()
             + 0.5 * self.body.angvel.dot(&(i_world * self.body.angvel))

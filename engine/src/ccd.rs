@@ -44,7 +44,7 @@ pub(crate) fn time_of_impact(
 ) -> Option<Real> {
     let rel = db - da;
     let len = rel.norm();
-    if !(len > 1e-9) || !len.is_finite() {
+    if len.is_nan() || len <= 1e-9 || !len.is_finite() {
         return None;
     }
     let mut t: Real = 0.0;
@@ -126,11 +126,15 @@ impl World {
                 broad.query_aabb(&swept, &mut found);
                 let mut best: Option<Real> = None;
                 for proxy in found {
-                    let Some(&j) = body_of_proxy.get(proxy.index() as usize) else { continue };
+                    let Some(&j) = body_of_proxy.get(proxy.index() as usize) else {
+                        continue;
+                    };
                     if j == i {
                         continue;
                     }
-                    let Some(o) = slots.get(j as usize).and_then(|s| s.body.as_ref()) else { continue };
+                    let Some(o) = slots.get(j as usize).and_then(|s| s.body.as_ref()) else {
+                        continue;
+                    };
                     if o.sensor || !b.groups_match(o) {
                         continue;
                     }
@@ -152,7 +156,9 @@ impl World {
         let mut hits = 0;
         for (&i, t) in sc.ccd_bodies.iter().zip(&sc.ccd_hits) {
             let Some(t) = *t else { continue };
-            let Some(b) = self.state.slots[i as usize].body.as_mut() else { continue };
+            let Some(b) = self.state.slots[i as usize].body.as_mut() else {
+                continue;
+            };
             let (p0, d) = sweep_of(b);
             let com = p0.translation.vector + d * t;
             // Shape pose → body pose: body = shape · offset⁻¹.

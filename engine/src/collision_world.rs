@@ -87,10 +87,16 @@ impl CollisionWorld {
     }
 
     /// Adds a shape at a pose (world frame); errors on a non-finite pose or shape.
-    pub fn insert(&mut self, shape: impl Into<Shape>, pose: Isometry, user_data: u64) -> Result<ColliderHandle, WorldError> {
+    pub fn insert(
+        &mut self,
+        shape: impl Into<Shape>,
+        pose: Isometry,
+        user_data: u64,
+    ) -> Result<ColliderHandle, WorldError> {
         let shape = shape.into();
         check_isometry("collider pose", &pose)?;
-        crate::world::validate_shape(&shape).map_err(|_| WorldError::NonFinite("collider shape"))?;
+        crate::world::validate_shape(&shape)
+            .map_err(|_| WorldError::NonFinite("collider shape"))?;
         let aabb = self.aabb(&shape, &pose);
         if !aabb.is_valid() {
             return Err(WorldError::NonFinite("collider AABB"));

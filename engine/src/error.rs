@@ -100,7 +100,10 @@ pub(crate) fn check_vector(what: &'static str, v: &crate::math::Vector) -> Resul
 }
 
 /// Checks that a rotation quaternion is finite (it is renormalised by the caller).
-pub(crate) fn check_rotation(what: &'static str, r: &crate::math::Rotation) -> Result<(), WorldError> {
+pub(crate) fn check_rotation(
+    what: &'static str,
+    r: &crate::math::Rotation,
+) -> Result<(), WorldError> {
     let q = r.quaternion();
     if q.coords.iter().all(|c| c.is_finite()) && (q.norm() - 1.0).abs() < 1e-3 {
         Ok(())
@@ -110,7 +113,10 @@ pub(crate) fn check_rotation(what: &'static str, r: &crate::math::Rotation) -> R
 }
 
 /// Checks that an isometry has a finite translation and a finite unit rotation.
-pub(crate) fn check_isometry(what: &'static str, p: &crate::math::Isometry) -> Result<(), WorldError> {
+pub(crate) fn check_isometry(
+    what: &'static str,
+    p: &crate::math::Isometry,
+) -> Result<(), WorldError> {
     check_vector(what, &p.translation.vector)?;
     check_rotation(what, &p.rotation)
 }

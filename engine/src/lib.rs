@@ -79,7 +79,10 @@ use math::{Isometry, Real};
 /// `alpha = 0` gives `previous`, `alpha = 1` gives `current`.
 pub fn interpolate_pose(previous: &Isometry, current: &Isometry, alpha: Real) -> Isometry {
     let a = alpha.clamp(0.0, 1.0);
-    let t = previous.translation.vector.lerp(&current.translation.vector, a);
+    let t = previous
+        .translation
+        .vector
+        .lerp(&current.translation.vector, a);
     let q0 = previous.rotation;
     let mut q1 = current.rotation;
     if q0.quaternion().dot(q1.quaternion()) < 0.0 {

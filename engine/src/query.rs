@@ -60,7 +60,9 @@ impl World {
             if best.is_some_and(|b| t_enter > b.t) {
                 break;
             }
-            let Some(&i) = self.body_of_proxy.get(proxy.index() as usize) else { continue };
+            let Some(&i) = self.body_of_proxy.get(proxy.index() as usize) else {
+                continue;
+            };
             let slot = &self.state.slots[i as usize];
             let Some(b) = &slot.body else { continue };
             if skip_sensors && b.sensor {
@@ -118,7 +120,11 @@ impl World {
 
     /// Bodies whose shape overlaps `shape` placed at `pose` (exact test, touching counts), in
     /// handle order. Pairs of shapes the narrow phase cannot test are left out.
-    pub fn query_shape(&self, shape: &Shape, pose: &Isometry) -> Result<Vec<BodyHandle>, WorldError> {
+    pub fn query_shape(
+        &self,
+        shape: &Shape,
+        pose: &Isometry,
+    ) -> Result<Vec<BodyHandle>, WorldError> {
         check_isometry("query pose", pose)?;
         crate::world::validate_shape(shape).map_err(|_| WorldError::NonFinite("query shape"))?;
         let aabb = shape.aabb(pose);

@@ -41,7 +41,9 @@ impl World {
     /// foreign snapshot, naming what is wrong.
     pub fn restore(bytes: &[u8]) -> Result<World, WorldError> {
         if bytes.len() < 12 || &bytes[..8] != MAGIC {
-            return Err(WorldError::Snapshot("not a Tumble snapshot (bad header)".into()));
+            return Err(WorldError::Snapshot(
+                "not a Tumble snapshot (bad header)".into(),
+            ));
         }
         let mut v = [0u8; 4];
         v.copy_from_slice(&bytes[8..12]);
@@ -63,7 +65,9 @@ impl World {
     fn from_state(state: State) -> Result<World, WorldError> {
         state.config.validate()?;
         if state.free.len() > state.slots.len() {
-            return Err(WorldError::Snapshot("free list longer than the slot table".into()));
+            return Err(WorldError::Snapshot(
+                "free list longer than the slot table".into(),
+            ));
         }
         for (i, s) in state.slots.iter().enumerate() {
             if let Some(b) = &s.body {
@@ -74,16 +78,22 @@ impl World {
         for c in &state.contacts {
             for h in [c.a, c.b] {
                 if h.index() as usize >= state.slots.len() {
-                    return Err(WorldError::Snapshot("contact names a slot out of range".into()));
+                    return Err(WorldError::Snapshot(
+                        "contact names a slot out of range".into(),
+                    ));
                 }
             }
             if c.manifold.len() > 4 {
-                return Err(WorldError::Snapshot("manifold with more than 4 points".into()));
+                return Err(WorldError::Snapshot(
+                    "manifold with more than 4 points".into(),
+                ));
             }
         }
         for (a, b) in &state.sensor_pairs {
             if a.index() as usize >= state.slots.len() || b.index() as usize >= state.slots.len() {
-                return Err(WorldError::Snapshot("sensor overlap names a slot out of range".into()));
+                return Err(WorldError::Snapshot(
+                    "sensor overlap names a slot out of range".into(),
+                ));
             }
         }
         let mut world = World {

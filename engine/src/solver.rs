@@ -78,8 +78,9 @@ pub(crate) struct Constraint {
     pub tangents: [Vector; 2],
     pub friction: Real,
     pub restitution: Real,
+    /// The constraint's points are `Solver::points[first..first + len]`.
+    pub first: u32,
     pub len: u8,
-    pub points: [ConstraintPoint; 4],
 }
 
 /// Soft-constraint coefficients (Box2D v3 `b2MakeSoft`).
@@ -147,6 +148,18 @@ unsafe impl Send for BodiesPtr {}
 // SAFETY: see `Send` above.
 unsafe impl Sync for BodiesPtr {}
 
+/// The constraint points, shared by the constraints of one pass: each constraint owns the
+/// disjoint range `first..first + len` (prefix sums of the lengths), so no two constraints
+/// touch the same point.
+#[derive(Clone, Copy)]
+pub(crate) struct PointsPtr(pub *mut ConstraintPoint);
+
+// SAFETY: only dereferenced within the disjoint range each constraint owns (see above), and
+// only while the `points` vector it points into is alive and not resized.
+unsafe impl Send for PointsPtr {}
+// SAFETY: see `Send` above.
+unsafe impl Sync for PointsPtr {}
+
 /// Constraints smaller than this per colour are solved on the calling thread.
 const PARALLEL_MIN: usize = 256;
 /// Constraints per rayon task.
@@ -156,8 +169,12 @@ const CHUNK: usize = 128;
 #[derive(Default)]
 pub(crate) struct Solver {
     pub constraints: Vec<Constraint>,
-    /// Constraints in pair order, before colouring.
-    pub unordered: Vec<Constraint>,
+    /// Points of all constraints, in constraint order.
+    pub points: Vec<ConstraintPoint>,
+    /// Offset of each constraint's first point (prefix sums of the lengths, colour order).
+    pub offsets: Vec<u32>,
+    /// Contact-pair indices in colour order (the order of `constraints`).
+    pub order: Vec<u32>,
     /// `colour_starts[c]..colour_starts[c+1]` is colour `c` in `constraints`.
     pub colour_starts: Vec<usize>,
     colour_of: Vec<u8>,
@@ -169,17 +186,19 @@ pub(crate) struct Solver {
 const COLOURS: usize = 64;
 
 impl Solver {
-    /// Colours `self.unordered` (in order) into `self.constraints`. `n_bodies` bounds the slot
-    /// indices.
-    pub fn colour(&mut self, n_bodies: usize) {
+    /// Greedy graph colouring of the constraints `(a, b, write_a, write_b)` given in pair order:
+    /// each takes the lowest colour free on both of its dynamic bodies. Fills `order` (pair
+    /// indices sorted by colour, pair order kept within a colour) and `colour_starts`.
+    /// `n_bodies` bounds the slot indices.
+    pub fn colour(&mut self, pairs: impl Iterator<Item = (u32, u32, bool, bool)>, n_bodies: usize) {
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
         self.colour_of.clear();
         self.counts.clear();
         self.counts.resize(COLOURS + 1, 0);
-        for c in &self.unordered {
-            let ma = if c.write_a { self.masks[c.a as usize] } else { 0 };
-            let mb = if c.write_b { self.masks[c.b as usize] } else { 0 };
+        for (a, b, write_a, write_b) in pairs {
+            let ma = if write_a { self.masks[a as usize] } else { 0 };
+            let mb = if write_b { self.masks[b as usize] } else { 0 };
             let free = !(ma | mb);
             let colour = if free == 0 {
                 COLOURS
@@ -188,17 +207,17 @@ impl Solver {
             };
             if colour < COLOURS {
                 let bit = 1u64 << colour;
-                if c.write_a {
-                    self.masks[c.a as usize] |= bit;
+                if write_a {
+                    self.masks[a as usize] |= bit;
                 }
-                if c.write_b {
-                    self.masks[c.b as usize] |= bit;
+                if write_b {
+                    self.masks[b as usize] |= bit;
                 }
             }
             self.colour_of.push(colour as u8);
             self.counts[colour] += 1;
         }
-        // Counting sort by colour (stable, so pair order is kept within a colour).
+        // Counting sort by colour (stable).
         self.colour_starts.clear();
         let mut start = 0;
         for &n in &self.counts {
@@ -206,25 +225,26 @@ impl Solver {
             start += n;
         }
         self.colour_starts.push(start);
-        let mut next: Vec<usize> = Vec::new();
-        std::mem::swap(&mut next, &mut self.counts);
-        next.clear();
-        next.extend_from_slice(&self.colour_starts[..COLOURS + 1]);
-        self.constraints.clear();
-        if let Some(first) = self.unordered.first().copied() {
-            self.constraints.resize(self.unordered.len(), first);
+        for c in 0..=COLOURS {
+            self.counts[c] = self.colour_starts[c];
         }
-        for (c, &colour) in self.unordered.iter().zip(&self.colour_of) {
-            let slot = &mut next[colour as usize];
-            self.constraints[*slot] = *c;
+        self.order.clear();
+        self.order.resize(self.colour_of.len(), 0);
+        for (k, &colour) in self.colour_of.iter().enumerate() {
+            let slot = &mut self.counts[colour as usize];
+            self.order[*slot] = k as u32;
             *slot += 1;
         }
-        self.counts = next;
     }
 
     /// Runs the whole velocity solve that precedes position integration: warm start, then
     /// `iterations` biased passes.
-    pub fn solve_velocities(&mut self, bodies: &mut [SolverBody], p: &SolverParams, iterations: u32) {
+    pub fn solve_velocities(
+        &mut self,
+        bodies: &mut [SolverBody],
+        p: &SolverParams,
+        iterations: u32,
+    ) {
         self.run(bodies, p, Pass::WarmStart);
         for _ in 0..iterations {
             self.run(bodies, p, Pass::Solve);
@@ -232,7 +252,12 @@ impl Solver {
     }
 
     /// The passes after position integration: relaxation and restitution.
-    pub fn relax_and_restitute(&mut self, bodies: &mut [SolverBody], p: &SolverParams, iterations: u32) {
+    pub fn relax_and_restitute(
+        &mut self,
+        bodies: &mut [SolverBody],
+        p: &SolverParams,
+        iterations: u32,
+    ) {
         for _ in 0..iterations {
             self.run(bodies, p, Pass::Relax);
         }
@@ -242,19 +267,22 @@ impl Solver {
     fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
         let ptr = BodiesPtr(bodies.as_mut_ptr());
         let n = bodies.len();
+        let pts = PointsPtr(self.points.as_mut_ptr());
+        let n_points = self.points.len();
+        let parallel = rayon::current_num_threads() > 1;
         for colour in 0..self.colour_starts.len().saturating_sub(1) {
             let (start, end) = (self.colour_starts[colour], self.colour_starts[colour + 1]);
-            let slice = &mut self.constraints[start..end];
+            let slice = &self.constraints[start..end];
             // The overflow colour (index COLOURS) may share bodies: always serial.
-            if slice.len() >= PARALLEL_MIN && colour < COLOURS {
-                slice.par_chunks_mut(CHUNK).for_each(|chunk| {
+            if parallel && slice.len() >= PARALLEL_MIN && colour < COLOURS {
+                slice.par_chunks(CHUNK).for_each(|chunk| {
                     for c in chunk {
-                        solve_constraint(c, ptr, n, p, pass);
+                        solve_constraint(c, ptr, n, pts, n_points, p, pass);
                     }
                 });
             } else {
                 for c in slice {
-                    solve_constraint(c, ptr, n, p, pass);
+                    solve_constraint(c, ptr, n, pts, n_points, p, pass);
                 }
             }
         }
@@ -263,9 +291,23 @@ impl Solver {
 
 /// Solves one constraint for one pass, reading and writing the two bodies through `ptr`.
 #[inline]
-fn solve_constraint(c: &mut Constraint, ptr: BodiesPtr, n: usize, p: &SolverParams, pass: Pass) {
-    debug_assert!((c.a as usize) < n && (c.b as usize) < n);
-    let _ = n;
+fn solve_constraint(
+    c: &Constraint,
+    ptr: BodiesPtr,
+    n: usize,
+    pts: PointsPtr,
+    n_points: usize,
+    p: &SolverParams,
+    pass: Pass,
+) {
+    let len = c.len as usize;
+    if (c.a as usize) >= n || (c.b as usize) >= n || c.first as usize + len > n_points {
+        debug_assert!(false, "constraint out of bounds");
+        return;
+    }
+    // SAFETY: the range is in bounds (checked above) and owned by this constraint alone
+    // (see `PointsPtr`); the vector outlives the pass.
+    let points = unsafe { std::slice::from_raw_parts_mut(pts.0.add(c.first as usize), len) };
     // SAFETY: indices are in bounds (constraints are built from live slots of this body array)
     // and see `BodiesPtr` for why no other thread writes these bodies during this colour.
     let (ba, bb) = unsafe { (*ptr.0.add(c.a as usize), *ptr.0.add(c.b as usize)) };
@@ -273,9 +315,14 @@ fn solve_constraint(c: &mut Constraint, ptr: BodiesPtr, n: usize, p: &SolverPara
     let (ima, imb) = (ba.inv_mass, bb.inv_mass);
     let (ia, ib) = (&ba.inv_inertia, &bb.inv_inertia);
     let n_ = c.normal;
-    let len = c.len as usize;
 
-    let apply = |ra: &Vector, rb: &Vector, imp: Vector, va: &mut Vector, wa: &mut Vector, vb: &mut Vector, wb: &mut Vector| {
+    let apply = |ra: &Vector,
+                 rb: &Vector,
+                 imp: Vector,
+                 va: &mut Vector,
+                 wa: &mut Vector,
+                 vb: &mut Vector,
+                 wb: &mut Vector| {
         *va -= imp * ima;
         *wa -= ia * ra.cross(&imp);
         *vb += imp * imb;
@@ -284,7 +331,7 @@ fn solve_constraint(c: &mut Constraint, ptr: BodiesPtr, n: usize, p: &SolverPara
 
     match pass {
         Pass::WarmStart => {
-            for cp in &c.points[..len] {
+            for cp in points.iter() {
                 let imp = n_ * cp.jn + c.tangents[0] * cp.jt[0] + c.tangents[1] * cp.jt[1];
                 apply(&cp.ra, &cp.rb, imp, &mut va, &mut wa, &mut vb, &mut wb);
             }
@@ -292,7 +339,7 @@ fn solve_constraint(c: &mut Constraint, ptr: BodiesPtr, n: usize, p: &SolverPara
         Pass::Solve | Pass::Relax => {
             let use_bias = pass == Pass::Solve;
             // Friction first, normal last (the normal matters most).
-            for cp in c.points[..len].iter_mut() {
+            for cp in points.iter_mut() {
                 let dv = vb + wb.cross(&cp.rb) - va - wa.cross(&cp.ra);
                 let max_f = c.friction * cp.jn;
                 let old = cp.jt;
@@ -309,7 +356,7 @@ fn solve_constraint(c: &mut Constraint, ptr: BodiesPtr, n: usize, p: &SolverPara
                 let imp = c.tangents[0] * (new[0] - old[0]) + c.tangents[1] * (new[1] - old[1]);
                 apply(&cp.ra, &cp.rb, imp, &mut va, &mut wa, &mut vb, &mut wb);
             }
-            for cp in c.points[..len].iter_mut() {
+            for cp in points.iter_mut() {
                 let dv = vb + wb.cross(&cp.rb) - va - wa.cross(&cp.ra);
                 let vn = dv.dot(&n_);
                 let s = cp.sep;
@@ -336,7 +383,7 @@ fn solve_constraint(c: &mut Constraint, ptr: BodiesPtr, n: usize, p: &SolverPara
             if c.restitution == 0.0 {
                 return;
             }
-            for cp in c.points[..len].iter_mut() {
+            for cp in points.iter_mut() {
                 if cp.vn0 > -p.restitution_threshold || cp.max_jn == 0.0 {
                     continue;
                 }
@@ -381,10 +428,17 @@ pub(crate) fn tangent_basis(n: &Vector) -> [Vector; 2] {
 /// `1 / (ima + imb + (ra×d)·Ia(ra×d) + (rb×d)·Ib(rb×d))`, the effective mass along `d`
 /// (0 when both bodies are immovable).
 #[inline]
-pub(crate) fn effective_mass(a: &SolverBody, b: &SolverBody, ra: &Vector, rb: &Vector, d: &Vector) -> Real {
+pub(crate) fn effective_mass(
+    a: &SolverBody,
+    b: &SolverBody,
+    ra: &Vector,
+    rb: &Vector,
+    d: &Vector,
+) -> Real {
     let rad = ra.cross(d);
     let rbd = rb.cross(d);
-    let k = a.inv_mass + b.inv_mass + rad.dot(&(a.inv_inertia * rad)) + rbd.dot(&(b.inv_inertia * rbd));
+    let k =
+        a.inv_mass + b.inv_mass + rad.dot(&(a.inv_inertia * rad)) + rbd.dot(&(b.inv_inertia * rbd));
     if k > 0.0 {
         1.0 / k
     } else {

@@ -20,7 +20,10 @@ use crate::events::{Event, StepReport};
 use crate::handle::BodyHandle;
 use crate::math::{Real, Rotation, Vector};
 use crate::narrowphase::{query, Manifold};
-use crate::solver::{effective_mass, tangent_basis, Constraint, ConstraintPoint, SolverBody, SolverParams, Softness};
+use crate::solver::{
+    effective_mass, tangent_basis, Constraint, ConstraintPoint, PointsPtr, Softness, SolverBody,
+    SolverParams,
+};
 use crate::stage::{Stage, Timer};
 use crate::world::{Candidate, ContactPair, PointImpulse, Slot, World};
 use rayon::prelude::*;
@@ -37,17 +40,44 @@ enum PairKind {
     Sensor,
 }
 
-fn classify(a: &Body, b: &Body) -> Option<PairKind> {
-    if !a.groups_match(b) {
+/// What the pair filter needs of a body, packed (built once per step, read per pair).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BodyInfo {
+    live: bool,
+    dynamic: bool,
+    moving: bool,
+    sensor: bool,
+    memberships: u32,
+    filter: u32,
+    /// Continuous-collision margin, metres.
+    margin: Real,
+}
+
+impl BodyInfo {
+    fn of(cfg: &crate::WorldConfig, b: &Body) -> Self {
+        Self {
+            live: true,
+            dynamic: b.is_dynamic(),
+            moving: b.is_moving(),
+            sensor: b.sensor,
+            memberships: b.memberships,
+            filter: b.filter,
+            margin: World::ccd_margin(cfg, b),
+        }
+    }
+}
+
+fn classify(a: &BodyInfo, b: &BodyInfo) -> Option<PairKind> {
+    if !(a.live && b.live) || (a.memberships & b.filter) == 0 || (b.memberships & a.filter) == 0 {
         return None;
     }
     if a.sensor || b.sensor {
-        if (a.sensor && b.sensor) || (!a.is_moving() && !b.is_moving()) {
+        if (a.sensor && b.sensor) || (!a.moving && !b.moving) {
             return None;
         }
         return Some(PairKind::Sensor);
     }
-    if a.is_dynamic() || b.is_dynamic() {
+    if a.dynamic || b.dynamic {
         Some(PairKind::Contact)
     } else {
         None
@@ -88,7 +118,12 @@ pub(crate) fn intersects_any(
 fn freeze(b: &mut Body) {
     b.frozen = true;
     if !(b.pose.translation.vector.iter().all(|x| x.is_finite())
-        && b.pose.rotation.quaternion().coords.iter().all(|x| x.is_finite()))
+        && b.pose
+            .rotation
+            .quaternion()
+            .coords
+            .iter()
+            .all(|x| x.is_finite()))
     {
         b.pose = b.prev_pose;
     }
@@ -164,12 +199,22 @@ impl World {
     }
 
     fn integrate_velocities(&mut self, report: &mut StepReport) {
-        let dt = self.state.config.dt;
-        let g = self.state.config.gravity;
+        let cfg = &self.state.config;
+        let dt = cfg.dt;
+        let g = cfg.gravity;
+        let sc = &mut self.scratch;
+        sc.info.clear();
+        sc.info.resize(self.state.slots.len(), BodyInfo::default());
+        sc.shape_poses.clear();
+        sc.shape_poses.resize(self.state.slots.len(), crate::math::Isometry::identity());
         for (i, slot) in self.state.slots.iter_mut().enumerate() {
-            let Some(b) = slot.body.as_mut() else { continue };
+            let Some(b) = slot.body.as_mut() else {
+                continue;
+            };
             b.prev_pose = b.pose;
+            sc.shape_poses[i] = b.shape_pose();
             if !b.is_dynamic() {
+                sc.info[i] = BodyInfo::of(cfg, b);
                 continue;
             }
             let v = b.linvel + (g + b.force * b.inv_mass) * dt;
@@ -182,8 +227,11 @@ impl World {
             b.angvel = w;
             if !(crate::math::is_finite_vector(&v) && crate::math::is_finite_vector(&w)) {
                 freeze(b);
-                report.frozen.push(BodyHandle::new(i as u32, slot.generation));
+                report
+                    .frozen
+                    .push(BodyHandle::new(i as u32, slot.generation));
             }
+            sc.info[i] = BodyInfo::of(cfg, b);
         }
     }
 
@@ -201,7 +249,9 @@ impl World {
                         // Flung out of the world: back to the step's start pose, frozen.
                         b.pose = b.prev_pose;
                         freeze(b);
-                        report.frozen.push(BodyHandle::new(i as u32, slot.generation));
+                        report
+                            .frozen
+                            .push(BodyHandle::new(i as u32, slot.generation));
                         aabb = World::fat_aabb(cfg, b);
                     }
                     sc.bp_updates.push((self.proxies[i], aabb));
@@ -217,7 +267,9 @@ impl World {
                     let slot = &mut self.state.slots[i];
                     if let Some(b) = slot.body.as_mut() {
                         freeze(b);
-                        report.frozen.push(BodyHandle::new(i as u32, slot.generation));
+                        report
+                            .frozen
+                            .push(BodyHandle::new(i as u32, slot.generation));
                     }
                 }
             }
@@ -240,10 +292,7 @@ impl World {
                 continue;
             };
             let (a, b) = if ia < ib { (ia, ib) } else { (ib, ia) };
-            let (Some(ba), Some(bb)) = (
-                slots.get(a as usize).and_then(|s| s.body.as_ref()),
-                slots.get(b as usize).and_then(|s| s.body.as_ref()),
-            ) else {
+            let (Some(ba), Some(bb)) = (sc.info.get(a as usize), sc.info.get(b as usize)) else {
                 continue;
             };
             match classify(ba, bb) {
@@ -251,15 +300,17 @@ impl World {
                     a,
                     b,
                     prev: NONE,
-                    prediction: cfg.prediction_distance
-                        + World::ccd_margin(cfg, ba)
-                        + World::ccd_margin(cfg, bb),
+                    prediction: cfg.prediction_distance + ba.margin + bb.margin,
                 }),
                 Some(PairKind::Sensor) => sc.sensor_candidates.push((a, b)),
                 None => {}
             }
         }
-        if !sc.candidates.windows(2).all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b)) {
+        if !sc
+            .candidates
+            .windows(2)
+            .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
+        {
             sc.candidates.sort_unstable_by_key(|c| (c.a, c.b));
         }
         if !sc.sensor_candidates.windows(2).all(|w| w[0] < w[1]) {
@@ -274,7 +325,10 @@ impl World {
                 j += 1;
             }
             if j < prev.len() && (prev[j].a.index(), prev[j].b.index()) == key {
-                let (ga, gb) = (slots[c.a as usize].generation, slots[c.b as usize].generation);
+                let (ga, gb) = (
+                    slots[c.a as usize].generation,
+                    slots[c.b as usize].generation,
+                );
                 if prev[j].a.generation() == ga && prev[j].b.generation() == gb {
                     c.prev = j as u32;
                 }
@@ -288,11 +342,12 @@ impl World {
         let prev = &self.state.contacts;
         let slop = self.state.config.linear_slop;
         let sc = &mut self.scratch;
+        let poses = &sc.shape_poses;
         sc.np_out.clear();
         sc.candidates
             .par_iter()
             .with_min_len(64)
-            .map(|c| contact_pair(c, slots, prev, slop))
+            .map(|c| contact_pair(c, slots, poses, prev, slop))
             .collect_into_vec(&mut sc.np_out);
         sc.new_contacts.clear();
         let mut unsupported = 0;
@@ -309,7 +364,10 @@ impl World {
             .par_iter()
             .with_min_len(64)
             .map(|&(a, b)| {
-                let (ba, bb) = (slots[a as usize].body.as_ref()?, slots[b as usize].body.as_ref()?);
+                let (ba, bb) = (
+                    slots[a as usize].body.as_ref()?,
+                    slots[b as usize].body.as_ref()?,
+                );
                 intersects_any(&ba.shape_pose(), &ba.shape, &bb.shape_pose(), &bb.shape)
             })
             .collect_into_vec(&mut sc.sensor_out);
@@ -348,14 +406,40 @@ impl World {
             _ => SolverBody::STATIC,
         }));
         let bodies = &sc.solver_bodies;
-        sc.solver.unordered.clear();
-        sc.new_contacts
+        let contacts = &sc.new_contacts;
+        let dynamic = |h: BodyHandle| {
+            slots[h.index() as usize]
+                .body
+                .as_ref()
+                .is_some_and(|b| b.is_dynamic())
+        };
+        sc.solver.colour(
+            contacts
+                .iter()
+                .map(|c| (c.a.index(), c.b.index(), dynamic(c.a), dynamic(c.b))),
+            slots.len(),
+        );
+        // Constraints are built directly in colour order; their points go to disjoint ranges
+        // of one buffer (prefix sums of the manifold sizes).
+        let solver = &mut sc.solver;
+        solver.offsets.clear();
+        let mut total = 0u32;
+        for &k in &solver.order {
+            solver.offsets.push(total);
+            total += contacts[k as usize].manifold.len() as u32;
+        }
+        solver.points.clear();
+        solver.points.resize(total as usize, ConstraintPoint::default());
+        let pts = PointsPtr(solver.points.as_mut_ptr());
+        solver
+            .order
             .par_iter()
-            .enumerate()
+            .zip(solver.offsets.par_iter())
             .with_min_len(64)
-            .map(|(k, cp)| make_constraint(k, cp, slots, bodies))
-            .collect_into_vec(&mut sc.solver.unordered);
-        sc.solver.colour(slots.len());
+            .map(|(&k, &first)| {
+                make_constraint(k as usize, &contacts[k as usize], slots, bodies, first, pts)
+            })
+            .collect_into_vec(&mut solver.constraints);
         let h = cfg.dt;
         // Box2D v3 caps the contact stiffness at a quarter of the step rate for stability.
         let hertz = cfg.contact_hertz.min(0.25 / h);
@@ -410,7 +494,8 @@ impl World {
         }
         for c in &sc.solver.constraints {
             let cp = &mut sc.new_contacts[c.pair as usize];
-            for (k, p) in c.points[..c.len as usize].iter().enumerate() {
+            let points = &sc.solver.points[c.first as usize..c.first as usize + c.len as usize];
+            for (k, p) in points.iter().enumerate() {
                 cp.impulses[k] = PointImpulse {
                     normal: p.jn,
                     tangent: c.tangents[0] * p.jt[0] + c.tangents[1] * p.jt[1],
@@ -427,7 +512,9 @@ impl World {
             if let Some(b) = slot.body.as_mut() {
                 if b.is_moving() && !b.is_finite() {
                     freeze(b);
-                    report.frozen.push(BodyHandle::new(i as u32, slot.generation));
+                    report
+                        .frozen
+                        .push(BodyHandle::new(i as u32, slot.generation));
                 }
             }
         }
@@ -445,13 +532,19 @@ impl World {
             match ord {
                 std::cmp::Ordering::Less => {
                     if old[i].touching {
-                        self.events.push(Event::ContactStopped { a: old[i].a, b: old[i].b });
+                        self.events.push(Event::ContactStopped {
+                            a: old[i].a,
+                            b: old[i].b,
+                        });
                     }
                     i += 1;
                 }
                 std::cmp::Ordering::Greater => {
                     if new[j].touching {
-                        self.events.push(Event::ContactStarted { a: new[j].a, b: new[j].b });
+                        self.events.push(Event::ContactStarted {
+                            a: new[j].a,
+                            b: new[j].b,
+                        });
                     }
                     j += 1;
                 }
@@ -530,11 +623,27 @@ impl World {
 /// The narrow phase of one candidate: its manifold with last step's impulses matched by
 /// feature id, `Ok(None)` when the shapes are farther apart than the prediction, `Err` for an
 /// unsupported pair of shapes.
-fn contact_pair(c: &Candidate, slots: &[Slot], prev: &[ContactPair], slop: Real) -> Result<Option<ContactPair>, ()> {
-    let (Some(ba), Some(bb)) = (slots[c.a as usize].body.as_ref(), slots[c.b as usize].body.as_ref()) else {
+fn contact_pair(
+    c: &Candidate,
+    slots: &[Slot],
+    poses: &[crate::math::Isometry],
+    prev: &[ContactPair],
+    slop: Real,
+) -> Result<Option<ContactPair>, ()> {
+    let (Some(ba), Some(bb)) = (
+        slots[c.a as usize].body.as_ref(),
+        slots[c.b as usize].body.as_ref(),
+    ) else {
         return Ok(None);
     };
-    let m = contact_any(&ba.shape_pose(), &ba.shape, &bb.shape_pose(), &bb.shape, c.prediction).map_err(|_| ())?;
+    let m = contact_any(
+        &poses[c.a as usize],
+        &ba.shape,
+        &poses[c.b as usize],
+        &bb.shape,
+        c.prediction,
+    )
+    .map_err(|_| ())?;
     let Some(m) = m else { return Ok(None) };
     if m.is_empty() || crate::world::validate_manifold(&m).is_err() {
         return Ok(None);
@@ -573,8 +682,16 @@ fn contact_pair(c: &Candidate, slots: &[Slot], prev: &[ContactPair], slop: Real)
     }))
 }
 
-/// The solver constraint of contact pair `k`.
-fn make_constraint(k: usize, cp: &ContactPair, slots: &[Slot], bodies: &[SolverBody]) -> Constraint {
+/// The solver constraint of contact pair `k`; its points are written to
+/// `pts[first..first + len]`, a range no other constraint writes.
+fn make_constraint(
+    k: usize,
+    cp: &ContactPair,
+    slots: &[Slot],
+    bodies: &[SolverBody],
+    first: u32,
+    pts: PointsPtr,
+) -> Constraint {
     let (a, b) = (cp.a.index(), cp.b.index());
     let (ba, bb) = (&slots[a as usize].body, &slots[b as usize].body);
     let n = cp.manifold.normal;
@@ -589,8 +706,8 @@ fn make_constraint(k: usize, cp: &ContactPair, slots: &[Slot], bodies: &[SolverB
         tangents,
         friction: 0.0,
         restitution: 0.0,
+        first,
         len: 0,
-        points: [ConstraintPoint::default(); 4],
     };
     // Contact pairs name live bodies; an empty constraint (a no-op) otherwise.
     let (Some(ba), Some(bb)) = (ba.as_ref(), bb.as_ref()) else {
@@ -601,14 +718,15 @@ fn make_constraint(k: usize, cp: &ContactPair, slots: &[Slot], bodies: &[SolverB
     c.write_a = ba.is_dynamic();
     c.write_b = bb.is_dynamic();
     c.friction = crate::Material::combine_friction(ba.material.friction, bb.material.friction);
-    c.restitution = crate::Material::combine_restitution(ba.material.restitution, bb.material.restitution);
+    c.restitution =
+        crate::Material::combine_restitution(ba.material.restitution, bb.material.restitution);
     c.len = cp.manifold.len() as u8;
     for (i, p) in cp.manifold.points().iter().enumerate() {
         let ra = p.point.coords - ca;
         let rb = p.point.coords - cb;
         let dv = sb.v + sb.w.cross(&rb) - sa.v - sa.w.cross(&ra);
         let imp = cp.impulses[i];
-        c.points[i] = ConstraintPoint {
+        let point = ConstraintPoint {
             ra,
             rb,
             sep: -p.depth,
@@ -622,6 +740,9 @@ fn make_constraint(k: usize, cp: &ContactPair, slots: &[Slot], bodies: &[SolverB
             vn0: dv.dot(&n),
             max_jn: 0.0,
         };
+        // SAFETY: `first + i` lies in the range reserved for this constraint (the caller sized
+        // the buffer by the prefix sums of the manifold lengths); no other constraint writes it.
+        unsafe { pts.0.add(first as usize + i).write(point) };
     }
     c
 }

@@ -106,6 +106,10 @@ pub(crate) struct Scratch {
     pub solver: Solver,
     pub ccd_bodies: Vec<u32>,
     pub ccd_hits: Vec<Option<Real>>,
+    /// Per slot, what the pair filter needs (built by the first stage of each step).
+    pub info: Vec<crate::step::BodyInfo>,
+    /// Per slot, the shape's world pose at the start of the step.
+    pub shape_poses: Vec<Isometry>,
 }
 
 /// Counts from the last step.
@@ -336,22 +340,22 @@ impl World {
 
     /// Every live body, in handle order.
     pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, BodyView<'_>)> + '_ {
-        self.state
-            .slots
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| {
-                s.body
-                    .as_ref()
-                    .map(|body| (BodyHandle::new(i as u32, s.generation), BodyView { body }))
-            })
+        self.state.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.body
+                .as_ref()
+                .map(|body| (BodyHandle::new(i as u32, s.generation), BodyView { body }))
+        })
     }
 
     /// The pose to draw: the last two stored poses blended by the last `alpha` (translation
     /// lerped, rotation slerped; see [`crate::interpolate_pose`]). None for a stale handle.
     pub fn render_pose(&self, h: BodyHandle) -> Option<Isometry> {
         let b = self.get(h).ok()?;
-        Some(crate::interpolate_pose(&b.prev_pose, &b.pose, self.state.alpha))
+        Some(crate::interpolate_pose(
+            &b.prev_pose,
+            &b.pose,
+            self.state.alpha,
+        ))
     }
 
     /// The body's pose at the start of the last step (the "previous" state of interpolation).
@@ -374,7 +378,9 @@ impl World {
         if !within_limits(&aabb) {
             let b = self.get_mut(h)?;
             (b.pose, b.prev_pose) = old;
-            return Err(WorldError::NonFinite("body AABB (pose beyond MAX_COORDINATE)"));
+            return Err(WorldError::NonFinite(
+                "body AABB (pose beyond MAX_COORDINATE)",
+            ));
         }
         let proxy = self.proxies[h.index() as usize];
         if let Err(e) = self.broad.update(proxy, aabb) {
@@ -568,14 +574,23 @@ impl World {
 
     /// Sum of the normal impulses (N·s) between two bodies during the last step (0 if none).
     pub fn normal_impulse(&self, a: BodyHandle, b: BodyHandle) -> Real {
-        let (a, b) = if a.index() < b.index() { (a, b) } else { (b, a) };
+        let (a, b) = if a.index() < b.index() {
+            (a, b)
+        } else {
+            (b, a)
+        };
         self.state
             .contacts
             .binary_search_by_key(&(a.index(), b.index()), |c| (c.a.index(), c.b.index()))
             .ok()
             .map(|i| &self.state.contacts[i])
             .filter(|c| c.a == a && c.b == b)
-            .map(|c| c.impulses[..c.manifold.len()].iter().map(|p| p.normal).sum())
+            .map(|c| {
+                c.impulses[..c.manifold.len()]
+                    .iter()
+                    .map(|p| p.normal)
+                    .sum()
+            })
             .unwrap_or(0.0)
     }
 
@@ -613,7 +628,10 @@ impl World {
         for &f in &st.free {
             let f = f as usize;
             if f >= st.slots.len() {
-                return Err(format!("free list holds {f}, beyond {} slots", st.slots.len()));
+                return Err(format!(
+                    "free list holds {f}, beyond {} slots",
+                    st.slots.len()
+                ));
             }
             if is_free[f] {
                 return Err(format!("slot {f} is twice in the free list"));
@@ -652,8 +670,13 @@ impl World {
                 .aabb(proxy)
                 .map_err(|e| format!("body {i}: {e}"))?;
             let tight = b.shape.aabb(&b.shape_pose());
-            if !fat.loosened(1e-4 * (1.0 + tight.half_extents().norm())).contains(&tight) {
-                return Err(format!("body {i}: broad-phase AABB does not contain the shape"));
+            if !fat
+                .loosened(1e-4 * (1.0 + tight.half_extents().norm()))
+                .contains(&tight)
+            {
+                return Err(format!(
+                    "body {i}: broad-phase AABB does not contain the shape"
+                ));
             }
         }
         if live != st.len {
@@ -685,7 +708,10 @@ impl World {
         for c in &st.contacts {
             validate_manifold(&c.manifold)?;
             for p in &c.impulses {
-                if !(p.normal.is_finite() && p.normal >= 0.0) || !crate::math::is_finite_vector(&p.tangent) {
+                if !(p.normal.is_finite()
+                    && p.normal >= 0.0
+                    && crate::math::is_finite_vector(&p.tangent))
+                {
                     return Err("contact impulse not finite or negative".into());
                 }
             }
@@ -705,12 +731,24 @@ pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
     if !b.is_finite() || !b.prev_pose.translation.vector.iter().all(|x| x.is_finite()) {
         return Err("non-finite pose or velocity".into());
     }
-    for (what, q) in [("rotation", b.pose.rotation), ("previous rotation", b.prev_pose.rotation), ("offset rotation", b.local_offset.rotation)] {
-        if !q.quaternion().coords.iter().all(|c| c.is_finite()) || (q.quaternion().norm() - 1.0).abs() > 1e-3 {
+    for (what, q) in [
+        ("rotation", b.pose.rotation),
+        ("previous rotation", b.prev_pose.rotation),
+        ("offset rotation", b.local_offset.rotation),
+    ] {
+        if !q.quaternion().coords.iter().all(|c| c.is_finite())
+            || (q.quaternion().norm() - 1.0).abs() > 1e-3
+        {
             return Err(format!("{what} is not a unit quaternion"));
         }
     }
-    if !b.local_offset.translation.vector.iter().all(|x| x.is_finite()) {
+    if !b
+        .local_offset
+        .translation
+        .vector
+        .iter()
+        .all(|x| x.is_finite())
+    {
         return Err("non-finite local offset".into());
     }
     if !crate::math::is_finite_vector(&b.force) || !crate::math::is_finite_vector(&b.torque) {
@@ -719,8 +757,14 @@ pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
     b.material.validate().map_err(|e| e.to_string())?;
     validate_shape(&b.shape)?;
     let dynamic = b.kind == BodyKind::Dynamic;
-    if dynamic != (b.inv_mass > 0.0) || !b.inv_mass.is_finite() || (dynamic && !(b.mass > 0.0 && b.mass.is_finite())) {
-        return Err(format!("kind {:?} with inverse mass {}", b.kind, b.inv_mass));
+    if dynamic != (b.inv_mass > 0.0)
+        || !b.inv_mass.is_finite()
+        || (dynamic && !(b.mass > 0.0 && b.mass.is_finite()))
+    {
+        return Err(format!(
+            "kind {:?} with inverse mass {}",
+            b.kind, b.inv_mass
+        ));
     }
     if !b.inv_inertia_local.iter().all(|x| x.is_finite()) {
         return Err("non-finite inverse inertia".into());

@@ -22,7 +22,8 @@ fn fire(shape: Shape, speed: Real, ccd: bool, dynamic_wall: bool) -> Real {
     } else {
         BodyBuilder::fixed(wall)
     };
-    w.insert(wall.translation(Vector::new(1.025, 0.0, 0.0))).unwrap();
+    w.insert(wall.translation(Vector::new(1.025, 0.0, 0.0)))
+        .unwrap();
     let b = w
         .insert(
             BodyBuilder::dynamic(shape)
@@ -61,7 +62,10 @@ fn fast_ball_stops_at_wall_with_ccd() {
 fn fast_ball_tunnels_without_ccd() {
     for speed in [30.0, 300.0] {
         let x = fire(small_ball(), speed, false, false);
-        assert!(x > 1.05, "speed {speed}: without CCD the ball was expected to pass, max x = {x}");
+        assert!(
+            x > 1.05,
+            "speed {speed}: without CCD the ball was expected to pass, max x = {x}"
+        );
     }
 }
 
@@ -87,7 +91,13 @@ fn fast_ball_stops_at_dynamic_wall() {
 fn falling_ball_does_not_cross_floor() {
     let mut w = world_with_gravity(Vector::new(0.0, -9.81, 0.0));
     add_floor(&mut w, 0.5, 0.0);
-    let b = w.insert(ball(0.02, Vector::new(0.0, 1.0, 0.0)).linvel(Vector::new(0.0, -200.0, 0.0)).ccd(true)).unwrap();
+    let b = w
+        .insert(
+            ball(0.02, Vector::new(0.0, 1.0, 0.0))
+                .linvel(Vector::new(0.0, -200.0, 0.0))
+                .ccd(true),
+        )
+        .unwrap();
     for _ in 0..60 {
         w.step();
         assert!(w.body(b).unwrap().translation().y > 0.0);

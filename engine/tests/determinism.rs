@@ -21,19 +21,29 @@ fn pile(kind: BroadPhaseKind) -> World {
         (Vector::new(0.0, 2.0, 3.5), Vector::new(4.0, 2.0, 0.5)),
         (Vector::new(0.0, 2.0, -3.5), Vector::new(4.0, 2.0, 0.5)),
     ] {
-        w.insert(tumble::BodyBuilder::fixed(tumble::Cuboid::new(he).unwrap()).translation(c)).unwrap();
+        w.insert(tumble::BodyBuilder::fixed(tumble::Cuboid::new(he).unwrap()).translation(c))
+            .unwrap();
     }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
     for i in 0..80 {
-        let at = Vector::new(rng.gen_range(-2.0..2.0), 1.0 + 0.5 * i as Real, rng.gen_range(-2.0..2.0));
-        let rot = Rotation::from_euler_angles(rng.gen_range(0.0..6.0), rng.gen_range(0.0..6.0), rng.gen_range(0.0..6.0));
+        let at = Vector::new(
+            rng.gen_range(-2.0..2.0),
+            1.0 + 0.5 * i as Real,
+            rng.gen_range(-2.0..2.0),
+        );
+        let rot = Rotation::from_euler_angles(
+            rng.gen_range(0.0..6.0),
+            rng.gen_range(0.0..6.0),
+            rng.gen_range(0.0..6.0),
+        );
         let v = Vector::new(rng.gen_range(-1.0..1.0), 0.0, rng.gen_range(-1.0..1.0));
         let b = if i % 5 == 4 {
             ball(0.3, at)
         } else {
             cuboid(Vector::new(0.3, 0.2, 0.25), at).rotation(rot)
         };
-        w.insert(b.linvel(v).restitution(0.2).friction(0.6)).unwrap();
+        w.insert(b.linvel(v).restitution(0.2).friction(0.6))
+            .unwrap();
     }
     w
 }
@@ -47,7 +57,11 @@ fn run(kind: BroadPhaseKind, steps: usize) -> World {
 }
 
 fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
 }
 
 const STEPS: usize = 240;
@@ -83,7 +97,11 @@ fn same_result_for_any_thread_count() {
 #[test]
 fn same_result_for_every_broad_phase() {
     let reference = run(BroadPhaseKind::BruteForce, STEPS).state_hash();
-    for kind in [BroadPhaseKind::SweepAndPrune, BroadPhaseKind::Bvh, BroadPhaseKind::Grid] {
+    for kind in [
+        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::Bvh,
+        BroadPhaseKind::Grid,
+    ] {
         assert_eq!(run(kind, STEPS).state_hash(), reference, "{kind:?}");
     }
 }

@@ -13,7 +13,12 @@ fn worked_restitution_case() {
     let mut w = world_with_gravity(Vector::zeros());
     add_floor(&mut w, 0.0, 0.8);
     let b = w
-        .insert(ball(0.5, Vector::new(0.0, 0.5, 0.0)).linvel(Vector::new(2.0, -5.0, 0.0)).friction(0.0).restitution(0.8))
+        .insert(
+            ball(0.5, Vector::new(0.0, 0.5, 0.0))
+                .linvel(Vector::new(2.0, -5.0, 0.0))
+                .friction(0.0)
+                .restitution(0.8),
+        )
         .unwrap();
     w.step();
     let v = w.body(b).unwrap().linvel();
@@ -24,13 +29,29 @@ fn worked_restitution_case() {
 /// restitutions and mass ratios.
 #[test]
 fn two_body_collisions_conserve_momentum() {
-    for (e, r2, offset) in [(0.0, 0.5, 0.0), (0.5, 0.7, 0.3), (1.0, 0.3, 0.4), (0.8, 1.0, -0.4)] {
+    for (e, r2, offset) in [
+        (0.0, 0.5, 0.0),
+        (0.5, 0.7, 0.3),
+        (1.0, 0.3, 0.4),
+        (0.8, 1.0, -0.4),
+    ] {
         let mut w = world_with_gravity(Vector::zeros());
         let a = w
-            .insert(ball(0.5, Vector::new(-2.0, 0.0, 0.0)).linvel(Vector::new(6.0, 0.0, 0.0)).restitution(e).friction(0.3))
+            .insert(
+                ball(0.5, Vector::new(-2.0, 0.0, 0.0))
+                    .linvel(Vector::new(6.0, 0.0, 0.0))
+                    .restitution(e)
+                    .friction(0.3),
+            )
             .unwrap();
         let b = w
-            .insert(ball(r2, Vector::new(2.0, offset, 0.1)).linvel(Vector::new(-3.0, 0.2, 0.0)).restitution(e).friction(0.3).density(2.0))
+            .insert(
+                ball(r2, Vector::new(2.0, offset, 0.1))
+                    .linvel(Vector::new(-3.0, 0.2, 0.0))
+                    .restitution(e)
+                    .friction(0.3)
+                    .density(2.0),
+            )
             .unwrap();
         let p = |w: &tumble::World| {
             let (ba, bb) = (w.body(a).unwrap(), w.body(b).unwrap());
@@ -42,7 +63,10 @@ fn two_body_collisions_conserve_momentum() {
             w.step();
             touched |= w.touching_pair_count() > 0;
             let p1 = p(&w);
-            assert!((p1 - p0).norm() <= 1e-5 * p0.norm(), "e={e}: momentum {p0} -> {p1}");
+            assert!(
+                (p1 - p0).norm() <= 1e-5 * p0.norm(),
+                "e={e}: momentum {p0} -> {p1}"
+            );
         }
         assert!(touched, "the balls must have collided");
     }
@@ -59,7 +83,12 @@ fn elastic_box_keeps_energy() {
     .unwrap();
     add_closed_box(&mut w, 3.0, 1.0, 0.0);
     let b = w
-        .insert(ball(0.3, Vector::new(-1.0, 0.5, 0.7)).linvel(Vector::new(4.0, 7.0, -3.0)).restitution(1.0).friction(0.0))
+        .insert(
+            ball(0.3, Vector::new(-1.0, 0.5, 0.7))
+                .linvel(Vector::new(4.0, 7.0, -3.0))
+                .restitution(1.0)
+                .friction(0.0),
+        )
         .unwrap();
     let g = 9.81;
     let energy = |w: &tumble::World| -> Real {
@@ -92,7 +121,13 @@ fn bounce_apexes_follow_e_squared() {
     add_floor(&mut w, 0.0, e);
     let r = 0.1;
     let h0 = 2.0;
-    let b = w.insert(ball(r, Vector::new(0.0, h0 + r, 0.0)).restitution(e).friction(0.0)).unwrap();
+    let b = w
+        .insert(
+            ball(r, Vector::new(0.0, h0 + r, 0.0))
+                .restitution(e)
+                .friction(0.0),
+        )
+        .unwrap();
     let mut apexes = Vec::new();
     let mut prev_vy = 0.0;
     for _ in 0..(240 * 6) {
@@ -108,7 +143,10 @@ fn bounce_apexes_follow_e_squared() {
     let mut expected = h0;
     for (k, a) in apexes.iter().take(3).enumerate() {
         expected *= e * e;
-        assert!(((a - expected) / expected).abs() < 0.05, "bounce {k}: apex {a}, expected {expected} ({apexes:?})");
+        assert!(
+            ((a - expected) / expected).abs() < 0.05,
+            "bounce {k}: apex {a}, expected {expected} ({apexes:?})"
+        );
     }
 }
 
@@ -117,7 +155,9 @@ fn bounce_apexes_follow_e_squared() {
 fn ball_and_box_come_to_rest() {
     let mut w = world_with_gravity(Vector::new(0.0, -9.81, 0.0));
     add_floor(&mut w, 0.5, 0.3);
-    let b = w.insert(ball(0.5, Vector::new(-2.0, 1.5, 0.0)).restitution(0.3)).unwrap();
+    let b = w
+        .insert(ball(0.5, Vector::new(-2.0, 1.5, 0.0)).restitution(0.3))
+        .unwrap();
     let c = w
         .insert(cuboid(Vector::new(0.5, 0.5, 0.5), Vector::new(2.0, 1.5, 0.0)).restitution(0.3))
         .unwrap();
@@ -128,7 +168,11 @@ fn ball_and_box_come_to_rest() {
         w.step();
         for h in [b, c] {
             let body = w.body(h).unwrap();
-            assert!(body.linvel().norm() < 1e-3, "speed {}", body.linvel().norm());
+            assert!(
+                body.linvel().norm() < 1e-3,
+                "speed {}",
+                body.linvel().norm()
+            );
             assert!(body.angvel().norm() < 1e-2, "spin {}", body.angvel().norm());
         }
     }
@@ -144,15 +188,27 @@ fn stack_of_five_stands() {
     add_floor(&mut w, 0.6, 0.0);
     let boxes: Vec<_> = (0..5)
         .map(|i| {
-            w.insert(cuboid(Vector::new(0.5, 0.5, 0.5), Vector::new(0.0, 0.5 + i as Real, 0.0)).friction(0.6))
-                .unwrap()
+            w.insert(
+                cuboid(
+                    Vector::new(0.5, 0.5, 0.5),
+                    Vector::new(0.0, 0.5 + i as Real, 0.0),
+                )
+                .friction(0.6),
+            )
+            .unwrap()
         })
         .collect();
-    let initial: Vec<Vector> = boxes.iter().map(|h| w.body(*h).unwrap().translation()).collect();
+    let initial: Vec<Vector> = boxes
+        .iter()
+        .map(|h| w.body(*h).unwrap().translation())
+        .collect();
     for _ in 0..60 {
         w.step();
     }
-    let settled: Vec<Vector> = boxes.iter().map(|h| w.body(*h).unwrap().translation()).collect();
+    let settled: Vec<Vector> = boxes
+        .iter()
+        .map(|h| w.body(*h).unwrap().translation())
+        .collect();
     for _ in 0..600 {
         w.step();
     }
@@ -169,16 +225,27 @@ fn stack_of_five_stands() {
 fn box_on_edge_falls_over() {
     let mut w = world_with_gravity(Vector::new(0.0, -9.81, 0.0));
     add_floor(&mut w, 0.8, 0.0);
-    let q = tumble::math::Rotation::from_axis_angle(&Vector::z_axis(), std::f32::consts::FRAC_PI_4 + 0.1);
+    let q = tumble::math::Rotation::from_axis_angle(
+        &Vector::z_axis(),
+        std::f32::consts::FRAC_PI_4 + 0.1,
+    );
     let h = (2.0 as Real).sqrt() * 0.5;
     let c = w
-        .insert(cuboid(Vector::new(0.5, 0.5, 0.5), Vector::new(0.0, h + 0.01, 0.0)).rotation(q).friction(0.8))
+        .insert(
+            cuboid(Vector::new(0.5, 0.5, 0.5), Vector::new(0.0, h + 0.01, 0.0))
+                .rotation(q)
+                .friction(0.8),
+        )
         .unwrap();
     for _ in 0..240 {
         w.step();
     }
     let body = w.body(c).unwrap();
-    assert!((body.translation().y - 0.5).abs() < 0.02, "y = {}", body.translation().y);
+    assert!(
+        (body.translation().y - 0.5).abs() < 0.02,
+        "y = {}",
+        body.translation().y
+    );
     // Some face is flat on the floor: the body's up axis is a local axis.
     let up = body.rotation().inverse() * Vector::y();
     assert!(up.amax() > 0.999, "up in body frame {up}");

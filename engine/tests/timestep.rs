@@ -11,11 +11,17 @@ fn scene() -> World {
     add_floor(&mut w, 0.5, 0.2);
     for i in 0..8 {
         let x = -2.0 + 0.55 * i as Real;
-        w.insert(cuboid(Vector::new(0.25, 0.25, 0.25), Vector::new(x, 1.0 + 0.6 * i as Real, 0.1 * i as Real))
+        w.insert(
+            cuboid(
+                Vector::new(0.25, 0.25, 0.25),
+                Vector::new(x, 1.0 + 0.6 * i as Real, 0.1 * i as Real),
+            )
             .rotation(Rotation::from_euler_angles(0.3 * i as Real, 0.2, 0.1))
-            .angvel(Vector::new(0.0, 1.0, 0.5)))
+            .angvel(Vector::new(0.0, 1.0, 0.5)),
+        )
+        .unwrap();
+        w.insert(ball(0.2, Vector::new(x, 3.0 + 0.5 * i as Real, 0.0)).restitution(0.5))
             .unwrap();
-        w.insert(ball(0.2, Vector::new(x, 3.0 + 0.5 * i as Real, 0.0)).restitution(0.5)).unwrap();
     }
     w
 }
@@ -59,8 +65,16 @@ fn advance_counts_steps_and_alpha() {
     assert!(r.alpha >= 0.0 && r.alpha < 1.0);
     assert!(w.advance(-1.0).is_err());
     assert!(w.advance(Real::NAN).is_err());
-    assert!(World::new(WorldConfig { dt: 0.0, ..WorldConfig::default() }).is_err());
-    assert!(World::new(WorldConfig { dt: -1.0, ..WorldConfig::default() }).is_err());
+    assert!(World::new(WorldConfig {
+        dt: 0.0,
+        ..WorldConfig::default()
+    })
+    .is_err());
+    assert!(World::new(WorldConfig {
+        dt: -1.0,
+        ..WorldConfig::default()
+    })
+    .is_err());
 }
 
 #[test]
@@ -77,8 +91,14 @@ fn render_pose_is_blend_of_stored_states() {
     // alpha 0 → previous, 1 → current.
     let (h, b) = w.bodies().nth(1).unwrap();
     let p = w.previous_pose(h).unwrap();
-    assert_eq!(interpolate_pose(&p, &b.pose(), 0.0).translation, p.translation);
-    assert_eq!(interpolate_pose(&p, &b.pose(), 1.0).translation, b.pose().translation);
+    assert_eq!(
+        interpolate_pose(&p, &b.pose(), 0.0).translation,
+        p.translation
+    );
+    assert_eq!(
+        interpolate_pose(&p, &b.pose(), 1.0).translation,
+        b.pose().translation
+    );
 }
 
 #[test]

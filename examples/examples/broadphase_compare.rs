@@ -41,6 +41,17 @@ fn warmup(scene: SceneKind) -> usize {
     }
 }
 
+/// Labels only the round values 1, 2, 5 × 10^k of a log axis (the others stay blank).
+fn round_label(x: &f64) -> String {
+    let decade = 10f64.powf(x.log10().floor());
+    let m = x / decade;
+    if [1.0, 2.0, 5.0].iter().any(|r| (m - r).abs() < 1e-6) {
+        format!("{x:.0}")
+    } else {
+        String::new()
+    }
+}
+
 fn main() -> ExitCode {
     run_example("broadphase_compare", || run(Args::parse()))
 }
@@ -145,7 +156,7 @@ fn run(args: Args) -> ExampleResult {
             .configure_mesh()
             .x_desc("N (bodies)")
             .y_desc("ms")
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&round_label)
             .draw()?;
         for (bi, (name, _)) in BROAD_PHASES.iter().enumerate() {
             let colour = body_colour(bi);

@@ -57,7 +57,9 @@ mod tests {
         fs::create_dir_all(&base).unwrap();
         let file = base.join("not-a-folder");
         fs::write(&file, b"x").unwrap();
-        let err = out_dir("x", Some(&file.join("sub"))).unwrap_err().to_string();
+        let err = out_dir("x", Some(&file.join("sub")))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("cannot write into the output folder"), "{err}");
         let ok = out_dir("x", Some(&base.join("fine"))).unwrap();
         assert!(ok.is_dir());

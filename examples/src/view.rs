@@ -13,7 +13,11 @@ use tumble::Shape;
 pub type DrawError = DrawingAreaErrorKind<<SVGBackend<'static> as DrawingBackend>::ErrorType>;
 
 /// A white SVG canvas of `width × height` pixels writing to `path` when presented.
-pub fn svg_canvas(path: &Path, width: u32, height: u32) -> Result<DrawingArea<SVGBackend<'_>, Shift>, DrawError> {
+pub fn svg_canvas(
+    path: &Path,
+    width: u32,
+    height: u32,
+) -> Result<DrawingArea<SVGBackend<'_>, Shift>, DrawError> {
     let area = SVGBackend::new(path, (width, height)).into_drawing_area();
     area.fill(&WHITE)?;
     Ok(area)
@@ -43,8 +47,15 @@ impl Camera {
     /// A camera on the unit sphere at azimuth `yaw_deg` about +y (0: on the +z axis, looking
     /// towards −z) and elevation `pitch_deg` above the horizon (degrees), +y up on the picture.
     pub fn new(yaw_deg: f64, pitch_deg: f64) -> Self {
-        let (yaw, pitch) = (yaw_deg.to_radians(), pitch_deg.clamp(-89.0, 89.0).to_radians());
-        let d = [yaw.sin() * pitch.cos(), pitch.sin(), yaw.cos() * pitch.cos()];
+        let (yaw, pitch) = (
+            yaw_deg.to_radians(),
+            pitch_deg.clamp(-89.0, 89.0).to_radians(),
+        );
+        let d = [
+            yaw.sin() * pitch.cos(),
+            pitch.sin(),
+            yaw.cos() * pitch.cos(),
+        ];
         // right = y × d (normalised), up = d × right.
         let n = (d[2] * d[2] + d[0] * d[0]).sqrt();
         let right = [d[2] / n, 0.0, -d[0] / n];
@@ -68,7 +79,16 @@ impl Camera {
     /// `(u, v, depth)`: picture-plane coordinates (metres, u right, v up) and the distance
     /// behind the picture plane (larger is farther from the viewer).
     pub fn project(&self, p: [f64; 3]) -> [f64; 3] {
-        [dot(p, self.right), dot(p, self.up), -dot(p, self.toward_viewer)]
+        [
+            dot(p, self.right),
+            dot(p, self.up),
+            -dot(p, self.toward_viewer),
+        ]
+    }
+
+    /// The unit vector from the scene towards the viewer (world frame).
+    pub fn toward_viewer(&self) -> [f64; 3] {
+        self.toward_viewer
     }
 
     /// True when a surface with outward normal `n` (world frame) faces the viewer.
@@ -115,11 +135,21 @@ impl Viewport {
         }
     }
 
+    /// The same viewport moved by `(dx, dy)` pixels (right, down).
+    pub fn shifted(mut self, dx: f64, dy: f64) -> Self {
+        self.pixel_centre[0] += dx;
+        self.pixel_centre[1] += dy;
+        self
+    }
+
     /// The pixel of a projected point `(u, v, _)`.
     pub fn pixel(&self, q: [f64; 3]) -> (i32, i32) {
         let x = self.pixel_centre[0] + (q[0] - self.centre[0]) * self.scale;
         let y = self.pixel_centre[1] - (q[1] - self.centre[1]) * self.scale;
-        (x.round().clamp(-1e6, 1e6) as i32, y.round().clamp(-1e6, 1e6) as i32)
+        (
+            x.round().clamp(-1e6, 1e6) as i32,
+            y.round().clamp(-1e6, 1e6) as i32,
+        )
     }
 }
 
@@ -237,7 +267,10 @@ pub fn draw_items<DB: DrawingBackend>(
                 let colour = match look {
                     Look::Solid(c) | Look::Wire(c) => c,
                 };
-                prims.push((c[2] - f64::from(b.radius()), Primitive::Disc(viewport.pixel(c), r, colour)));
+                prims.push((
+                    c[2] - f64::from(b.radius()),
+                    Primitive::Disc(viewport.pixel(c), r, colour),
+                ));
             }
             (Shape::Cuboid(c), Look::Solid(colour)) => {
                 let corners = box_corners(&c.half_extents(), &item.pose);
@@ -247,7 +280,8 @@ pub fn draw_items<DB: DrawingBackend>(
                     if !camera.faces_viewer(n) {
                         continue;
                     }
-                    let proj: Vec<[f64; 3]> = idx.iter().map(|&i| camera.project(corners[i])).collect();
+                    let proj: Vec<[f64; 3]> =
+                        idx.iter().map(|&i| camera.project(corners[i])).collect();
                     let depth = proj.iter().map(|q| q[2]).sum::<f64>() / 4.0;
                     let pts = proj.iter().map(|q| viewport.pixel(*q)).collect();
                     prims.push((depth, Primitive::Polygon(pts, shade(colour, n))));
@@ -262,7 +296,10 @@ pub fn draw_items<DB: DrawingBackend>(
                     _ => {
                         let a = shape.aabb(&item.pose);
                         let half = a.half_extents();
-                        box_corners(&half, &Isometry::translation(a.center().x, a.center().y, a.center().z))
+                        box_corners(
+                            &half,
+                            &Isometry::translation(a.center().x, a.center().y, a.center().z),
+                        )
                     }
                 };
                 let proj: Vec<[f64; 3]> = corners.iter().map(|p| camera.project(*p)).collect();
@@ -306,7 +343,11 @@ pub fn label<DB: DrawingBackend>(
     (x, y): (i32, i32),
     size: u32,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    area.draw(&Text::new(text.to_string(), (x, y), ("sans-serif", size).into_font()))
+    area.draw(&Text::new(
+        text.to_string(),
+        (x, y),
+        ("sans-serif", size).into_font(),
+    ))
 }
 
 /// A palette of clear colours for bodies, picked by index.
@@ -363,7 +404,10 @@ mod tests {
         }
         let (x0, y0) = v.pixel(c.project(pts[0]));
         let (x1, y1) = v.pixel(c.project(pts[1]));
-        assert!(x1 > x0 && y1 < y0, "x grows right, y grows up on the picture");
+        assert!(
+            x1 > x0 && y1 < y0,
+            "x grows right, y grows up on the picture"
+        );
     }
 }
 

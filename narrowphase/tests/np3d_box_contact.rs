@@ -18,7 +18,11 @@ fn moved(p: &Isometry, d: Vector) -> Isometry {
 fn box_pair(r: &mut rand_chacha::ChaCha8Rng, s: Real) -> (Isometry, Vector, Isometry, Vector) {
     let ea = half_extents(r, s);
     let eb = half_extents(r, s);
-    let ca = Vector::new(r.gen_range(-3.0..3.0), r.gen_range(-3.0..3.0), r.gen_range(-3.0..3.0)) * s;
+    let ca = Vector::new(
+        r.gen_range(-3.0..3.0),
+        r.gen_range(-3.0..3.0),
+        r.gen_range(-3.0..3.0),
+    ) * s;
     let reach = ea.norm() + eb.norm();
     let cb = ca + direction(r) * r.gen_range(0.0..1.1) * reach;
     (pose(r, ca), ea, pose(r, cb), eb)
@@ -42,7 +46,11 @@ fn box_box_agrees_with_brute_force_sat() {
         }
         checked[hit as usize] += 1;
         assert_eq!(hit, sep < 0.0, "case {k}: brute separation {sep}");
-        assert_eq!(m.is_some(), sep < 0.0, "case {k}: contact vs brute separation {sep}");
+        assert_eq!(
+            m.is_some(),
+            sep < 0.0,
+            "case {k}: contact vs brute separation {sep}"
+        );
         if let Some(m) = m {
             assert!((m.normal.norm() - 1.0).abs() < 1e-4);
             assert!(!m.is_empty() && m.len() <= 4);
@@ -55,15 +63,24 @@ fn box_box_agrees_with_brute_force_sat() {
             );
             let eps = 1e-3 * s;
             let out = moved(&pb, m.normal * (depth + eps));
-            assert!(brute_box_box(&pa, &ea, &out, &eb) > 0.0, "case {k}: depth + ε does not separate");
+            assert!(
+                brute_box_box(&pa, &ea, &out, &eb) > 0.0,
+                "case {k}: depth + ε does not separate"
+            );
             let inn = moved(&pb, m.normal * (depth - eps));
-            assert!(brute_box_box(&pa, &ea, &inn, &eb) < 0.0, "case {k}: depth − ε separates");
+            assert!(
+                brute_box_box(&pa, &ea, &inn, &eb) < 0.0,
+                "case {k}: depth − ε separates"
+            );
             for p in m.points() {
                 assert!(p.depth <= depth + 1e-4 * s);
                 let da = box_signed_distance(&pa, &ea, &p.point);
                 let db = box_signed_distance(&pb, &eb, &p.point);
                 let slack = 0.5 * depth.max(0.0) + 1e-4 * s;
-                assert!(da <= slack && db <= slack, "case {k}: point {da} {db} slack {slack}");
+                assert!(
+                    da <= slack && db <= slack,
+                    "case {k}: point {da} {db} slack {slack}"
+                );
             }
         }
     }
@@ -93,7 +110,10 @@ fn resting_box_gives_four_stable_ids() {
     let pa = Isometry::identity();
     let mut last: Option<Vec<u32>> = None;
     for k in 0..5 {
-        let pb = Isometry::new(Vector::new(0.01 * k as Real, 0.99, 0.0), Vector::y() * (0.01 * k as Real));
+        let pb = Isometry::new(
+            Vector::new(0.01 * k as Real, 0.99, 0.0),
+            Vector::y() * (0.01 * k as Real),
+        );
         let m = contact(&pa, &a, &pb, &b, 0.0).unwrap().unwrap();
         assert_eq!(m.len(), 4);
         assert!((m.normal - Vector::y()).norm() < 1e-5);
@@ -119,11 +139,18 @@ fn crossed_sticks_touch_by_one_edge_point() {
     let stick = Shape::from(Cuboid::new(Vector::new(2.0, 0.1, 0.1)).unwrap());
     let s = std::f32::consts::FRAC_1_SQRT_2;
     let pa = Isometry::rotation(Vector::y() * std::f32::consts::FRAC_PI_4);
-    let pb = Isometry::new(Vector::new(0.0, 0.3, 0.0), Vector::new(0.0, -std::f32::consts::FRAC_PI_4, 0.0))
-        * Isometry::rotation(Vector::x() * std::f32::consts::FRAC_PI_4);
+    let pb = Isometry::new(
+        Vector::new(0.0, 0.3, 0.0),
+        Vector::new(0.0, -std::f32::consts::FRAC_PI_4, 0.0),
+    ) * Isometry::rotation(Vector::x() * std::f32::consts::FRAC_PI_4);
     let _ = s;
     let m = contact(&pa, &stick, &pb, &stick, 0.0).unwrap();
-    let sep = brute_box_box(&pa, &Vector::new(2.0, 0.1, 0.1), &pb, &Vector::new(2.0, 0.1, 0.1));
+    let sep = brute_box_box(
+        &pa,
+        &Vector::new(2.0, 0.1, 0.1),
+        &pb,
+        &Vector::new(2.0, 0.1, 0.1),
+    );
     assert_eq!(m.is_some(), sep < 0.0);
     if let Some(m) = m {
         assert!((m.depth() + sep).abs() < 1e-4);
@@ -139,22 +166,38 @@ fn ball_box_agrees_with_closest_point_oracle() {
         let ca = Vector::new(r.gen_range(-3.0..3.0), 0.0, r.gen_range(-3.0..3.0)) * s;
         let pa = pose(&mut r, ca);
         let rad = r.gen_range(0.05..1.0) * s;
-        let c = pa.translation.vector + direction(&mut r) * r.gen_range(0.0..1.2) * (e.norm() + rad);
+        let c =
+            pa.translation.vector + direction(&mut r) * r.gen_range(0.0..1.2) * (e.norm() + rad);
         let pb = Isometry::translation(c.x, c.y, c.z);
-        let (sa, sb) = (Shape::from(Cuboid::new(e).unwrap()), Shape::from(Ball::new(rad).unwrap()));
+        let (sa, sb) = (
+            Shape::from(Cuboid::new(e).unwrap()),
+            Shape::from(Ball::new(rad).unwrap()),
+        );
         let gap = box_signed_distance(&pa, &e, &Point::from(c)) - rad;
         if gap.abs() < 1e-4 * s {
             continue;
         }
-        assert_eq!(intersection_test(&pa, &sa, &pb, &sb).unwrap(), gap < 0.0, "case {k}");
-        assert_eq!(intersection_test(&pb, &sb, &pa, &sa).unwrap(), gap < 0.0, "case {k}");
+        assert_eq!(
+            intersection_test(&pa, &sa, &pb, &sb).unwrap(),
+            gap < 0.0,
+            "case {k}"
+        );
+        assert_eq!(
+            intersection_test(&pb, &sb, &pa, &sa).unwrap(),
+            gap < 0.0,
+            "case {k}"
+        );
         let m = contact(&pa, &sa, &pb, &sb, 0.0).unwrap();
         let f = contact(&pb, &sb, &pa, &sa, 0.0).unwrap();
         assert_eq!(m.is_some(), gap < 0.0);
         if let (Some(m), Some(f)) = (m, f) {
             assert!((m.normal + f.normal).norm() < 1e-5);
             let depth = m.depth();
-            assert!((depth + gap).abs() < 1e-4 * s, "case {k}: {depth} vs {}", -gap);
+            assert!(
+                (depth + gap).abs() < 1e-4 * s,
+                "case {k}: {depth} vs {}",
+                -gap
+            );
             let eps = 1e-3 * s;
             let out = Point::from(c + m.normal * (depth + eps));
             assert!(box_signed_distance(&pa, &e, &out) > rad);
@@ -181,7 +224,10 @@ fn extreme_inputs_never_panic_or_give_nan() {
         for pred in [0.0, s] {
             if let Some(m) = contact(&pa, &sa, &pb, &sb, pred).unwrap() {
                 assert!(m.normal.iter().all(|x| x.is_finite()));
-                assert!(m.points().iter().all(|p| p.depth.is_finite() && p.point.iter().all(|x| x.is_finite())));
+                assert!(m
+                    .points()
+                    .iter()
+                    .all(|p| p.depth.is_finite() && p.point.iter().all(|x| x.is_finite())));
             }
         }
     }

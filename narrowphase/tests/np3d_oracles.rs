@@ -23,7 +23,11 @@ fn triangle(r: &mut ChaCha8Rng, s: Real) -> Triangle {
     loop {
         let mut c = [Point::origin(); 3];
         for p in &mut c {
-            *p = Point::new(r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0)) * s;
+            *p = Point::new(
+                r.gen_range(-1.0..1.0),
+                r.gen_range(-1.0..1.0),
+                r.gen_range(-1.0..1.0),
+            ) * s;
         }
         if r.gen_range(0..4) == 0 {
             // A sliver: the third corner close to the first edge.
@@ -37,7 +41,11 @@ fn triangle(r: &mut ChaCha8Rng, s: Real) -> Triangle {
 
 fn hull(r: &mut ChaCha8Rng, s: Real) -> ConvexPolyhedron {
     let n = r.gen_range(4..24);
-    let stretch = Vector::new(r.gen_range(0.1..1.0), r.gen_range(0.1..1.0), r.gen_range(0.1..1.0));
+    let stretch = Vector::new(
+        r.gen_range(0.1..1.0),
+        r.gen_range(0.1..1.0),
+        r.gen_range(0.1..1.0),
+    );
     loop {
         let pts: Vec<Point> = (0..n)
             .map(|_| {
@@ -61,7 +69,8 @@ fn gjk_distance<A: SupportMap, B: SupportMap>(pa: &Isometry, a: &A, pb: &Isometr
 
 /// Largest separation of two polyhedra by brute force over the generic candidate axes.
 fn brute_poly(pa: &Isometry, a: &ConvexPolyhedron, pb: &Isometry, b: &ConvexPolyhedron) -> Real {
-    let w = |p: &Isometry, h: &ConvexPolyhedron| h.vertices().iter().map(|v| p * v).collect::<Vec<_>>();
+    let w =
+        |p: &Isometry, h: &ConvexPolyhedron| h.vertices().iter().map(|v| p * v).collect::<Vec<_>>();
     let rot = |p: &Isometry, v: &[Vector]| v.iter().map(|x| p.rotation * x).collect::<Vec<_>>();
     let mut best = brute_sat(
         &w(pa, a),
@@ -73,7 +82,10 @@ fn brute_poly(pa: &Isometry, a: &ConvexPolyhedron, pb: &Isometry, b: &ConvexPoly
     );
     if a.is_flat() && b.is_flat() {
         // Coplanar triangles: in-plane edge normals too.
-        let (na, nb) = (pa.rotation * a.face_normals()[0], pb.rotation * b.face_normals()[0]);
+        let (na, nb) = (
+            pa.rotation * a.face_normals()[0],
+            pb.rotation * b.face_normals()[0],
+        );
         for (n, p, h) in [(na, pa, a), (nb, pb, b)] {
             for e in h.edge_directions() {
                 if let Some(l) = n.cross(&(p.rotation * e)).try_normalize(1e-6) {
@@ -86,9 +98,17 @@ fn brute_poly(pa: &Isometry, a: &ConvexPolyhedron, pb: &Isometry, b: &ConvexPoly
 }
 
 fn centres(r: &mut ChaCha8Rng, s: Real, reach: Real) -> (Vector, Vector) {
-    let ca = Vector::new(r.gen_range(-5.0..5.0), r.gen_range(-5.0..5.0), r.gen_range(-5.0..5.0)) * s;
+    let ca = Vector::new(
+        r.gen_range(-5.0..5.0),
+        r.gen_range(-5.0..5.0),
+        r.gen_range(-5.0..5.0),
+    ) * s;
     // Mostly around the touching distance; sometimes nested (centres close).
-    let f = if r.gen_range(0..6) == 0 { r.gen_range(0.0..0.2) } else { r.gen_range(0.2..1.1) };
+    let f = if r.gen_range(0..6) == 0 {
+        r.gen_range(0.0..0.2)
+    } else {
+        r.gen_range(0.2..1.1)
+    };
     (ca, ca + direction(r) * f * reach)
 }
 
@@ -105,7 +125,10 @@ fn box_box_fast_generic_and_gjk_agree() {
         let (pa, pb) = (pose(&mut r, ca), pose(&mut r, cb));
         let (ba, bb) = (Cuboid::new(ea).unwrap(), Cuboid::new(eb).unwrap());
         let fast = intersection_test(&pa, &Shape::from(ba), &pb, &Shape::from(bb)).unwrap();
-        let (ha, hb) = (ConvexPolyhedron::from_cuboid(&ba), ConvexPolyhedron::from_cuboid(&bb));
+        let (ha, hb) = (
+            ConvexPolyhedron::from_cuboid(&ba),
+            ConvexPolyhedron::from_cuboid(&bb),
+        );
         let generic = convex_convex(&Posed::new(&ha, &pa), &Posed::new(&hb, &pb)).is_none();
         let d = gjk_distance(&pa, &ba, &pb, &bb);
         let sep = brute_box_box(&pa, &ea, &pb, &eb);
@@ -115,7 +138,11 @@ fn box_box_fast_generic_and_gjk_agree() {
         }
         seen[fast as usize] += 1;
         assert_eq!(fast, generic, "case {k}: fast vs generic SAT (sep {sep})");
-        assert_eq!(fast, d == 0.0, "case {k}: fast vs GJK distance {d} (sep {sep})");
+        assert_eq!(
+            fast,
+            d == 0.0,
+            "case {k}: fast vs GJK distance {d} (sep {sep})"
+        );
     }
     assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
 }
@@ -134,7 +161,10 @@ fn triangle_box_fast_generic_and_gjk_agree() {
         let fast = intersection_test(&pa, &Shape::from(t), &pb, &Shape::from(c)).unwrap();
         let rev = intersection_test(&pb, &Shape::from(c), &pa, &Shape::from(t)).unwrap();
         assert_eq!(fast, rev);
-        let (ht, hc) = (ConvexPolyhedron::from_triangle(&t), ConvexPolyhedron::from_cuboid(&c));
+        let (ht, hc) = (
+            ConvexPolyhedron::from_triangle(&t),
+            ConvexPolyhedron::from_cuboid(&c),
+        );
         let generic = convex_convex(&Posed::new(&ht, &pa), &Posed::new(&hc, &pb)).is_none();
         let d = gjk_distance(&pa, &t, &pb, &c);
         let sep = brute_poly(&pa, &ht, &pb, &hc);
@@ -144,7 +174,11 @@ fn triangle_box_fast_generic_and_gjk_agree() {
         }
         seen[fast as usize] += 1;
         assert_eq!(fast, generic, "case {k}: fast vs generic SAT (sep {sep})");
-        assert_eq!(fast, d == 0.0, "case {k}: fast vs GJK distance {d} (sep {sep})");
+        assert_eq!(
+            fast,
+            d == 0.0,
+            "case {k}: fast vs GJK distance {d} (sep {sep})"
+        );
     }
     assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
 }
@@ -167,7 +201,10 @@ fn triangle_triangle_fast_generic_and_gjk_agree() {
             pose(&mut r, cb)
         };
         let fast = intersection_test(&pa, &Shape::from(ta), &pb, &Shape::from(tb)).unwrap();
-        let (ha, hb) = (ConvexPolyhedron::from_triangle(&ta), ConvexPolyhedron::from_triangle(&tb));
+        let (ha, hb) = (
+            ConvexPolyhedron::from_triangle(&ta),
+            ConvexPolyhedron::from_triangle(&tb),
+        );
         let generic = convex_convex(&Posed::new(&ha, &pa), &Posed::new(&hb, &pb)).is_none();
         let d = gjk_distance(&pa, &ta, &pb, &tb);
         let sep = brute_poly(&pa, &ha, &pb, &hb);
@@ -182,7 +219,11 @@ fn triangle_triangle_fast_generic_and_gjk_agree() {
         }
         seen[fast as usize] += 1;
         assert_eq!(fast, generic, "case {k}: fast vs generic SAT (sep {sep})");
-        assert_eq!(fast, d == 0.0, "case {k}: fast vs GJK distance {d} (sep {sep})");
+        assert_eq!(
+            fast,
+            d == 0.0,
+            "case {k}: fast vs GJK distance {d} (sep {sep})"
+        );
     }
     assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
 }
@@ -212,7 +253,15 @@ fn hulls_are_valid_and_sat_agrees_with_gjk() {
         }
         assert_eq!(hit, d == 0.0, "case {k}: SAT vs GJK {d}");
         assert_eq!(hit, sep < 0.0, "case {k}: SAT vs brute {sep}");
-        check_contact(&pa, &sa, &pb, &sb, s, &|pb: &Isometry| brute_poly(&pa, &a, pb, &b), k);
+        check_contact(
+            &pa,
+            &sa,
+            &pb,
+            &sb,
+            s,
+            &|pb: &Isometry| brute_poly(&pa, &a, pb, &b),
+            k,
+        );
     }
 }
 
@@ -235,22 +284,43 @@ fn check_contact(
     }
     assert_eq!(m.is_some(), g < 0.0, "case {k}: contact vs oracle gap {g}");
     let Some(m) = m else { return };
-    assert!((m.normal.norm() - 1.0).abs() < 1e-4, "case {k}: normal {:?}", m.normal);
+    assert!(
+        (m.normal.norm() - 1.0).abs() < 1e-4,
+        "case {k}: normal {:?}",
+        m.normal
+    );
     assert!(!m.is_empty(), "case {k}");
     let depth = m.depth();
-    assert!((depth + g).abs() < 2e-3 * s, "case {k}: depth {depth} vs oracle {}", -g);
+    assert!(
+        (depth + g).abs() < 2e-3 * s,
+        "case {k}: depth {depth} vs oracle {}",
+        -g
+    );
     let eps = 2e-3 * s;
-    assert!(gap(&moved(pb, m.normal * (depth + eps))) > 0.0, "case {k}: depth + ε does not separate");
-    assert!(gap(&moved(pb, m.normal * (depth - eps))) < 0.0, "case {k}: depth − ε separates");
+    assert!(
+        gap(&moved(pb, m.normal * (depth + eps))) > 0.0,
+        "case {k}: depth + ε does not separate"
+    );
+    assert!(
+        gap(&moved(pb, m.normal * (depth - eps))) < 0.0,
+        "case {k}: depth − ε separates"
+    );
     // The reversed pair: opposite normal, same depth.
     let f = contact(pb, b, pa, a, 0.0).unwrap().expect("symmetric");
-    assert!((f.depth() - depth).abs() < 2e-3 * s, "case {k}: reversed depth {}", f.depth());
+    assert!(
+        (f.depth() - depth).abs() < 2e-3 * s,
+        "case {k}: reversed depth {}",
+        f.depth()
+    );
     for p in m.points() {
         assert!(p.depth <= depth + 1e-4 * s && p.point.iter().all(|x| x.is_finite()));
         let slack = depth * 0.5 + 2e-3 * s;
         let pa_dist = point_gap(pa, a, &p.point);
         let pb_dist = point_gap(pb, b, &p.point);
-        assert!(pa_dist <= slack && pb_dist <= slack, "case {k}: point outside by {pa_dist}, {pb_dist} (slack {slack})");
+        assert!(
+            pa_dist <= slack && pb_dist <= slack,
+            "case {k}: point outside by {pa_dist}, {pb_dist} (slack {slack})"
+        );
     }
 }
 
@@ -266,7 +336,7 @@ fn point_gap(pose: &Isometry, s: &Shape, p: &Point) -> Real {
             (gjk_distance(&Isometry::identity(), &seg, &at, &pt) - c.radius()).max(0.0)
         }
         Shape::Cuboid(c) => gjk_distance(pose, c, &at, &pt),
-        Shape::Triangle(t) => gjk_distance(pose, t, &at, &pt),
+        Shape::Triangle(t) => gjk_distance(pose, t.as_ref(), &at, &pt),
         Shape::Convex(h) => gjk_distance(pose, h.as_ref(), &at, &pt),
     }
 }
@@ -290,7 +360,15 @@ fn triangle_box_and_triangle_triangle_contacts() {
             Shape::Triangle(u) => ConvexPolyhedron::from_triangle(u),
             _ => unreachable!(),
         };
-        check_contact(&pa, &Shape::from(t), &pb, &other, s, &|pb: &Isometry| brute_poly(&pa, &ht, pb, &ho), k);
+        check_contact(
+            &pa,
+            &Shape::from(t),
+            &pb,
+            &other,
+            s,
+            &|pb: &Isometry| brute_poly(&pa, &ht, pb, &ho),
+            k,
+        );
     }
 }
 
@@ -306,7 +384,8 @@ fn capsule_pairs_contacts() {
                 (Shape::from(Ball::new(rad).unwrap()), rad)
             }
             1 => {
-                let c = Capsule::new(r.gen_range(0.05..1.0) * s, r.gen_range(0.05..0.5) * s).unwrap();
+                let c =
+                    Capsule::new(r.gen_range(0.05..1.0) * s, r.gen_range(0.05..0.5) * s).unwrap();
                 (Shape::from(c), c.half_height() + c.radius())
             }
             2 => {
@@ -331,10 +410,22 @@ fn capsule_pairs_contacts() {
                 }
                 Shape::Capsule(c) => {
                     let (b0, b1) = c.segment(pb);
-                    (gjk_distance(&id, &seg, &id, &Segment { a: b0, b: b1 }), c.radius(), None)
+                    (
+                        gjk_distance(&id, &seg, &id, &Segment { a: b0, b: b1 }),
+                        c.radius(),
+                        None,
+                    )
                 }
-                Shape::Cuboid(c) => (gjk_distance(&id, &seg, pb, c), 0.0, Some(ConvexPolyhedron::from_cuboid(c))),
-                Shape::Triangle(t) => (gjk_distance(&id, &seg, pb, t), 0.0, Some(ConvexPolyhedron::from_triangle(t))),
+                Shape::Cuboid(c) => (
+                    gjk_distance(&id, &seg, pb, c),
+                    0.0,
+                    Some(ConvexPolyhedron::from_cuboid(c)),
+                ),
+                Shape::Triangle(t) => (
+                    gjk_distance(&id, &seg, pb, t.as_ref()),
+                    0.0,
+                    Some(ConvexPolyhedron::from_triangle(t)),
+                ),
                 _ => unreachable!(),
             };
             if d > 0.0 {
@@ -409,11 +500,22 @@ fn ball_against_hull_and_triangle() {
             let inside = poly
                 .faces()
                 .iter()
-                .map(|f| f.normal.dot(&(l - poly.vertices()[poly.face_loop(f)[0] as usize])))
+                .map(|f| {
+                    f.normal
+                        .dot(&(l - poly.vertices()[poly.face_loop(f)[0] as usize]))
+                })
                 .fold(Real::NEG_INFINITY, Real::max);
             inside - rad
         };
-        check_contact(&pa, &shape, &pb, &Shape::from(Ball::new(rad).unwrap()), s, &gap, k);
+        check_contact(
+            &pa,
+            &shape,
+            &pb,
+            &Shape::from(Ball::new(rad).unwrap()),
+            s,
+            &gap,
+            k,
+        );
     }
 }
 

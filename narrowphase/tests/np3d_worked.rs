@@ -6,7 +6,9 @@ mod np3d_common;
 use std::f32::consts::{FRAC_PI_4, FRAC_PI_6};
 use tumble_narrowphase::gjk::{self, GjkResult};
 use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Vector};
-use tumble_narrowphase::query::{contact, intersection_ball_aabb, intersection_ball_obb, intersection_test};
+use tumble_narrowphase::query::{
+    contact, intersection_ball_aabb, intersection_ball_obb, intersection_test,
+};
 use tumble_narrowphase::sat::{self, AxisReport, SeparatingAxis};
 use tumble_narrowphase::shape::{Ball, ConvexPolyhedron, Cuboid, Obb, Shape, Triangle};
 use tumble_narrowphase::Aabb;
@@ -75,7 +77,10 @@ fn crossed_sticks_apart_only_by_an_edge_pair() {
     assert_eq!(r.axis, SeparatingAxis::EdgeEdge(0, 2));
     assert_eq!(r.to_string(), "edge 1 of A × edge 3 of B (9th of 15)");
     // Independent checks: the generic SAT on the polyhedra, and GJK's distance.
-    let (ha, hb) = (ConvexPolyhedron::from_obb(&a), ConvexPolyhedron::from_obb(&b));
+    let (ha, hb) = (
+        ConvexPolyhedron::from_obb(&a),
+        ConvexPolyhedron::from_obb(&b),
+    );
     let id = Isometry::identity();
     let g = sat::convex::convex_convex(
         &sat::convex::Posed::new(&ha, &id),
@@ -88,9 +93,17 @@ fn crossed_sticks_apart_only_by_an_edge_pair() {
     // With a prediction the contact is the single edge–edge point, midway in the gap.
     let ca = Cuboid::new(a.half_extents()).unwrap();
     let cb = Cuboid::new(b.half_extents()).unwrap();
-    let pa = Isometry::from_parts(Vector::zeros().into(), Rotation::from_axis_angle(&Vector::x_axis(), FRAC_PI_4));
-    let pb = Isometry::from_parts(Vector::new(0.0, 0.3, 0.0).into(), Rotation::from_axis_angle(&Vector::z_axis(), FRAC_PI_4));
-    let m = contact(&pa, &Shape::from(ca), &pb, &Shape::from(cb), 0.05).unwrap().unwrap();
+    let pa = Isometry::from_parts(
+        Vector::zeros().into(),
+        Rotation::from_axis_angle(&Vector::x_axis(), FRAC_PI_4),
+    );
+    let pb = Isometry::from_parts(
+        Vector::new(0.0, 0.3, 0.0).into(),
+        Rotation::from_axis_angle(&Vector::z_axis(), FRAC_PI_4),
+    );
+    let m = contact(&pa, &Shape::from(ca), &pb, &Shape::from(cb), 0.05)
+        .unwrap()
+        .unwrap();
     assert_eq!(m.len(), 1);
     assert!((m.normal - Vector::y()).norm() < 1e-5);
     assert!((m.points()[0].depth + want).abs() < 1e-5);
@@ -103,14 +116,25 @@ fn crossed_sticks_apart_only_by_an_edge_pair() {
 /// Two triangles that only the last of their 11 axes (edge 3 × edge 3) separates.
 #[test]
 fn triangles_that_need_all_eleven_axes() {
-    let a = [p(0.19, -1.0, -0.31), p(0.44, -0.88, -0.7), p(-0.43, 0.54, -0.13)];
-    let b = [p(-0.81, -0.02, 0.47), p(-0.43, 0.37, 0.69), p(0.74, -0.65, -0.97)];
+    let a = [
+        p(0.19, -1.0, -0.31),
+        p(0.44, -0.88, -0.7),
+        p(-0.43, 0.54, -0.13),
+    ];
+    let b = [
+        p(-0.81, -0.02, 0.47),
+        p(-0.43, 0.37, 0.69),
+        p(0.74, -0.65, -0.97),
+    ];
     let r = sat::triangle_triangle::triangle_triangle(&a, &b).expect("apart");
     assert_eq!(r.to_string(), "edge 3 of A × edge 3 of B (11th of 11)");
     let ta = Triangle::new(a[0], a[1], a[2]).unwrap();
     let tb = Triangle::new(b[0], b[1], b[2]).unwrap();
     assert!(gjk_gap(&ta, &tb) > 1e-4, "GJK must see them apart");
-    let (ha, hb) = (ConvexPolyhedron::from_triangle(&ta), ConvexPolyhedron::from_triangle(&tb));
+    let (ha, hb) = (
+        ConvexPolyhedron::from_triangle(&ta),
+        ConvexPolyhedron::from_triangle(&tb),
+    );
     let id = Isometry::identity();
     let g = sat::convex::convex_convex(
         &sat::convex::Posed::new(&ha, &id),
@@ -142,7 +166,11 @@ fn coplanar_triangles() {
 fn triangle_against_turned_box_first_gap_is_an_edge_pair() {
     let rot = Rotation::from_euler_angles(FRAC_PI_6, 0.0, FRAC_PI_4);
     let obb = Obb::from_rotation(Point::origin(), &rot, Vector::new(1.0, 0.5, 0.25)).unwrap();
-    let tri = [p(0.32, 1.18, 0.07), p(-0.45, 0.84, -0.08), p(-1.03, -0.63, -0.76)];
+    let tri = [
+        p(0.32, 1.18, 0.07),
+        p(-0.45, 0.84, -0.08),
+        p(-1.03, -0.63, -0.76),
+    ];
     let r: AxisReport = sat::triangle_box::triangle_obb(&tri, &obb).expect("apart");
     assert_eq!(r.axis, SeparatingAxis::EdgeEdge(1, 0));
     assert_eq!(r.to_string(), "edge 2 of A × edge 1 of B (8th of 13)");
@@ -156,7 +184,10 @@ fn triangle_against_turned_box_first_gap_is_an_edge_pair() {
     }
     assert!(!intersection_test(&id, &Shape::from(t), &pb, &Shape::from(c)).unwrap());
     // Last frame's axis, tried first.
-    assert_eq!(sat::triangle_box::triangle_obb_cached(&tri, &obb, Some(r.axis)), Some(r));
+    assert_eq!(
+        sat::triangle_box::triangle_obb_cached(&tri, &obb, Some(r.axis)),
+        Some(r)
+    );
 }
 
 #[test]

@@ -516,3 +516,28 @@ fn swept_boxes_hold_the_moving_box() {
         );
     }
 }
+
+/// A cube thrown corner-first at a box face: the contact point is that corner.
+#[test]
+fn box_corner_hits_face_at_the_corner() {
+    let h = 0.5;
+    let rot = Rotation::rotation_between(&Vector::repeat(1.0), &-Vector::x()).unwrap();
+    let pa = Isometry::from_parts(Vector::new(5.0, 0.2, -0.1).into(), rot);
+    let motion = Vector::new(-8.0, 0.0, 0.0);
+    let hb = Vector::new(1.0, 2.0, 2.0);
+    let toi = sweep_cuboid_cuboid(&pa, &Vector::repeat(h), &motion, &Isometry::identity(), &hb)
+        .expect("hit");
+    let reach = h * 3.0_f32.sqrt();
+    let expected_t = (5.0 - reach - 1.0) / 8.0;
+    assert!(
+        (toi.t - expected_t).abs() < 1e-4,
+        "{} vs {expected_t}",
+        toi.t
+    );
+    assert!((toi.normal - Vector::x()).norm() < 1e-4);
+    assert!(
+        (toi.point - Point::new(1.0, 0.2, -0.1)).norm() < 1e-3,
+        "{:?}",
+        toi.point
+    );
+}

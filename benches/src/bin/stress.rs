@@ -144,10 +144,9 @@ fn run(args: &Args) -> Result<(), String> {
         let (total, stages) = sim.step().map_err(|e| e.to_string())?;
         if k >= warmup {
             timeline.push(total, &stages);
-        } else if k + 1 == warmup {
-            bar.set_message("(warm-up done)");
         }
-        bar.set_message(format!("{:.2} ms/step", ms(total)));
+        let phase = if k < warmup { "warm-up" } else { "counted" };
+        bar.set_message(format!("{phase}, {:.2} ms/step", ms(total)));
         bar.inc(1);
     }
     bar.finish_and_clear();

@@ -49,8 +49,18 @@ impl BroadPhase for BruteForce {
         self.store.scan_point(p, out);
     }
 
-    fn cast_ray(&self, origin: &Point, dir: &Vector, max_t: Real, out: &mut Vec<(ProxyHandle, Real)>) {
-        let ray = Ray { origin: *origin, dir: *dir, max_t };
+    fn cast_ray(
+        &self,
+        origin: &Point,
+        dir: &Vector,
+        max_t: Real,
+        out: &mut Vec<(ProxyHandle, Real)>,
+    ) {
+        let ray = Ray {
+            origin: *origin,
+            dir: *dir,
+            max_t,
+        };
         self.store.scan_ray(&ray, out);
     }
 

@@ -3,8 +3,8 @@
 //!
 //! * Build: binned surface-area heuristic (Wald 2007, "On fast construction of SAH-based
 //!   bounding volume hierarchies"): the centroids of a node's proxies are dropped into
-//!   [`BINS`] bins along each axis, and the split between bins minimising
-//!   `area(left)·n_left + area(right)·n_right` is kept (a leaf when that is no cheaper than
+//!   [`BINS`] bins, and the split between bins minimising
+//!   `area(left)·n_left + area(right)·n_right` along the longest centroid axis is kept (a leaf when that is no cheaper than
 //!   the leaf itself and the leaf is small). Nodes are stored in one array with the two children
 //!   of a node side by side, always after their parent, so a refit is one reverse pass.
 //! * Motion: when boxes move the tree is refitted bottom-up (O(n)); the summed area of the
@@ -28,7 +28,7 @@ pub const BINS: usize = 16;
 /// Leaves hold at most this many proxies (unless all their centroids coincide).
 pub const MAX_LEAF: usize = 4;
 /// Rebuild when the refitted tree's SAH cost exceeds the fresh one's by this factor.
-pub const REBUILD_RATIO: Real = 1.3;
+pub const REBUILD_RATIO: Real = 2.0;
 
 /// A tree node. Leaf: `count > 0` proxies at `prims[start..start + count]`. Internal
 /// (`count == 0`): children at `nodes[start]` and `nodes[start + 1]`.
@@ -73,7 +73,10 @@ pub struct Bvh {
 }
 
 fn empty_box() -> Aabb {
-    Aabb::new_unchecked(Point::from(Vector::repeat(Real::MAX)), Point::from(Vector::repeat(-Real::MAX)))
+    Aabb::new_unchecked(
+        Point::from(Vector::repeat(Real::MAX)),
+        Point::from(Vector::repeat(-Real::MAX)),
+    )
 }
 
 /// Half the surface area of a box (the SAH only compares areas); 0 for the empty box.
@@ -114,7 +117,11 @@ impl Bvh {
 
     /// SAH cost of the tree: summed half areas of the internal nodes over the root's.
     fn cost(&self) -> Real {
-        let root = self.nodes.first().map(|n| half_area(&n.bounds)).unwrap_or(0.0);
+        let root = self
+            .nodes
+            .first()
+            .map(|n| half_area(&n.bounds))
+            .unwrap_or(0.0);
         if root <= 0.0 {
             return 0.0;
         }
@@ -156,13 +163,27 @@ impl Bvh {
         while let Some(ni) = stack.pop() {
             let Node { start, count, .. } = self.nodes[ni];
             let (s, e) = (start as usize, (start + count) as usize);
-            let bounds = self.prim_boxes[s..e].iter().fold(empty_box(), |a, b| a.merged(b));
+            let bounds = self.prim_boxes[s..e]
+                .iter()
+                .fold(empty_box(), |a, b| a.merged(b));
             self.nodes[ni].bounds = bounds;
             if let Some(mid) = self.split(s, e, &bounds, &mut centroids) {
                 let left = self.nodes.len() as u32;
-                self.nodes[ni] = Node { bounds, start: left, count: 0 };
-                self.nodes.push(Node { bounds: empty_box(), start: s as u32, count: (mid - s) as u32 });
-                self.nodes.push(Node { bounds: empty_box(), start: mid as u32, count: (e - mid) as u32 });
+                self.nodes[ni] = Node {
+                    bounds,
+                    start: left,
+                    count: 0,
+                };
+                self.nodes.push(Node {
+                    bounds: empty_box(),
+                    start: s as u32,
+                    count: (mid - s) as u32,
+                });
+                self.nodes.push(Node {
+                    bounds: empty_box(),
+                    start: mid as u32,
+                    count: (e - mid) as u32,
+                });
                 stack.push(left as usize + 1);
                 stack.push(left as usize);
             }
@@ -188,9 +209,18 @@ impl Bvh {
             }
         }
         let mut best: Option<(Real, usize, usize)> = None; // (cost, axis, bins on the left)
-        for d in 0..3 {
+                                                           // Bin along the longest centroid axis only (3× cheaper than all three, and nearly as
+                                                           // good on the scenes measured).
+        let longest = (0..3).fold(0, |a, d| {
+            if cmax[d] - cmin[d] > cmax[a] - cmin[a] {
+                d
+            } else {
+                a
+            }
+        });
+        for d in [longest] {
             let ext = cmax[d] - cmin[d];
-            if !(ext > 0.0) {
+            if ext.is_nan() || ext <= 0.0 {
                 continue;
             }
             let scale = BINS as Real / ext;
@@ -216,8 +246,9 @@ impl Bvh {
                     continue;
                 }
                 let cost = half_area(&acc) * nl as Real + right_area[k] * (n - nl) as Real;
-                if best.map_or(true, |b| cost < b.0) {
-                    best = Some((cost, d, k));
+                match best {
+                    Some((c, _, _)) if c <= cost => {}
+                    _ => best = Some((cost, d, k)),
                 }
             }
         }
@@ -227,7 +258,8 @@ impl Bvh {
             Some((_, d, k)) => {
                 let scale = BINS as Real / (cmax[d] - cmin[d]);
                 let lo = cmin[d];
-                let goes_left = |c: &[Real; 3]| ((((c[d] - lo) * scale) as usize).min(BINS - 1)) < k;
+                let goes_left =
+                    |c: &[Real; 3]| ((((c[d] - lo) * scale) as usize).min(BINS - 1)) < k;
                 Some(self.partition(s, e, cen, goes_left))
             }
             None if n <= MAX_LEAF => None,
@@ -239,7 +271,13 @@ impl Bvh {
     }
 
     /// Moves the proxies for which `left` holds to the front of `s..e`; returns the boundary.
-    fn partition(&mut self, s: usize, e: usize, cen: &mut [[Real; 3]], left: impl Fn(&[Real; 3]) -> bool) -> usize {
+    fn partition(
+        &mut self,
+        s: usize,
+        e: usize,
+        cen: &mut [[Real; 3]],
+        left: impl Fn(&[Real; 3]) -> bool,
+    ) -> usize {
         let mut i = s;
         for j in s..e {
             if left(&cen[j]) {
@@ -264,7 +302,9 @@ impl Bvh {
             let n = self.nodes[i];
             let (s, c) = (n.start as usize, n.count as usize);
             self.nodes[i].bounds = if n.is_leaf() {
-                self.prim_boxes[s..s + c].iter().fold(empty_box(), |a, b| a.merged(b))
+                self.prim_boxes[s..s + c]
+                    .iter()
+                    .fold(empty_box(), |a, b| a.merged(b))
             } else {
                 self.nodes[s].bounds.merged(&self.nodes[s + 1].bounds)
             };
@@ -439,8 +479,18 @@ impl BroadPhase for Bvh {
         self.sorted_handles(slots, out);
     }
 
-    fn cast_ray(&self, origin: &Point, dir: &Vector, max_t: Real, out: &mut Vec<(ProxyHandle, Real)>) {
-        let ray = Ray { origin: *origin, dir: *dir, max_t };
+    fn cast_ray(
+        &self,
+        origin: &Point,
+        dir: &Vector,
+        max_t: Real,
+        out: &mut Vec<(ProxyHandle, Real)>,
+    ) {
+        let ray = Ray {
+            origin: *origin,
+            dir: *dir,
+            max_t,
+        };
         if self.dirty || self.rebuild_needed {
             return self.store.scan_ray(&ray, out);
         }
@@ -467,12 +517,18 @@ impl BroadPhase for Bvh {
         }
         let mut seen = vec![false; self.store.arena.slot_count()];
         for &s in &self.prims {
-            if !self.store.arena.is_alive(s as usize) || std::mem::replace(&mut seen[s as usize], true) {
+            if !self.store.arena.is_alive(s as usize)
+                || std::mem::replace(&mut seen[s as usize], true)
+            {
                 return Err(format!("bvh: slot {s} is dead or in two leaves"));
             }
         }
         if self.nodes.is_empty() {
-            return if self.prims.is_empty() { Ok(()) } else { Err("bvh: proxies but no root".into()) };
+            return if self.prims.is_empty() {
+                Ok(())
+            } else {
+                Err("bvh: proxies but no root".into())
+            };
         }
         // Every prim in exactly one leaf; every node's box contains its children's.
         let mut covered = vec![0u8; self.prims.len()];
@@ -489,11 +545,18 @@ impl BroadPhase for Bvh {
                 if e > self.prims.len() {
                     return Err(format!("bvh: leaf {i} range out of bounds"));
                 }
-                for k in s..e {
-                    covered[k] += 1;
-                    let b = if self.dirty { self.store.aabbs[self.prims[k] as usize] } else { self.prim_boxes[k] };
+                for (k, cov) in covered.iter_mut().enumerate().take(e).skip(s) {
+                    *cov += 1;
+                    let b = if self.dirty {
+                        self.store.aabbs[self.prims[k] as usize]
+                    } else {
+                        self.prim_boxes[k]
+                    };
                     if !self.dirty && !n.bounds.contains(&b) {
-                        return Err(format!("bvh: leaf {i} does not contain proxy {}", self.prims[k]));
+                        return Err(format!(
+                            "bvh: leaf {i} does not contain proxy {}",
+                            self.prims[k]
+                        ));
                     }
                 }
             } else {

@@ -55,7 +55,9 @@ struct Range {
 
 impl Range {
     fn cells(&self) -> u64 {
-        (0..3).map(|d| (self.hi[d] - self.lo[d]) as u64 + 1).product()
+        (0..3)
+            .map(|d| (self.hi[d] - self.lo[d]) as u64 + 1)
+            .product()
     }
 }
 
@@ -95,7 +97,8 @@ pub struct Grid {
     over: Vec<bool>,
     /// The live slots in cell order, for the next rebuild.
     next_live: Vec<u32>,
-    cursor: Vec<u32>,
+    /// Per chunk of proxies: entry counts, then write cursors, per bucket.
+    chunk_counts: Vec<Vec<u32>>,
     /// Sorted pair keys of the last rebuild (reused while nothing changes).
     keys: Vec<u64>,
 }
@@ -129,7 +132,7 @@ impl Grid {
             ranges: Vec::new(),
             over: Vec::new(),
             next_live: Vec::new(),
-            cursor: Vec::new(),
+            chunk_counts: Vec::new(),
             keys: Vec::new(),
         }
     }
@@ -186,15 +189,17 @@ impl Grid {
         if let Some(c) = self.user_cell_size {
             return c;
         }
-        if let Some(c) = std::env::var("BP_CELL").ok().and_then(|v| v.parse().ok()) {
-            return c;
-        }
         let n = self.live.len();
         if n == 0 {
             return 1.0;
         }
         let stride = n.div_ceil(1024);
-        let sample = || self.live.iter().step_by(stride).map(|&s| &self.store.aabbs[s as usize]);
+        let sample = || {
+            self.live
+                .iter()
+                .step_by(stride)
+                .map(|&s| &self.store.aabbs[s as usize])
+        };
         let mut sides: Vec<Real> = sample()
             .map(|b| {
                 let e = b.maxs - b.mins;
@@ -206,10 +211,12 @@ impl Grid {
         let mut c = 2.0 * *median;
         if !(c > 0.0 && c.is_finite()) {
             // Points: about one proxy per cell over the sampled bounds.
-            let bounds = sample().fold(*sample().next().unwrap_or(&Aabb::new_unchecked(
-                Point::origin(),
-                Point::origin(),
-            )), |acc, b| acc.merged(b));
+            let bounds = sample().fold(
+                *sample()
+                    .next()
+                    .unwrap_or(&Aabb::new_unchecked(Point::origin(), Point::origin())),
+                |acc, b| acc.merged(b),
+            );
             let e = bounds.maxs - bounds.mins;
             let vol = e.iter().filter(|&&x| x > 0.0).product::<Real>();
             c = 2.0 * (vol / n as Real).cbrt();
@@ -236,8 +243,16 @@ impl Grid {
     #[inline]
     fn range_of(&self, b: &Aabb) -> Range {
         Range {
-            lo: [self.cell_of(b.mins.x), self.cell_of(b.mins.y), self.cell_of(b.mins.z)],
-            hi: [self.cell_of(b.maxs.x), self.cell_of(b.maxs.y), self.cell_of(b.maxs.z)],
+            lo: [
+                self.cell_of(b.mins.x),
+                self.cell_of(b.mins.y),
+                self.cell_of(b.mins.z),
+            ],
+            hi: [
+                self.cell_of(b.maxs.x),
+                self.cell_of(b.maxs.y),
+                self.cell_of(b.maxs.z),
+            ],
         }
     }
 
@@ -247,12 +262,12 @@ impl Grid {
         match self.mode {
             GridMode::Dense => {
                 let mut lin = 0u64;
-                for d in 0..3 {
-                    let off = c[d] as i64 - self.origin[d] as i64;
-                    if off < 0 || off as u64 >= self.dims[d] {
+                for ((&c, &o), &dim) in c.iter().zip(&self.origin).zip(&self.dims) {
+                    let off = c as i64 - o as i64;
+                    if off < 0 || off as u64 >= dim {
                         return None;
                     }
-                    lin = lin * self.dims[d] + off as u64;
+                    lin = lin * dim + off as u64;
                 }
                 Some((lin, lin as usize))
             }
@@ -265,7 +280,6 @@ impl Grid {
 
     /// Rebuilds the cell table from the stored boxes (counting sort).
     fn rebuild(&mut self) {
-        let t0 = std::time::Instant::now();
         if self.order_ok && self.next_live.len() == self.store.arena.len() {
             std::mem::swap(&mut self.live, &mut self.next_live);
         } else {
@@ -276,17 +290,22 @@ impl Grid {
         self.inv = 1.0 / self.cell_size;
 
         // Box copies and cell ranges, in parallel.
-        let (mut boxes, mut ranges) = (std::mem::take(&mut self.boxes), std::mem::take(&mut self.ranges));
+        let (mut boxes, mut ranges) = (
+            std::mem::take(&mut self.boxes),
+            std::mem::take(&mut self.ranges),
+        );
         let this = &*self;
         self.live
             .par_iter()
             .map(|&s| this.store.aabbs[s as usize])
             .collect_into_vec(&mut boxes);
-        boxes.par_iter().map(|b| this.range_of(b)).collect_into_vec(&mut ranges);
+        boxes
+            .par_iter()
+            .map(|b| this.range_of(b))
+            .collect_into_vec(&mut ranges);
         self.boxes = boxes;
         self.ranges = ranges;
 
-        let t1 = t0.elapsed();
         // Oversized split, bounds and entry count.
         self.oversized.clear();
         self.over.clear();
@@ -314,7 +333,7 @@ impl Grid {
         } else {
             (0..3).map(|d| (hi[d] - lo[d]) as u64 + 1).product()
         };
-        let buckets = if total > 0 && dense_cells <= (4 * total).max(1 << 12).min(1 << 27) {
+        let buckets = if total > 0 && dense_cells <= (4 * total).clamp(1 << 12, 1 << 27) {
             self.mode = GridMode::Dense;
             self.origin = lo;
             for d in 0..3 {
@@ -323,72 +342,99 @@ impl Grid {
             dense_cells as usize
         } else {
             self.mode = GridMode::Hashed;
-            self.hash_bits = (2 * total.max(1)).next_power_of_two().trailing_zeros().max(4);
+            self.hash_bits = (2 * total.max(1))
+                .next_power_of_two()
+                .trailing_zeros()
+                .max(4);
             1usize << self.hash_bits
         };
 
-        let t2 = t0.elapsed();
-        // Counting sort of the entries by bucket.
+        // Counting sort of the entries by bucket, over contiguous chunks of proxies in
+        // parallel. Within a bucket the entries end up in ascending `k` whatever the chunking,
+        // so the table does not depend on the thread count.
+        let n = self.ranges.len();
+        let t = rayon::current_num_threads().clamp(1, 64).min(n / 8192 + 1);
+        let bounds: Vec<(usize, usize)> = (0..t).map(|i| (i * n / t, (i + 1) * n / t)).collect();
+        let mut counts = std::mem::take(&mut self.chunk_counts);
+        counts.resize_with(t, Vec::new);
+        counts
+            .par_iter_mut()
+            .zip(&bounds)
+            .for_each(|(c, &(k0, k1))| {
+                c.clear();
+                c.resize(buckets, 0);
+                self.for_each_entry(k0, k1, |_, b, _| c[b] += 1);
+            });
+        // Prefix sums: bucket starts, and each chunk's first position in each bucket.
         let mut starts = std::mem::take(&mut self.starts);
-        starts.clear();
         starts.resize(buckets + 1, 0);
-        self.for_each_entry(|_, b, _| starts[b + 1] += 1);
-        for b in 0..buckets {
-            starts[b + 1] += starts[b];
+        let mut run = 0u32;
+        for (b, start) in starts[..buckets].iter_mut().enumerate() {
+            *start = run;
+            for c in counts.iter_mut() {
+                let k = c[b];
+                c[b] = run;
+                run += k;
+            }
         }
-        let t3 = t0.elapsed();
+        starts[buckets] = run;
         // Every position is written below: resizing only sets the length.
         let mut items = std::mem::take(&mut self.items);
         items.resize(total as usize, 0);
         let mut cell_keys = std::mem::take(&mut self.cell_keys);
-        let mut cursor = std::mem::take(&mut self.cursor);
-        cursor.clear();
-        cursor.extend_from_slice(&starts[..buckets]);
-        if self.mode == GridMode::Dense {
-            cell_keys.clear();
-            self.for_each_entry(|_, b, item| {
-                items[cursor[b] as usize] = item;
-                cursor[b] += 1;
+        let hashed = self.mode == GridMode::Hashed;
+        cell_keys.resize(if hashed { total as usize } else { 0 }, 0);
+        let out = Scatter {
+            items: items.as_mut_ptr(),
+            keys: cell_keys.as_mut_ptr(),
+            len: items.len(),
+        };
+        counts
+            .par_iter_mut()
+            .zip(&bounds)
+            .for_each(|(cursor, &(k0, k1))| {
+                self.for_each_entry(k0, k1, |key, b, item| {
+                    let p = cursor[b] as usize;
+                    cursor[b] += 1;
+                    // SAFETY: chunk `c` writes only positions `offset[c][b] .. offset[c][b] +
+                    // count[c][b]` of bucket `b`; these ranges are disjoint across chunks and
+                    // buckets by construction of the prefix sums, so no two threads write the
+                    // same element, and nothing reads the buffers until the scatter is done.
+                    unsafe { out.write(p, item, hashed.then_some(key)) };
+                });
             });
-        } else {
-            cell_keys.resize(total as usize, 0);
-            self.for_each_entry(|key, b, item| {
-                items[cursor[b] as usize] = item;
-                cell_keys[cursor[b] as usize] = key;
-                cursor[b] += 1;
-            });
-        }
-        self.cursor = cursor;
+        self.chunk_counts = counts;
         self.cell_keys = cell_keys;
 
-        let t4 = t0.elapsed();
         // Next frame's order: proxies by first cell, then the oversized ones.
-        self.next_live.clear();
-        self.next_live.extend(
-            items
-                .iter()
-                .filter(|&&it| it >> FLAG_SHIFT == 0b111)
-                .map(|&it| self.live[(it & SLOT_MASK) as usize]),
-        );
+        let live = &self.live;
+        self.next_live = items
+            .par_iter()
+            .with_min_len(8192)
+            .filter(|&&it| it >> FLAG_SHIFT == 0b111)
+            .map(|&it| live[(it & SLOT_MASK) as usize])
+            .collect();
         self.next_live
             .extend(self.oversized.iter().map(|&k| self.live[k as usize]));
         self.order_ok = true;
         self.starts = starts;
         self.items = items;
         self.dirty = false;
-        if std::env::var_os("BP_TRACE").is_some() {
-            eprintln!("TRACE ranges {:?} split {:?} count {:?} fill {:?} order {:?} c={} mode={:?} entries={} buckets={}", t1, t2-t1, t3-t2, t4-t3, t0.elapsed()-t4, self.cell_size, self.mode, self.items.len(), buckets);
-        }
     }
 
-    /// Calls `f(key, bucket, item)` for every cell of every non-oversized proxy.
+    /// Calls `f(key, bucket, item)` for every cell of every non-oversized proxy `k0..k1`.
     #[inline]
-    fn for_each_entry(&self, mut f: impl FnMut(u64, usize, u32)) {
+    fn for_each_entry(&self, k0: usize, k1: usize, mut f: impl FnMut(u64, usize, u32)) {
         let flags = |r: &Range, x: i32, y: i32, z: i32| {
             ((x == r.lo[0]) as u32 | ((y == r.lo[1]) as u32) << 1 | ((z == r.lo[2]) as u32) << 2)
                 << FLAG_SHIFT
         };
-        let cells = self.ranges.iter().zip(&self.over).enumerate().filter(|(_, (_, &o))| !o);
+        let cells = self.ranges[k0..k1]
+            .iter()
+            .zip(&self.over[k0..k1])
+            .enumerate()
+            .filter(|(_, (_, &o))| !o)
+            .map(|(i, ro)| (i + k0, ro));
         match self.mode {
             GridMode::Dense => {
                 // Linear index ((x - ox)·dy + (y - oy))·dz + (z - oz), built axis by axis.
@@ -413,7 +459,11 @@ impl Grid {
                         for y in r.lo[1]..=r.hi[1] {
                             for z in r.lo[2]..=r.hi[2] {
                                 let key = pack([x, y, z]);
-                                f(key, hash_bucket(key, self.hash_bits), k as u32 | flags(r, x, y, z));
+                                f(
+                                    key,
+                                    hash_bucket(key, self.hash_bits),
+                                    k as u32 | flags(r, x, y, z),
+                                );
                             }
                         }
                     }
@@ -532,6 +582,34 @@ impl Grid {
     }
 }
 
+/// Raw output pointers of the parallel scatter (see the SAFETY note at its use).
+struct Scatter {
+    items: *mut u32,
+    keys: *mut u64,
+    len: usize,
+}
+
+// SAFETY: the pointers are only written at disjoint positions by the scatter's chunks.
+unsafe impl Sync for Scatter {}
+
+impl Scatter {
+    /// Writes entry `p` (and its key in hashed mode). Panics if `p` is out of bounds.
+    ///
+    /// # Safety
+    /// No other thread may access position `p` concurrently.
+    #[inline]
+    unsafe fn write(&self, p: usize, item: u32, key: Option<u64>) {
+        assert!(p < self.len, "grid scatter out of bounds");
+        // SAFETY: in bounds (checked), exclusive by the caller's contract.
+        unsafe {
+            *self.items.add(p) = item;
+            if let Some(k) = key {
+                *self.keys.add(p) = k;
+            }
+        }
+    }
+}
+
 /// Packs clamped cell coordinates into 63 bits (21 per axis).
 #[inline]
 fn pack(c: [i32; 3]) -> u64 {
@@ -551,11 +629,7 @@ impl BroadPhase for Grid {
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         if self.dirty {
             self.rebuild();
-            let t = std::time::Instant::now();
             self.find_pair_keys();
-            if std::env::var_os("BP_TRACE").is_some() {
-                eprintln!("TRACE pairs {:?}", t.elapsed());
-            }
             let mut keys = std::mem::take(&mut self.keys);
             finish_pairs(&mut keys, &self.store.arena, out);
             self.keys = keys;
@@ -613,8 +687,18 @@ impl BroadPhase for Grid {
         self.handles_sorted(&ks, out);
     }
 
-    fn cast_ray(&self, origin: &Point, dir: &Vector, max_t: Real, out: &mut Vec<(ProxyHandle, Real)>) {
-        let ray = Ray { origin: *origin, dir: *dir, max_t };
+    fn cast_ray(
+        &self,
+        origin: &Point,
+        dir: &Vector,
+        max_t: Real,
+        out: &mut Vec<(ProxyHandle, Real)>,
+    ) {
+        let ray = Ray {
+            origin: *origin,
+            dir: *dir,
+            max_t,
+        };
         self.store.scan_ray(&ray, out);
         sort_ray_hits(out);
     }
@@ -632,7 +716,9 @@ impl BroadPhase for Grid {
         for (k, &s) in self.live.iter().enumerate() {
             let s = s as usize;
             if !self.store.arena.is_alive(s) || std::mem::replace(&mut seen[s], true) {
-                return Err(format!("grid: order entry {k} names dead or repeated slot {s}"));
+                return Err(format!(
+                    "grid: order entry {k} names dead or repeated slot {s}"
+                ));
             }
             if self.boxes[k] != self.store.aabbs[s] {
                 return Err(format!("grid: box copy of slot {s} is stale"));
@@ -653,7 +739,9 @@ impl BroadPhase for Grid {
                 let (item, key) = (self.items[i], self.key_at(i, b));
                 let k = (item & SLOT_MASK) as usize;
                 if k >= n || self.over[k] {
-                    return Err(format!("grid: bucket {b} holds a bad or oversized proxy {k}"));
+                    return Err(format!(
+                        "grid: bucket {b} holds a bad or oversized proxy {k}"
+                    ));
                 }
                 cells[k].push(key);
                 let r = self.range_of(&self.boxes[k]);
@@ -679,7 +767,10 @@ impl BroadPhase for Grid {
             let r = self.range_of(&self.boxes[k]);
             let big = r.cells() > MAX_CELLS_PER_PROXY;
             if big != self.over[k] || big != self.oversized.contains(&(k as u32)) {
-                return Err(format!("grid: slot {} oversized flag is wrong", self.live[k]));
+                return Err(format!(
+                    "grid: slot {} oversized flag is wrong",
+                    self.live[k]
+                ));
             }
             let entered = cells.len();
             cells.sort_unstable();

@@ -17,6 +17,6 @@ mod grid;
 mod sap;
 
 pub use brute_force::BruteForce;
-pub use bvh::Bvh;
-pub use grid::{Grid, GridMode};
-pub use sap::{SapStats, SweepAndPrune};
+pub use bvh::{Bvh, BINS, MAX_LEAF, REBUILD_RATIO};
+pub use grid::{Grid, GridMode, MAX_CELLS_PER_PROXY};
+pub use sap::{SapStats, SweepAndPrune, AXIS_PERIOD, SWAP_BUDGET_PER_PROXY};

@@ -27,7 +27,7 @@ use crate::proxies::{concat, finish_pairs, pair_key, ProxyStore, Ray};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use rayon::prelude::*;
 
-/// The sweep axis is re-chosen this often (frames).
+/// The sweep axis is re-chosen this often (frames; a power of two).
 pub const AXIS_PERIOD: u32 = 64;
 /// Insertion sort gives up (and sorts from scratch) after this many swaps per proxy.
 pub const SWAP_BUDGET_PER_PROXY: usize = 32;
@@ -158,12 +158,15 @@ impl SweepAndPrune {
             self.list.retain(|e| e.slot != DEAD);
             let pending = std::mem::take(&mut self.pending);
             let axis = self.axis;
-            self.list
-                .extend(pending.iter().map(|&s| Entry::new(s, &self.store.aabbs[s as usize], axis)));
+            self.list.extend(
+                pending
+                    .iter()
+                    .map(|&s| Entry::new(s, &self.store.aabbs[s as usize], axis)),
+            );
             // Many new proxies: insertion would cost O(n·k); sort instead.
             full_sort = pending.len() > 64;
         }
-        if self.membership_changed || self.frames % AXIS_PERIOD == 0 {
+        if self.membership_changed || self.frames & (AXIS_PERIOD - 1) == 0 {
             let axis = self.choose_axis();
             full_sort |= axis != self.axis;
             self.axis = axis;
@@ -186,7 +189,8 @@ impl SweepAndPrune {
             }
         }
         if full_sort {
-            self.list.par_sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo).then(a.slot.cmp(&b.slot)));
+            self.list
+                .par_sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo).then(a.slot.cmp(&b.slot)));
         }
         for (i, e) in self.list.iter().enumerate() {
             self.pos[e.slot as usize] = i as u32;
@@ -291,8 +295,18 @@ impl BroadPhase for SweepAndPrune {
         }
     }
 
-    fn cast_ray(&self, origin: &Point, dir: &Vector, max_t: Real, out: &mut Vec<(ProxyHandle, Real)>) {
-        let ray = Ray { origin: *origin, dir: *dir, max_t };
+    fn cast_ray(
+        &self,
+        origin: &Point,
+        dir: &Vector,
+        max_t: Real,
+        out: &mut Vec<(ProxyHandle, Real)>,
+    ) {
+        let ray = Ray {
+            origin: *origin,
+            dir: *dir,
+            max_t,
+        };
         self.store.scan_ray(&ray, out);
     }
 
@@ -303,7 +317,10 @@ impl BroadPhase for SweepAndPrune {
                 continue;
             }
             if self.pos.get(e.slot as usize) != Some(&(i as u32)) {
-                return Err(format!("sap: entry {i} (slot {}) is not cross-linked", e.slot));
+                return Err(format!(
+                    "sap: entry {i} (slot {}) is not cross-linked",
+                    e.slot
+                ));
             }
             if !self.store.arena.is_alive(e.slot as usize) {
                 return Err(format!("sap: entry {i} names dead slot {}", e.slot));
@@ -313,7 +330,10 @@ impl BroadPhase for SweepAndPrune {
             let p = self.pos[s as usize];
             let listed = p != DEAD && self.list[p as usize].slot == s;
             if listed == self.pending.contains(&s) {
-                return Err(format!("sap: live slot {s} is listed {listed} and pending {}", !listed));
+                return Err(format!(
+                    "sap: live slot {s} is listed {listed} and pending {}",
+                    !listed
+                ));
             }
         }
         if !self.dirty {

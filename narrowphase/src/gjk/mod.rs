@@ -17,7 +17,7 @@
 mod simplex;
 
 use crate::math::{Isometry, Point, Real, Vector};
-use crate::shape::{Cuboid, ConvexPolyhedron, Triangle};
+use crate::shape::{ConvexPolyhedron, Cuboid, Triangle};
 use simplex::Simplex;
 
 /// A convex set described by its support function, in its local frame.
@@ -42,7 +42,11 @@ impl SupportMap for Triangle {
     #[inline]
     fn local_support(&self, dir: &Vector) -> Point {
         let c = self.corners();
-        let d = [c[0].coords.dot(dir), c[1].coords.dot(dir), c[2].coords.dot(dir)];
+        let d = [
+            c[0].coords.dot(dir),
+            c[1].coords.dot(dir),
+            c[2].coords.dot(dir),
+        ];
         if d[0] >= d[1] && d[0] >= d[2] {
             c[0]
         } else if d[1] >= d[2] {
@@ -259,7 +263,9 @@ mod tests {
         let p = SinglePoint(Point::origin());
         let pb = Isometry::translation(0.5, 2.0, 0.0);
         match distance(&Isometry::identity(), &s, &pb, &p) {
-            GjkResult::Separated { distance, point_a, .. } => {
+            GjkResult::Separated {
+                distance, point_a, ..
+            } => {
                 assert!((distance - 2.0).abs() < 1e-6);
                 assert!((point_a.x - 0.5).abs() < 1e-6);
             }

@@ -189,7 +189,8 @@ impl Simplex {
         }
         if inside {
             // Barycentric weights of the origin (for the witnesses): signed volumes.
-            let vol = |a: Vector, b: Vector, c: Vector, d: Vector| (b - a).cross(&(c - a)).dot(&(d - a));
+            let vol =
+                |a: Vector, b: Vector, c: Vector, d: Vector| (b - a).cross(&(c - a)).dot(&(d - a));
             let total = vol(w[0], w[1], w[2], w[3]);
             let o = Vector::zeros();
             if total.abs() > 0.0 {

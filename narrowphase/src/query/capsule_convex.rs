@@ -21,7 +21,11 @@ use crate::shape::ConvexPolyhedron;
 const FACE_ALIGNED: Real = 0.999;
 
 /// True when the polyhedron at `pose` and the capsule overlap or touch.
-pub fn intersection_convex_capsule(pose: &Isometry, poly: &ConvexPolyhedron, cap: &CapsuleCore) -> bool {
+pub fn intersection_convex_capsule(
+    pose: &Isometry,
+    poly: &ConvexPolyhedron,
+    cap: &CapsuleCore,
+) -> bool {
     let seg = Segment { a: cap.a, b: cap.b };
     match gjk::distance(pose, poly, &Isometry::identity(), &seg) {
         GjkResult::Intersecting => true,
@@ -135,7 +139,11 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
     }
     let mut m = face_points(posed, cap, &n, prediction).unwrap_or_else(|| {
         // Fallback: the deepest end of the core.
-        let p = if n.dot(&cap.a.coords) < n.dot(&cap.b.coords) { cap.a } else { cap.b };
+        let p = if n.dot(&cap.a.coords) < n.dot(&cap.b.coords) {
+            cap.a
+        } else {
+            cap.b
+        };
         let mut m = Manifold::new(n);
         m.push(ContactPoint {
             point: p - n * (cap.radius - 0.5 * depth_of(s)),

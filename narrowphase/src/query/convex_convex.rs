@@ -233,8 +233,14 @@ fn edge_manifold(a: &Posed, b: &Posed, i: u16, j: u16, best: &DeepestAxis) -> Ma
 /// One point between the deepest corners of A along `n` and of B along `−n` (fallback).
 fn support_manifold(a: &Posed, b: &Posed, best: &DeepestAxis) -> Manifold {
     let n = best.normal;
-    let pa = a.pose * a.shape.support(&a.pose.rotation.inverse_transform_vector(&n)).1;
-    let pb = b.pose * b.shape.support(&b.pose.rotation.inverse_transform_vector(&-n)).1;
+    let pa = a.pose
+        * a.shape
+            .support(&a.pose.rotation.inverse_transform_vector(&n))
+            .1;
+    let pb = b.pose
+        * b.shape
+            .support(&b.pose.rotation.inverse_transform_vector(&-n))
+            .1;
     // A's surface point on the line through B's deepest corner.
     let sa = pb + n * (n.dot(&(pa - pb)));
     let mut m = Manifold::new(n);

@@ -62,13 +62,21 @@ pub fn contact_cuboid_cuboid(
     let rel = pose_a.inv_mul(pose_b);
     let r = rel.rotation.to_rotation_matrix().into_inner();
     let t = rel.translation.vector;
-    let ar = r.abs();
+    // Plain arrays in the hot loops (rows of R and |R|).
+    let rr = [
+        [r.m11, r.m12, r.m13],
+        [r.m21, r.m22, r.m23],
+        [r.m31, r.m32, r.m33],
+    ];
+    let ar = rr.map(|row| row.map(Real::abs));
+    let tt = [t.x, t.y, t.z];
+    let (a, b) = ([ea.x, ea.y, ea.z], [eb.x, eb.y, eb.z]);
 
     // 1. Face axes of A, then of B, then edge × edge; stop on a gap beyond `prediction`.
     let mut face_sep = Real::NEG_INFINITY;
     let mut face = Best::Face { of_b: false, i: 0 };
     for i in 0..3 {
-        let s = t[i].abs() - (ea[i] + eb.dot(&ar.row(i).transpose()));
+        let s = tt[i].abs() - (a[i] + b[0] * ar[i][0] + b[1] * ar[i][1] + b[2] * ar[i][2]);
         if s > prediction {
             return None;
         }
@@ -81,7 +89,8 @@ pub fn contact_cuboid_cuboid(
     let mut best_b = Real::NEG_INFINITY;
     let mut face_b = 0;
     for j in 0..3 {
-        let s = t.dot(&r.column(j)).abs() - (eb[j] + ea.dot(&ar.column(j)));
+        let tj = tt[0] * rr[0][j] + tt[1] * rr[1][j] + tt[2] * rr[2][j];
+        let s = tj.abs() - (b[j] + a[0] * ar[0][j] + a[1] * ar[1][j] + a[2] * ar[2][j]);
         if s > prediction {
             return None;
         }
@@ -92,7 +101,10 @@ pub fn contact_cuboid_cuboid(
     }
     if best_b > face_sep + tol {
         face_sep = best_b;
-        face = Best::Face { of_b: true, i: face_b };
+        face = Best::Face {
+            of_b: true,
+            i: face_b,
+        };
     }
     let mut edge_sep = Real::NEG_INFINITY;
     let mut edge = Best::Edge { i: 0, j: 0 };
@@ -101,13 +113,13 @@ pub fn contact_cuboid_cuboid(
         for j in 0..3 {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
             // |eᵢ × bⱼ|² = R[i1][j]² + R[i2][j]².
-            let len2 = r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)];
+            let len2 = rr[i1][j] * rr[i1][j] + rr[i2][j] * rr[i2][j];
             if len2 < PARALLEL_SINE * PARALLEL_SINE {
                 continue;
             }
-            let ra = ea[i1] * ar[(i2, j)] + ea[i2] * ar[(i1, j)];
-            let rb = eb[j1] * ar[(i, j2)] + eb[j2] * ar[(i, j1)];
-            let tl = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
+            let ra = a[i1] * ar[i2][j] + a[i2] * ar[i1][j];
+            let rb = b[j1] * ar[i][j2] + b[j2] * ar[i][j1];
+            let tl = tt[i2] * rr[i1][j] - tt[i1] * rr[i2][j];
             let s = (tl.abs() - ra - rb) / len2.sqrt();
             if s > prediction {
                 return None;
@@ -118,7 +130,11 @@ pub fn contact_cuboid_cuboid(
             }
         }
     }
-    let best = if edge_sep > face_sep + tol { edge } else { face };
+    let best = if edge_sep > face_sep + tol {
+        edge
+    } else {
+        face
+    };
 
     match best {
         Best::Face { of_b: false, i } => {
@@ -201,13 +217,16 @@ fn face_contact(
     let face_ids = (flipped as u32) << 31
         | ((2 * i + (s > 0.0) as usize) as u32) << 24
         | ((2 * k + (sk > 0.0) as usize) as u32) << 16;
-    let world_normal = pose_ref.rotation * normal;
+    // One rotation matrix for all points (cheaper than a quaternion rotation per point).
+    let m_ref = pose_ref.rotation.to_rotation_matrix().into_inner();
+    let o_ref = pose_ref.translation.vector;
+    let world_normal = m_ref * normal;
     let mut m = Manifold::new(if flipped { -world_normal } else { world_normal });
     m.set_depth(-face_sep);
     let (keep, len) = reduce_to_four(&pts[..n], &depths[..n], &normal);
     for &q in &keep[..len] {
         m.push(ContactPoint {
-            point: pose_ref * Point::from(pts[q]),
+            point: Point::from(m_ref * pts[q] + o_ref),
             depth: depths[q],
             id: face_ids | (ids[q] & 0xFFFF),
         });

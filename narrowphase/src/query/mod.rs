@@ -23,10 +23,10 @@ mod cuboid_cuboid;
 mod triangle_cuboid;
 
 pub use ball_ball::{contact_ball_ball, intersection_ball_ball};
+pub use ball_convex::{contact_convex_ball, intersection_convex_ball};
 pub use ball_cuboid::{
     contact_cuboid_ball, intersection_ball_aabb, intersection_ball_obb, intersection_cuboid_ball,
 };
-pub use ball_convex::{contact_convex_ball, intersection_convex_ball};
 pub use capsule_convex::{contact_convex_capsule, intersection_convex_capsule};
 pub use capsule_round::{
     contact_capsule_ball, contact_capsule_capsule, intersection_capsule_ball,

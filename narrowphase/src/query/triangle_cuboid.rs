@@ -22,7 +22,11 @@ pub fn intersection_triangle_cuboid(
     let m = rel.rotation.to_rotation_matrix().into_inner();
     let t = rel.translation.vector;
     let c = tri.corners();
-    let v = [m * c[0].coords + t, m * c[1].coords + t, m * c[2].coords + t];
+    let v = [
+        m * c[0].coords + t,
+        m * c[1].coords + t,
+        m * c[2].coords + t,
+    ];
     first_separating_axis(&v, e).is_none()
 }
 

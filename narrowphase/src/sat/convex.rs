@@ -41,7 +41,11 @@ impl<'a> Posed<'a> {
         Self {
             shape,
             pose,
-            face_normals: shape.face_normals().iter().map(|n| pose.rotation * n).collect(),
+            face_normals: shape
+                .face_normals()
+                .iter()
+                .map(|n| pose.rotation * n)
+                .collect(),
             edge_dirs: shape
                 .edge_directions()
                 .iter()
@@ -153,9 +157,8 @@ pub fn convex_convex_cached(
 ) -> Option<AxisReport> {
     let total = count(a, b);
     if let Some(last) = last {
-        if let Some((index, (axis, Some(l)))) = candidates(a, b)
-            .enumerate()
-            .find(|(_, (k, _))| *k == last)
+        if let Some((index, (axis, Some(l)))) =
+            candidates(a, b).enumerate().find(|(_, (k, _))| *k == last)
         {
             if separation_on(a, b, &l).0 > 0.0 {
                 return Some(AxisReport {
@@ -166,16 +169,14 @@ pub fn convex_convex_cached(
             }
         }
     }
-    candidates(a, b)
-        .enumerate()
-        .find_map(|(index, (axis, l))| {
-            let l = l?;
-            (separation_on(a, b, &l).0 > 0.0).then_some(AxisReport {
-                axis,
-                index: index as u16,
-                count: total,
-            })
+    candidates(a, b).enumerate().find_map(|(index, (axis, l))| {
+        let l = l?;
+        (separation_on(a, b, &l).0 > 0.0).then_some(AxisReport {
+            axis,
+            index: index as u16,
+            count: total,
         })
+    })
 }
 
 /// The axis of largest separation (least penetration) between A and B.
@@ -205,8 +206,16 @@ pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis
             axis,
         };
         let is_face = matches!(axis, SeparatingAxis::FaceA(_) | SeparatingAxis::FaceB(_));
-        let slot = if is_face { &mut best_face } else { &mut best_other };
-        let margin = if matches!(axis, SeparatingAxis::FaceB(_)) { tolerance } else { 0.0 };
+        let slot = if is_face {
+            &mut best_face
+        } else {
+            &mut best_other
+        };
+        let margin = if matches!(axis, SeparatingAxis::FaceB(_)) {
+            tolerance
+        } else {
+            0.0
+        };
         if !matches!(slot, Some(s) if sep <= s.separation + margin) {
             *slot = Some(cand);
         }
@@ -221,8 +230,8 @@ pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::{Cuboid, Triangle};
     use crate::math::{Point, Vector};
+    use crate::shape::{Cuboid, Triangle};
 
     #[test]
     fn cube_pair_has_15_candidates_and_finds_the_face() {
@@ -251,7 +260,10 @@ mod tests {
         let pb = Isometry::translation(0.8, 0.8, 0.0);
         let (a, b) = (Posed::new(&p, &pa), Posed::new(&p, &pb));
         let r = convex_convex(&a, &b).expect("apart in their common plane");
-        assert!(matches!(r.axis, SeparatingAxis::InPlaneA(_) | SeparatingAxis::InPlaneB(_)));
+        assert!(matches!(
+            r.axis,
+            SeparatingAxis::InPlaneA(_) | SeparatingAxis::InPlaneB(_)
+        ));
         let pb = Isometry::translation(0.3, 0.3, 0.0);
         assert!(convex_convex(&a, &Posed::new(&p, &pb)).is_none());
     }

@@ -114,7 +114,14 @@ mod tests {
             count: 15,
         };
         assert_eq!(r.to_string(), "face 3 of B (6th of 15)");
-        for (i, s) in [(0, "1st"), (1, "2nd"), (2, "3rd"), (10, "11th"), (11, "12th"), (20, "21st")] {
+        for (i, s) in [
+            (0, "1st"),
+            (1, "2nd"),
+            (2, "3rd"),
+            (10, "11th"),
+            (11, "12th"),
+            (20, "21st"),
+        ] {
             let r = AxisReport {
                 axis: SeparatingAxis::FaceA(0),
                 index: i,

@@ -24,8 +24,16 @@ pub const AXIS_COUNT_COPLANAR: u16 = 17;
 
 #[inline(always)]
 fn gap(l: &Vector, a: &[Point; 3], b: &[Point; 3]) -> bool {
-    let pa = [l.dot(&a[0].coords), l.dot(&a[1].coords), l.dot(&a[2].coords)];
-    let pb = [l.dot(&b[0].coords), l.dot(&b[1].coords), l.dot(&b[2].coords)];
+    let pa = [
+        l.dot(&a[0].coords),
+        l.dot(&a[1].coords),
+        l.dot(&a[2].coords),
+    ];
+    let pb = [
+        l.dot(&b[0].coords),
+        l.dot(&b[1].coords),
+        l.dot(&b[2].coords),
+    ];
     let (amin, amax) = (pa[0].min(pa[1]).min(pa[2]), pa[0].max(pa[1]).max(pa[2]));
     let (bmin, bmax) = (pb[0].min(pb[1]).min(pb[2]), pb[0].max(pb[1]).max(pb[2]));
     amax < bmin || bmax < amin
@@ -49,8 +57,13 @@ pub fn triangle_triangle_cached(
     let na = ea[0].cross(&ea[1]);
     let nb = eb[0].cross(&eb[1]);
     let c = na.cross(&nb);
-    let parallel = c.norm_squared() <= PARALLEL_SINE * PARALLEL_SINE * na.norm_squared() * nb.norm_squared();
-    let count = if parallel { AXIS_COUNT_COPLANAR } else { AXIS_COUNT };
+    let parallel =
+        c.norm_squared() <= PARALLEL_SINE * PARALLEL_SINE * na.norm_squared() * nb.norm_squared();
+    let count = if parallel {
+        AXIS_COUNT_COPLANAR
+    } else {
+        AXIS_COUNT
+    };
     let axis = |k: u16| -> Option<Vector> {
         match k {
             0 => Some(na),
@@ -58,7 +71,8 @@ pub fn triangle_triangle_cached(
             2..=10 => {
                 let (i, j) = (((k - 2) / 3) as usize, ((k - 2) % 3) as usize);
                 let l = ea[i].cross(&eb[j]);
-                let lim = PARALLEL_SINE * PARALLEL_SINE * ea[i].norm_squared() * eb[j].norm_squared();
+                let lim =
+                    PARALLEL_SINE * PARALLEL_SINE * ea[i].norm_squared() * eb[j].norm_squared();
                 (l.norm_squared() > lim).then_some(l)
             }
             11..=13 => Some(na.cross(&ea[(k - 11) as usize])),
@@ -94,4 +108,3 @@ pub fn triangle_triangle_cached(
 pub fn intersects(a: &[Point; 3], b: &[Point; 3]) -> bool {
     triangle_triangle(a, b).is_none()
 }
-

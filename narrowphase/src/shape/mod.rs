@@ -16,9 +16,9 @@ mod triangle;
 pub use ball::Ball;
 pub use capsule::Capsule;
 pub use cuboid::Cuboid;
+pub use obb::{Obb, ORTHONORMAL_TOLERANCE};
 pub use polyhedron::{ConvexPolyhedron, PolyFace};
 pub use triangle::{Triangle, DEGENERATE_TOLERANCE};
-pub use obb::{Obb, ORTHONORMAL_TOLERANCE};
 
 use crate::bounding::Aabb;
 use crate::math::Isometry;
@@ -111,6 +111,10 @@ mod tests {
 
     #[test]
     fn shape_stays_small() {
-        assert!(std::mem::size_of::<Shape>() <= 16, "{}", std::mem::size_of::<Shape>());
+        assert!(
+            std::mem::size_of::<Shape>() <= 16,
+            "{}",
+            std::mem::size_of::<Shape>()
+        );
     }
 }

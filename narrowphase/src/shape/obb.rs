@@ -2,7 +2,9 @@
 
 use crate::bounding::Aabb;
 use crate::error::ShapeError;
-use crate::math::{is_finite_point, is_finite_vector, Isometry, Matrix, Point, Real, Rotation, Vector};
+use crate::math::{
+    is_finite_point, is_finite_vector, Isometry, Matrix, Point, Real, Rotation, Vector,
+};
 use crate::shape::Cuboid;
 
 /// Tolerance on `|aᵢ · aⱼ − δᵢⱼ|` accepted by [`Obb::new`] (dimensionless).
@@ -75,7 +77,11 @@ impl Obb {
 
     /// The same box as an AABB (axes = world axes). Errors on a flat AABB (zero thickness).
     pub fn from_aabb(aabb: &Aabb) -> Result<Self, ShapeError> {
-        Self::new(aabb.center(), [Vector::x(), Vector::y(), Vector::z()], aabb.half_extents())
+        Self::new(
+            aabb.center(),
+            [Vector::x(), Vector::y(), Vector::z()],
+            aabb.half_extents(),
+        )
     }
 
     /// Centre, world space.
@@ -175,7 +181,11 @@ mod tests {
         let he = Vector::repeat(1.0);
         assert!(Obb::new(o, ax, he).is_ok());
         assert!(matches!(
-            Obb::new(o, [Vector::x(), Vector::new(0.1, 1.0, 0.0), Vector::z()], he),
+            Obb::new(
+                o,
+                [Vector::x(), Vector::new(0.1, 1.0, 0.0), Vector::z()],
+                he
+            ),
             Err(ShapeError::NotOrthonormal(_))
         ));
         assert!(matches!(

@@ -110,7 +110,10 @@ impl ConvexPolyhedron {
             let l = l.as_ref();
             let mut ordered: Vec<u32> = l.to_vec();
             let mut n = newell(&vertices, &ordered);
-            let fc = ordered.iter().map(|&i| vertices[i as usize].coords).sum::<Vector>()
+            let fc = ordered
+                .iter()
+                .map(|&i| vertices[i as usize].coords)
+                .sum::<Vector>()
                 / ordered.len() as Real;
             if !flat && n.dot(&(fc - centroid.coords)) < 0.0 {
                 ordered.reverse();

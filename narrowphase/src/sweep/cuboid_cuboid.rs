@@ -127,23 +127,21 @@ fn sweep_cuboid_cuboid_raw(
 }
 
 /// The centroid and corner count of a box's feature farthest along `dir` (a corner, an edge
-/// or a face), for the box of centre `centre`, rotation `rot` and half-sizes `h`.
+/// or a face), for the box of centre `centre`, rotation `rot` and half-sizes `h`: in the box
+/// frame, an axis nearly perpendicular to `dir` (its two corner layers within `1e-4` relative
+/// of each other along `dir`) leaves the feature free along it, any other axis picks the
+/// side facing `dir`.
 fn support_feature(centre: &Point, rot: &Matrix, h: &Vector, dir: &Vector) -> (Point, usize) {
     let tol = 1.0e-4 * (1.0 + h.norm());
-    let corners = (0..8).map(|k: u8| {
-        let sign = Vector::new(
-            if k & 1 == 0 { -1.0 } else { 1.0 },
-            if k & 2 == 0 { -1.0 } else { 1.0 },
-            if k & 4 == 0 { -1.0 } else { 1.0 },
-        );
-        centre + rot * h.component_mul(&sign)
-    });
-    let highest = corners
-        .clone()
-        .map(|c| c.coords.dot(dir))
-        .fold(Real::NEG_INFINITY, Real::max);
-    let (sum, count) = corners
-        .filter(|c| c.coords.dot(dir) >= highest - tol)
-        .fold((Vector::zeros(), 0usize), |(s, n), c| (s + c.coords, n + 1));
-    (Point::from(sum / count.max(1) as Real), count)
+    let local = rot.transpose() * dir;
+    let mut offset = Vector::zeros();
+    let mut count = 1;
+    for i in 0..3 {
+        if 2.0 * h[i] * local[i].abs() <= tol {
+            count *= 2;
+        } else {
+            offset[i] = h[i].copysign(local[i]);
+        }
+    }
+    (centre + rot * offset, count)
 }

@@ -4,6 +4,7 @@
 //! union of the triangle's two faces pushed out by `r` along its normal and the three edge
 //! capsules (which contain the corner spheres). The centre's first entry is the earliest ray
 //! hit among those five convex pieces (a ray against a union enters at the earliest entry).
+//! Compare Ericson RTCD §5.5.6, which finds the same point by cases on the triangle's plane.
 
 use super::closest::closest_on_triangle;
 use super::toi::{against, moves, sphere_motion_ok, unit_or, Toi};

@@ -27,7 +27,11 @@ pub fn rotation(r: &mut ChaCha8Rng) -> Rotation {
 /// A random unit vector.
 pub fn direction(r: &mut ChaCha8Rng) -> Vector {
     loop {
-        let v = Vector::new(r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0));
+        let v = Vector::new(
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+        );
         let n = v.norm();
         if n > 0.1 && n <= 1.0 {
             return v / n;
@@ -37,7 +41,11 @@ pub fn direction(r: &mut ChaCha8Rng) -> Vector {
 
 /// Half-extents of a random box of size scale `s`: a cube-ish box, a thin plate or a stick.
 pub fn half_extents(r: &mut ChaCha8Rng, s: Real) -> Vector {
-    let mut e = Vector::new(r.gen_range(0.2..1.0), r.gen_range(0.2..1.0), r.gen_range(0.2..1.0));
+    let mut e = Vector::new(
+        r.gen_range(0.2..1.0),
+        r.gen_range(0.2..1.0),
+        r.gen_range(0.2..1.0),
+    );
     match r.gen_range(0..4) {
         0 => e[r.gen_range(0..3)] *= 0.02, // thin plate
         1 => {
@@ -79,7 +87,11 @@ pub fn box_corners(pose: &Isometry, e: &Vector) -> Vec<Point> {
 /// World axes of a box (columns of its rotation).
 pub fn box_axes(pose: &Isometry) -> [Vector; 3] {
     let m = pose.rotation.to_rotation_matrix();
-    [m.matrix().column(0).into(), m.matrix().column(1).into(), m.matrix().column(2).into()]
+    [
+        m.matrix().column(0).into(),
+        m.matrix().column(1).into(),
+        m.matrix().column(2).into(),
+    ]
 }
 
 /// Separation of two point sets on unit axis `l`: positive = gap.
@@ -129,7 +141,14 @@ pub fn brute_sat(
 /// [`brute_sat`] for two boxes.
 pub fn brute_box_box(pa: &Isometry, ea: &Vector, pb: &Isometry, eb: &Vector) -> Real {
     let (aa, ab) = (box_axes(pa), box_axes(pb));
-    brute_sat(&box_corners(pa, ea), &aa, &aa, &box_corners(pb, eb), &ab, &ab)
+    brute_sat(
+        &box_corners(pa, ea),
+        &aa,
+        &aa,
+        &box_corners(pb, eb),
+        &ab,
+        &ab,
+    )
 }
 
 /// Signed distance from a world point to a box (negative inside: minus the distance to the

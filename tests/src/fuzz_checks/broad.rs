@@ -47,7 +47,10 @@ fn bad_aabb(u: &mut Unstructured<'_>) -> Result<Aabb> {
     let good = aabb(u)?;
     Ok(match u.int_in_range(0u8..=2)? {
         0 => Aabb::new_unchecked(Point::new(Real::NAN, 0.0, 0.0), good.maxs),
-        1 => Aabb::new_unchecked(good.mins, Point::new(good.maxs.x, Real::INFINITY, good.maxs.z)),
+        1 => Aabb::new_unchecked(
+            good.mins,
+            Point::new(good.maxs.x, Real::INFINITY, good.maxs.z),
+        ),
         _ => Aabb::new_unchecked(good.maxs + Vector::repeat(1.0), good.mins),
     })
 }
@@ -63,7 +66,11 @@ impl Model {
         for (i, (ha, a, _)) in self.live.iter().enumerate() {
             for (hb, b, _) in &self.live[i + 1..] {
                 if a.intersects(b) {
-                    out.push(if ha.index() < hb.index() { (*ha, *hb) } else { (*hb, *ha) });
+                    out.push(if ha.index() < hb.index() {
+                        (*ha, *hb)
+                    } else {
+                        (*hb, *ha)
+                    });
                 }
             }
         }
@@ -72,18 +79,31 @@ impl Model {
     }
 
     fn query(&self, f: impl Fn(&Aabb) -> bool) -> Vec<ProxyHandle> {
-        let mut out: Vec<ProxyHandle> = self.live.iter().filter(|(_, a, _)| f(a)).map(|(h, _, _)| *h).collect();
+        let mut out: Vec<ProxyHandle> = self
+            .live
+            .iter()
+            .filter(|(_, a, _)| f(a))
+            .map(|(h, _, _)| *h)
+            .collect();
         out.sort_by_key(|h| h.index());
         out
     }
 
     fn pick(&self, u: &mut Unstructured<'_>) -> Result<Option<usize>> {
-        Ok(if self.live.is_empty() { None } else { Some(u.choose_index(self.live.len())?) })
+        Ok(if self.live.is_empty() {
+            None
+        } else {
+            Some(u.choose_index(self.live.len())?)
+        })
     }
 }
 
 /// Applies one call to every structure; all must agree on the result.
-fn all<T: PartialEq + std::fmt::Debug>(bps: &mut [AnyBroadPhase], what: &str, f: impl Fn(&mut AnyBroadPhase) -> T) -> T {
+fn all<T: PartialEq + std::fmt::Debug>(
+    bps: &mut [AnyBroadPhase],
+    what: &str,
+    f: impl Fn(&mut AnyBroadPhase) -> T,
+) -> T {
     let first = f(&mut bps[0]);
     for bp in &mut bps[1..] {
         let r = f(bp);
@@ -96,7 +116,10 @@ fn all<T: PartialEq + std::fmt::Debug>(bps: &mut [AnyBroadPhase], what: &str, f:
 pub fn check_broadphase(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let mut bps: Vec<AnyBroadPhase> = KINDS.iter().map(|&k| AnyBroadPhase::new(k)).collect();
-    let mut model = Model { live: Vec::new(), dead: Vec::new() };
+    let mut model = Model {
+        live: Vec::new(),
+        dead: Vec::new(),
+    };
     let mut next_ud = 0u64;
     let mut ops = 0;
     while !u.is_empty() && ops < 400 {
@@ -108,7 +131,12 @@ pub fn check_broadphase(data: &[u8]) {
     compare(&mut bps, &model, None);
 }
 
-fn step(u: &mut Unstructured<'_>, bps: &mut [AnyBroadPhase], model: &mut Model, next_ud: &mut u64) -> Result<()> {
+fn step(
+    u: &mut Unstructured<'_>,
+    bps: &mut [AnyBroadPhase],
+    model: &mut Model,
+    next_ud: &mut u64,
+) -> Result<()> {
     match u.int_in_range(0u8..=9)? {
         0 | 1 => {
             let a = aabb(u)?;
@@ -123,8 +151,11 @@ fn step(u: &mut Unstructured<'_>, bps: &mut [AnyBroadPhase], model: &mut Model, 
                 .map(|k| aabb(u).map(|a| (a, *next_ud + 1 + k as u64)))
                 .collect::<Result<_>>()?;
             *next_ud += n as u64;
-            let hs = all(bps, "insert_batch", |bp| bp.insert_batch(&items)).expect("valid batch refused");
-            model.live.extend(hs.into_iter().zip(items).map(|(h, (a, ud))| (h, a, ud)));
+            let hs = all(bps, "insert_batch", |bp| bp.insert_batch(&items))
+                .expect("valid batch refused");
+            model
+                .live
+                .extend(hs.into_iter().zip(items).map(|(h, (a, ud))| (h, a, ud)));
         }
         3 => {
             if let Some(i) = model.pick(u)? {
@@ -149,8 +180,10 @@ fn step(u: &mut Unstructured<'_>, bps: &mut [AnyBroadPhase], model: &mut Model, 
                     items.push((i, aabb(u)?));
                 }
             }
-            let calls: Vec<(ProxyHandle, Aabb)> = items.iter().map(|&(i, a)| (model.live[i].0, a)).collect();
-            all(bps, "update_batch", |bp| bp.update_batch(&calls)).expect("valid update batch refused");
+            let calls: Vec<(ProxyHandle, Aabb)> =
+                items.iter().map(|&(i, a)| (model.live[i].0, a)).collect();
+            all(bps, "update_batch", |bp| bp.update_batch(&calls))
+                .expect("valid update batch refused");
             for (i, a) in items {
                 model.live[i].1 = a;
             }
@@ -167,10 +200,26 @@ fn step(u: &mut Unstructured<'_>, bps: &mut [AnyBroadPhase], model: &mut Model, 
             let good = aabb(u)?;
             let before: Vec<usize> = bps.iter().map(|b| b.len()).collect();
             for bp in bps.iter_mut() {
-                assert!(bp.insert(bad, 0).is_err(), "{:?} accepted {bad:?}", bp.kind());
-                assert!(bp.insert_batch(&[(good, 1), (bad, 2)]).is_err(), "{:?} accepted a bad batch", bp.kind());
-                assert!(bp.remove(stale).is_err(), "{:?} removed a stale handle", bp.kind());
-                assert!(bp.update(stale, good).is_err(), "{:?} updated a stale handle", bp.kind());
+                assert!(
+                    bp.insert(bad, 0).is_err(),
+                    "{:?} accepted {bad:?}",
+                    bp.kind()
+                );
+                assert!(
+                    bp.insert_batch(&[(good, 1), (bad, 2)]).is_err(),
+                    "{:?} accepted a bad batch",
+                    bp.kind()
+                );
+                assert!(
+                    bp.remove(stale).is_err(),
+                    "{:?} removed a stale handle",
+                    bp.kind()
+                );
+                assert!(
+                    bp.update(stale, good).is_err(),
+                    "{:?} updated a stale handle",
+                    bp.kind()
+                );
                 if let Some(h) = live {
                     assert!(bp.update(h, bad).is_err(), "{:?} took a bad box", bp.kind());
                     assert!(
@@ -197,7 +246,12 @@ fn compare(bps: &mut [AnyBroadPhase], model: &Model, query: Option<Aabb>) {
         }
         assert_eq!(bp.len(), model.live.len(), "{:?}.len()", bp.kind());
         bp.find_pairs(&mut got);
-        assert_eq!(got, want, "{:?}.find_pairs differs from the all-pairs model", bp.kind());
+        assert_eq!(
+            got,
+            want,
+            "{:?}.find_pairs differs from the all-pairs model",
+            bp.kind()
+        );
         for (h, a, ud) in &model.live {
             assert_eq!(bp.aabb(*h), Ok(*a), "{:?}.aabb", bp.kind());
             assert_eq!(bp.user_data(*h), Ok(*ud), "{:?}.user_data", bp.kind());
@@ -205,10 +259,20 @@ fn compare(bps: &mut [AnyBroadPhase], model: &Model, query: Option<Aabb>) {
         if let Some(q) = query {
             let mut out = Vec::new();
             bp.query_aabb(&q, &mut out);
-            assert_eq!(out, model.query(|a| a.intersects(&q)), "{:?}.query_aabb", bp.kind());
+            assert_eq!(
+                out,
+                model.query(|a| a.intersects(&q)),
+                "{:?}.query_aabb",
+                bp.kind()
+            );
             let p = q.center();
             bp.query_point(&p, &mut out);
-            assert_eq!(out, model.query(|a| a.contains_point(&p)), "{:?}.query_point", bp.kind());
+            assert_eq!(
+                out,
+                model.query(|a| a.contains_point(&p)),
+                "{:?}.query_point",
+                bp.kind()
+            );
         }
     }
 }

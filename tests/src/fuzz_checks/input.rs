@@ -105,7 +105,9 @@ impl ShapeRecipe {
             ShapeRecipe::Cuboid(he) => Cuboid::new(*he).ok().map(Shape::from),
             ShapeRecipe::Capsule(h, r) => Capsule::new(*h, *r).ok().map(Shape::from),
             ShapeRecipe::Triangle([a, b, c]) => Triangle::new(*a, *b, *c).ok().map(Shape::from),
-            ShapeRecipe::Hull(points) => ConvexPolyhedron::from_points(points).ok().map(Shape::from),
+            ShapeRecipe::Hull(points) => {
+                ConvexPolyhedron::from_points(points).ok().map(Shape::from)
+            }
         }
     }
 }
@@ -113,5 +115,9 @@ impl ShapeRecipe {
 /// The largest extent of a shape from its local origin (metres): the scale of its tolerances.
 pub fn shape_size(s: &Shape) -> Real {
     let aabb = s.aabb(&Isometry::identity());
-    aabb.mins.coords.abs().max().max(aabb.maxs.coords.abs().max())
+    aabb.mins
+        .coords
+        .abs()
+        .max()
+        .max(aabb.maxs.coords.abs().max())
 }

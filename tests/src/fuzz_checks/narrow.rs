@@ -45,8 +45,14 @@ impl PairCase {
         let grid = bool_of(u)?;
         let shape = |u: &mut Unstructured<'_>| -> Result<ShapeRecipe> {
             if boxes_only {
-                let size = |u: &mut Unstructured<'_>| super::input::real_in(u, 0.05, 3.0, grid).map(|x| x.max(0.05));
-                Ok(ShapeRecipe::Cuboid(Vector::new(size(u)?, size(u)?, size(u)?)))
+                let size = |u: &mut Unstructured<'_>| {
+                    super::input::real_in(u, 0.05, 3.0, grid).map(|x| x.max(0.05))
+                };
+                Ok(ShapeRecipe::Cuboid(Vector::new(
+                    size(u)?,
+                    size(u)?,
+                    size(u)?,
+                )))
             } else {
                 ShapeRecipe::draw(u, grid)
             }
@@ -55,7 +61,12 @@ impl PairCase {
         let pose_a = pose(u, 3.0, grid)?;
         let b = shape(u)?;
         let pose_b = pose(u, 3.0, grid)?;
-        Ok(Self { a, pose_a, b, pose_b })
+        Ok(Self {
+            a,
+            pose_a,
+            b,
+            pose_b,
+        })
     }
 }
 
@@ -83,6 +94,25 @@ fn moved(pose: &Isometry, t: Vector) -> Isometry {
     Translation::from(t) * pose
 }
 
+/// `assert!` that also prints the case, so a fuzz artifact explains itself.
+macro_rules! ensure {
+    ($case:expr, $cond:expr, $($msg:tt)+) => {
+        if !$cond {
+            panic!("{}\ncase: {:?}", format_args!($($msg)+), $case);
+        }
+    };
+}
+
+/// `assert_eq!` that also prints the case.
+macro_rules! ensure_eq {
+    ($case:expr, $left:expr, $right:expr, $($msg:tt)+) => {
+        let (l, r) = (&$left, &$right);
+        if l != r {
+            panic!("{}: {:?} != {:?}\ncase: {:?}", format_args!($($msg)+), l, r, $case);
+        }
+    };
+}
+
 /// Runs every check of the module docs on one pair; panics naming the first broken one.
 pub fn check_pair(case: &PairCase) {
     let (Some(a), Some(b)) = (case.a.build(), case.b.build()) else {
@@ -102,26 +132,27 @@ pub fn check_pair(case: &PairCase) {
     let (test, man) = match (test, man) {
         (Ok(t), Ok(m)) => (t, m),
         (Err(_), Err(_)) => return,
-        (t, m) => panic!("unsupported verdicts differ: test {t:?}, contact {m:?}"),
+        (t, m) => panic!("unsupported verdicts differ: test {t:?}, contact {m:?}\n{case:?}"),
     };
     let (least, least_axis, exact) = sat_overlap(&ga, &gb);
 
     if let Some(m) = &man {
-        check_manifold(m, &a, pa, &b, pb, tol);
+        check_manifold(m, &a, pa, &b, pb, tol, case);
         let d = m.depth();
         let along = overlap_along(&ga, &gb, &m.normal);
-        assert!(
+        ensure!(
+            case,
             (along - d).abs() <= tol,
             "depth {d} but the shapes overlap by {along} along the normal {:?} (tol {tol})",
             m.normal
         );
         if d > 0.0 {
-            assert!(
+            ensure!(case,
                 d <= least + tol,
                 "depth {d} is not minimal: moving B by {least} along {least_axis:?} separates (tol {tol})"
             );
             if exact {
-                assert!(
+                ensure!(case,
                     d >= least - tol,
                     "depth {d} is less than the exact penetration {least} (axis {least_axis:?}, tol {tol})"
                 );
@@ -129,7 +160,8 @@ pub fn check_pair(case: &PairCase) {
         }
         if d > 2.0 * tol {
             let back = moved(pb, m.normal * (d - tol));
-            assert_eq!(
+            ensure_eq!(
+                case,
                 intersection_test(pa, &a, &back, &b),
                 Ok(true),
                 "moving B by depth − tol = {} along the normal already separates",
@@ -140,16 +172,27 @@ pub fn check_pair(case: &PairCase) {
 
     let depth = man.as_ref().map(Manifold::depth);
     if least < -tol {
-        assert!(!test, "intersection_test true but the axis {least_axis:?} separates by {}", -least);
-        assert!(
+        ensure!(
+            case,
+            !test,
+            "intersection_test true but the axis {least_axis:?} separates by {}",
+            -least
+        );
+        ensure!(
+            case,
             depth.map_or(true, |d| d <= tol),
             "contact reports depth {depth:?} but the axis {least_axis:?} separates by {}",
             -least
         );
     }
     if exact && least > tol {
-        assert!(test, "intersection_test false but the exact SAT finds penetration {least}");
-        assert!(
+        ensure!(
+            case,
+            test,
+            "intersection_test false but the exact SAT finds penetration {least}"
+        );
+        ensure!(
+            case,
             depth.is_some_and(|d| d >= least - tol),
             "contact reports {depth:?} but the exact SAT finds penetration {least}"
         );
@@ -158,13 +201,14 @@ pub fn check_pair(case: &PairCase) {
         let deep = cube_directions()
             .iter()
             .all(|dir| intersection_test(pa, &a, &moved(pb, dir * tol), &b) == Ok(true));
-        assert!(
+        ensure!(case,
             !deep,
             "intersection_test true (and still true after a move of {tol} in every direction) but contact reports {depth:?}"
         );
     }
     if !test {
-        assert!(
+        ensure!(
+            case,
             depth.map_or(true, |d| d <= tol),
             "intersection_test false but contact reports depth {depth:?}"
         );
@@ -173,11 +217,17 @@ pub fn check_pair(case: &PairCase) {
     // Symmetry.
     let test_ba = intersection_test(pb, &b, pa, &a);
     if least.abs() > tol {
-        assert_eq!(test_ba, Ok(test), "intersection_test is not symmetric");
+        ensure_eq!(
+            case,
+            test_ba,
+            Ok(test),
+            "intersection_test is not symmetric"
+        );
     }
     if let (Some(d), Ok(Some(m_ba))) = (depth, contact(pb, &b, pa, &a, 0.0)) {
         if d > tol || m_ba.depth() > tol {
-            assert!(
+            ensure!(
+                case,
                 (d - m_ba.depth()).abs() <= tol,
                 "depth A→B {d} but B→A {} (tol {tol})",
                 m_ba.depth()
@@ -187,21 +237,46 @@ pub fn check_pair(case: &PairCase) {
 }
 
 /// The manifold's own conventions: size, finiteness, unit normal, point depths and places.
-fn check_manifold(m: &Manifold, a: &Shape, pa: &Isometry, b: &Shape, pb: &Isometry, tol: Real) {
-    assert!((1..=4).contains(&m.len()), "manifold with {} points", m.len());
-    assert!(
+fn check_manifold(
+    m: &Manifold,
+    a: &Shape,
+    pa: &Isometry,
+    b: &Shape,
+    pb: &Isometry,
+    tol: Real,
+    case: &PairCase,
+) {
+    ensure!(
+        case,
+        (1..=4).contains(&m.len()),
+        "manifold with {} points",
+        m.len()
+    );
+    ensure!(
+        case,
         m.normal.iter().all(|x| x.is_finite()) && (m.normal.norm() - 1.0).abs() <= 1e-3,
         "normal {:?} is not a finite unit vector",
         m.normal
     );
     let d = m.depth();
-    assert!(d.is_finite(), "depth {d} is not finite");
+    ensure!(case, d.is_finite(), "depth {d} is not finite");
     let margin = d.abs() + tol;
     let (ba, bb) = (a.aabb(pa).loosened(margin), b.aabb(pb).loosened(margin));
     for p in m.points() {
-        assert!(p.depth.is_finite(), "point depth {} not finite", p.depth);
-        assert!(p.depth <= d + tol, "point depth {} deeper than the pair's {d}", p.depth);
-        assert!(
+        ensure!(
+            case,
+            p.depth.is_finite(),
+            "point depth {} not finite",
+            p.depth
+        );
+        ensure!(
+            case,
+            p.depth <= d + tol,
+            "point depth {} deeper than the pair's {d}",
+            p.depth
+        );
+        ensure!(
+            case,
             ba.contains_point(&p.point) && bb.contains_point(&p.point),
             "contact point {:?} lies outside the shapes' AABBs",
             p.point

@@ -49,7 +49,10 @@ impl Geom {
                 radius: *r,
             },
             ShapeRecipe::Capsule(h, r) => Geom::Round {
-                core: vec![pose * Point::new(0.0, -h, 0.0), pose * Point::new(0.0, *h, 0.0)],
+                core: vec![
+                    pose * Point::new(0.0, -h, 0.0),
+                    pose * Point::new(0.0, *h, 0.0),
+                ],
                 radius: *r,
             },
             ShapeRecipe::Cuboid(he) => {
@@ -59,7 +62,9 @@ impl Geom {
                         pose * Point::new(s(0) * he.x, s(1) * he.y, s(2) * he.z)
                     })
                     .collect();
-                let axes: Vec<Vector> = (0..3).map(|i| pose.rotation * Vector::ith(i, 1.0)).collect();
+                let axes: Vec<Vector> = (0..3)
+                    .map(|i| pose.rotation * Vector::ith(i, 1.0))
+                    .collect();
                 Geom::Poly {
                     corners,
                     faces: axes.clone(),
@@ -85,23 +90,36 @@ impl Geom {
         for i in 0..n {
             for j in i + 1..n {
                 for k in j + 1..n {
-                    if let Some(f) = unit((corners[j] - corners[i]).cross(&(corners[k] - corners[i]))) {
+                    if let Some(f) =
+                        unit((corners[j] - corners[i]).cross(&(corners[k] - corners[i])))
+                    {
                         faces.push(f);
-                        for e in [corners[j] - corners[i], corners[k] - corners[j], corners[i] - corners[k]] {
+                        for e in [
+                            corners[j] - corners[i],
+                            corners[k] - corners[j],
+                            corners[i] - corners[k],
+                        ] {
                             faces.extend(unit(f.cross(&e)));
                         }
                     }
                 }
             }
         }
-        Geom::Poly { corners, faces, edges }
+        Geom::Poly {
+            corners,
+            faces,
+            edges,
+        }
     }
 
     /// The support function `max_{p ∈ shape} p · d` for a unit `d`.
     pub fn support(&self, d: &Vector) -> Real {
         match self {
             Geom::Round { core, radius } => {
-                core.iter().map(|p| p.coords.dot(d)).fold(Real::NEG_INFINITY, Real::max) + radius
+                core.iter()
+                    .map(|p| p.coords.dot(d))
+                    .fold(Real::NEG_INFINITY, Real::max)
+                    + radius
             }
             Geom::Poly { corners, .. } => corners
                 .iter()

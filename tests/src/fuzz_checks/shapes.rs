@@ -69,12 +69,15 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             let he = any_vector(u)?;
             let t = any_vector(u)?;
             let c = Cuboid::new(he);
-            assert_eq!(c.is_ok(), finite(&he) && he.iter().all(|&x| x > 0.0), "Cuboid::new({he:?})");
+            assert_eq!(
+                c.is_ok(),
+                finite(&he) && he.iter().all(|&x| x > 0.0),
+                "Cuboid::new({he:?})"
+            );
             if let Ok(c) = c {
                 assert_eq!(c.half_extents(), he);
                 let p = pose_of(t);
-                let corners: Vec<Point> =
-                    Obb::from_cuboid(&c, &p).corners().to_vec();
+                let corners: Vec<Point> = Obb::from_cuboid(&c, &p).corners().to_vec();
                 check_aabb_holds(&c.aabb(&p), &corners, 0.0, t);
             }
         }
@@ -91,10 +94,13 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         }
         3 => {
             let (mins, maxs) = (Point::from(any_vector(u)?), Point::from(any_vector(u)?));
-            let ok = finite(&mins.coords)
-                && finite(&maxs.coords)
-                && (0..3).all(|i| mins[i] <= maxs[i]);
-            assert_eq!(Aabb::new(mins, maxs).is_ok(), ok, "Aabb::new({mins:?}, {maxs:?})");
+            let ok =
+                finite(&mins.coords) && finite(&maxs.coords) && (0..3).all(|i| mins[i] <= maxs[i]);
+            assert_eq!(
+                Aabb::new(mins, maxs).is_ok(),
+                ok,
+                "Aabb::new({mins:?}, {maxs:?})"
+            );
             let pts = points(u, 0, 6)?;
             match Aabb::from_points(&pts) {
                 Some(b) => {
@@ -105,7 +111,11 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             }
         }
         4 => {
-            let [a, b, c] = [Point::from(any_vector(u)?), Point::from(any_vector(u)?), Point::from(any_vector(u)?)];
+            let [a, b, c] = [
+                Point::from(any_vector(u)?),
+                Point::from(any_vector(u)?),
+                Point::from(any_vector(u)?),
+            ];
             let t = Triangle::new(a, b, c);
             let all_finite = [a, b, c].iter().all(|p| finite(&p.coords));
             if !all_finite {
@@ -113,7 +123,10 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             }
             if let Ok(t) = t {
                 let n = t.normal();
-                assert!(finite(&n) && (n.norm() - 1.0).abs() < 1e-3, "triangle normal {n:?}");
+                assert!(
+                    finite(&n) && (n.norm() - 1.0).abs() < 1e-3,
+                    "triangle normal {n:?}"
+                );
                 assert_eq!(t.corners(), &[a, b, c]);
             } else if all_finite {
                 // A clearly non-degenerate triangle (area well above the tolerance) is accepted.
@@ -129,7 +142,13 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
                 points(u, 0, 16)?
             } else {
                 (0..u.int_in_range(0..=16)?)
-                    .map(|_| Ok(Point::new(real_in(u, -2.0, 2.0, true)?, real_in(u, -2.0, 2.0, true)?, real_in(u, -2.0, 2.0, true)?)))
+                    .map(|_| {
+                        Ok(Point::new(
+                            real_in(u, -2.0, 2.0, true)?,
+                            real_in(u, -2.0, 2.0, true)?,
+                            real_in(u, -2.0, 2.0, true)?,
+                        ))
+                    })
                     .collect::<Result<_>>()?
             };
             check_hull(&pts);
@@ -140,9 +159,15 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             let axes = [any_vector(u)?, any_vector(u)?, any_vector(u)?];
             if let Ok(o) = Obb::new(c, axes, he) {
                 let m = o.axes();
-                assert!((m.transpose() * m - tumble::math::Matrix::identity()).abs().max() < 1e-3);
+                assert!(
+                    (m.transpose() * m - tumble::math::Matrix::identity())
+                        .abs()
+                        .max()
+                        < 1e-3
+                );
             }
-            let q = nalgebra::Quaternion::new(any_real(u)?, any_real(u)?, any_real(u)?, any_real(u)?);
+            let q =
+                nalgebra::Quaternion::new(any_real(u)?, any_real(u)?, any_real(u)?, any_real(u)?);
             if let Ok(o) = Obb::from_rotation(c, &Rotation::new_unchecked(q), he) {
                 assert!(o.axes().iter().all(|x| x.is_finite()));
             }
@@ -155,7 +180,12 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         8 => {
             let n = u.int_in_range(0..=10)?;
             let corners: Vec<Point2> = (0..n)
-                .map(|_| Ok(Point2::new(real_in(u, -3.0, 3.0, true)?, real_in(u, -3.0, 3.0, true)?)))
+                .map(|_| {
+                    Ok(Point2::new(
+                        real_in(u, -3.0, 3.0, true)?,
+                        real_in(u, -3.0, 3.0, true)?,
+                    ))
+                })
                 .collect::<Result<_>>()?;
             check_polygons(&corners);
         }
@@ -167,7 +197,10 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             }
             let (he, angle) = (Vector2::new(any_real(u)?, any_real(u)?), any_real(u)?);
             if let Ok(rect) = Rect::new(c, he, angle) {
-                assert!(rect.corners().iter().all(|p| p.iter().all(|x| x.is_finite())));
+                assert!(rect
+                    .corners()
+                    .iter()
+                    .all(|p| p.iter().all(|x| x.is_finite())));
             }
             let (p, q) = (any_point2(u)?, any_point2(u)?);
             if let Ok(s) = Segment::new(p, q) {
@@ -184,7 +217,10 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
 
 fn pose_of(t: Vector) -> Isometry {
     let t = if finite(&t) { t } else { Vector::zeros() };
-    Isometry::from_parts(Translation::from(t), Rotation::from_euler_angles(0.3, 0.5, 0.7))
+    Isometry::from_parts(
+        Translation::from(t),
+        Rotation::from_euler_angles(0.3, 0.5, 0.7),
+    )
 }
 
 fn points(u: &mut Unstructured<'_>, min: usize, max: usize) -> Result<Vec<Point>> {
@@ -195,7 +231,11 @@ fn points(u: &mut Unstructured<'_>, min: usize, max: usize) -> Result<Vec<Point>
 
 /// A shape's AABB at a moderate pose is valid and holds the given points grown by `r`.
 fn check_aabb_holds(aabb: &Aabb, pts: &[Point], r: Real, t: Vector) {
-    let big = pts.iter().map(|p| p.coords.abs().max()).fold(0.0, Real::max) + r;
+    let big = pts
+        .iter()
+        .map(|p| p.coords.abs().max())
+        .fold(0.0, Real::max)
+        + r;
     if !finite(&t) || !(big < 1e30) {
         return; // overflow to infinity is the caller's (World::insert's) to refuse
     }
@@ -205,7 +245,10 @@ fn check_aabb_holds(aabb: &Aabb, pts: &[Point], r: Real, t: Vector) {
     for p in pts {
         for d in [Vector::x(), Vector::y(), Vector::z()] {
             for s in [-r, r] {
-                assert!(grown.contains_point(&(p + d * s)), "AABB {aabb:?} misses {p:?} ± {r}");
+                assert!(
+                    grown.contains_point(&(p + d * s)),
+                    "AABB {aabb:?} misses {p:?} ± {r}"
+                );
             }
         }
     }
@@ -215,12 +258,21 @@ fn check_hull(pts: &[Point]) {
     let Ok(h) = ConvexPolyhedron::from_points(pts) else {
         return;
     };
-    assert!(pts.len() >= 4 && pts.iter().all(|p| finite(&p.coords)), "hull of bad input accepted");
+    assert!(
+        pts.len() >= 4 && pts.iter().all(|p| finite(&p.coords)),
+        "hull of bad input accepted"
+    );
     if let Err(e) = h.validate() {
         panic!("hull of {pts:?} fails validate: {e}");
     }
-    assert!(h.vertices().iter().all(|v| pts.contains(v)), "hull vertex not an input point");
-    let scale = pts.iter().map(|p| p.coords.abs().max()).fold(0.0, Real::max);
+    assert!(
+        h.vertices().iter().all(|v| pts.contains(v)),
+        "hull vertex not an input point"
+    );
+    let scale = pts
+        .iter()
+        .map(|p| p.coords.abs().max())
+        .fold(0.0, Real::max);
     let tol = 1e-4 * (1.0 + scale);
     for f in h.faces() {
         let p0 = h.vertices()[h.face_loop(f)[0] as usize];
@@ -233,29 +285,49 @@ fn check_hull(pts: &[Point]) {
 
 fn shoelace(c: &[Point2]) -> Real {
     let n = c.len();
-    0.5 * (0..n).map(|i| c[i].coords.perp(&c[(i + 1) % n].coords)).sum::<Real>()
+    0.5 * (0..n)
+        .map(|i| c[i].coords.perp(&c[(i + 1) % n].coords))
+        .sum::<Real>()
 }
 
 fn check_polygons(corners: &[Point2]) {
     let finite2 = corners.iter().all(|p| p.iter().all(|x| x.is_finite()));
-    let scale = corners.iter().map(|p| p.coords.abs().max()).fold(0.0, Real::max);
+    let scale = corners
+        .iter()
+        .map(|p| p.coords.abs().max())
+        .fold(0.0, Real::max);
     let moderate = finite2 && scale < 1e6;
     if let Ok(p) = ConvexPolygon::new(corners) {
-        assert!(finite2 && corners.len() >= 3, "convex polygon of bad input accepted");
+        assert!(
+            finite2 && corners.len() >= 3,
+            "convex polygon of bad input accepted"
+        );
         if moderate {
             assert!(p.area() > 0.0, "convex polygon with area {}", p.area());
             assert!(p.normals().iter().all(|n| (n.norm() - 1.0).abs() < 1e-3));
-            assert!(corners.iter().all(|c| p.contains_point(c)), "polygon misses a corner");
+            assert!(
+                corners.iter().all(|c| p.contains_point(c)),
+                "polygon misses a corner"
+            );
             let sat = polygon_polygon(&p, &p);
-            assert!(sat.intersects() && sat.separation.is_finite(), "polygon against itself: {sat:?}");
+            assert!(
+                sat.intersects() && sat.separation.is_finite(),
+                "polygon against itself: {sat:?}"
+            );
             if let Ok(c) = Circle::new(corners[0], 0.5) {
                 let s = polygon_circle(&p, &c);
-                assert!(s.intersects() && (s.normal.norm() - 1.0).abs() < 1e-3, "{s:?}");
+                assert!(
+                    s.intersects() && (s.normal.norm() - 1.0).abs() < 1e-3,
+                    "{s:?}"
+                );
             }
         }
     }
     if let Ok(p) = ConcavePolygon::new(corners) {
-        assert!(finite2 && corners.len() >= 3, "concave polygon of bad input accepted");
+        assert!(
+            finite2 && corners.len() >= 3,
+            "concave polygon of bad input accepted"
+        );
         if moderate {
             let pieces: Real = p.pieces().iter().map(|q| q.area()).sum();
             let area = shoelace(corners).abs();
@@ -263,7 +335,10 @@ fn check_polygons(corners: &[Point2]) {
                 (pieces - area).abs() <= 1e-3 * (1.0 + area) * (1.0 + scale),
                 "ear clipping covers {pieces} of area {area}"
             );
-            assert!(corners.iter().all(|c| p.contains_point(c)), "concave polygon misses a corner");
+            assert!(
+                corners.iter().all(|c| p.contains_point(c)),
+                "concave polygon misses a corner"
+            );
         }
     }
 }

@@ -88,7 +88,11 @@ fn builder(u: &mut Unstructured<'_>) -> Result<Option<(BodyBuilder, bool)>> {
 }
 
 fn pick(u: &mut Unstructured<'_>, handles: &[BodyHandle]) -> Result<Option<BodyHandle>> {
-    Ok(if handles.is_empty() { None } else { Some(handles[u.choose_index(handles.len())?]) })
+    Ok(if handles.is_empty() {
+        None
+    } else {
+        Some(handles[u.choose_index(handles.len())?])
+    })
 }
 
 fn must_validate(w: &World, after: &str) {
@@ -139,7 +143,11 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
                         Ok(h) => handles.push(h),
                         Err(e) => {
                             assert!(!moderate, "a moderate insert was refused: {e}");
-                            assert_eq!((w.len(), w.state_hash()), (len, before), "a refused insert changed the world");
+                            assert_eq!(
+                                (w.len(), w.state_hash()),
+                                (len, before),
+                                "a refused insert changed the world"
+                            );
                         }
                     }
                 }
@@ -179,17 +187,30 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             9 => {
                 let frame = number(u, 0.2)?;
                 let r = w.advance(frame);
-                assert_eq!(r.is_ok(), frame.is_finite() && frame >= 0.0, "advance({frame})");
+                assert_eq!(
+                    r.is_ok(),
+                    frame.is_finite() && frame >= 0.0,
+                    "advance({frame})"
+                );
                 steps += 6;
             }
             10 => {
-                let copy = World::restore(&w.snapshot()).expect("a fresh snapshot does not restore");
-                assert_eq!(copy.state_hash(), w.state_hash(), "restore changed the state");
+                let copy =
+                    World::restore(&w.snapshot()).expect("a fresh snapshot does not restore");
+                assert_eq!(
+                    copy.state_hash(),
+                    w.state_hash(),
+                    "restore changed the state"
+                );
                 must_validate(&copy, "restore");
                 let mut copy = copy;
                 copy.step();
                 w.step();
-                assert_eq!(copy.state_hash(), w.state_hash(), "a restored world steps differently");
+                assert_eq!(
+                    copy.state_hash(),
+                    w.state_hash(),
+                    "a restored world steps differently"
+                );
                 steps += 1;
             }
             _ => {
@@ -234,8 +255,11 @@ fn snapshot_case(u: &mut Unstructured<'_>) -> Result<()> {
             restore_checked(&with_header);
         }
         _ => {
-            let mut w = World::new(WorldConfig { broad_phase: kind(u)?, ..WorldConfig::default() })
-                .expect("default configuration refused");
+            let mut w = World::new(WorldConfig {
+                broad_phase: kind(u)?,
+                ..WorldConfig::default()
+            })
+            .expect("default configuration refused");
             for _ in 0..u.int_in_range(0u8..=4)? {
                 if let Some((b, _)) = builder(u)? {
                     let _ = w.insert(b);

@@ -1,0 +1,195 @@
+//! Contact and sensor events, queries, collision groups and collision-only mode.
+
+mod common;
+use common::*;
+use tumble::math::{Isometry, Point, Vector};
+use tumble::narrowphase::shape::{Ball, Cuboid, Shape};
+use tumble::narrowphase::Aabb;
+use tumble::{BodyBuilder, BroadPhaseKind, CollisionWorld, Event};
+
+#[test]
+fn contact_started_and_stopped() {
+    let mut w = world_with_gravity(Vector::zeros());
+    let a = w
+        .insert(
+            ball(0.5, Vector::new(-1.0, 0.0, 0.0))
+                .linvel(Vector::new(2.0, 0.0, 0.0))
+                .restitution(1.0),
+        )
+        .unwrap();
+    let b = w
+        .insert(
+            ball(0.5, Vector::new(1.0, 0.0, 0.0))
+                .linvel(Vector::new(-2.0, 0.0, 0.0))
+                .restitution(1.0),
+        )
+        .unwrap();
+    let mut log = Vec::new();
+    for _ in 0..60 {
+        w.step();
+        log.extend_from_slice(w.events());
+    }
+    assert_eq!(
+        log,
+        vec![
+            Event::ContactStarted { a, b },
+            Event::ContactStopped { a, b }
+        ]
+    );
+}
+
+#[test]
+fn sensors_report_and_do_not_respond() {
+    let mut w = world_with_gravity(Vector::new(0.0, -9.81, 0.0));
+    let sensor = w
+        .insert(
+            BodyBuilder::fixed(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).unwrap())
+                .translation(Vector::new(0.0, 2.0, 0.0))
+                .sensor(true),
+        )
+        .unwrap();
+    let b = w.insert(ball(0.25, Vector::new(0.0, 4.0, 0.0))).unwrap();
+    let mut log = Vec::new();
+    for _ in 0..90 {
+        w.step();
+        log.extend_from_slice(w.events());
+    }
+    assert_eq!(
+        log,
+        vec![
+            Event::SensorEnter { sensor, other: b },
+            Event::SensorExit { sensor, other: b }
+        ]
+    );
+    assert!(
+        w.body(b).unwrap().translation().y < 0.0,
+        "the ball fell through the sensor"
+    );
+}
+
+#[test]
+fn collision_groups_filter_pairs() {
+    let mut w = world_with_gravity(Vector::new(0.0, -9.81, 0.0));
+    w.insert(
+        BodyBuilder::fixed(Cuboid::new(Vector::new(5.0, 0.5, 5.0)).unwrap())
+            .translation(Vector::new(0.0, -0.5, 0.0))
+            .collision_groups(0b01, 0b01),
+    )
+    .unwrap();
+    let passes = w
+        .insert(ball(0.5, Vector::new(0.0, 1.0, 0.0)).collision_groups(0b10, 0b10))
+        .unwrap();
+    let rests = w
+        .insert(ball(0.5, Vector::new(2.0, 1.0, 0.0)).collision_groups(0b01, 0b11))
+        .unwrap();
+    for _ in 0..120 {
+        w.step();
+    }
+    assert!(w.body(passes).unwrap().translation().y < -1.0);
+    assert!((w.body(rests).unwrap().translation().y - 0.5).abs() < 0.02);
+}
+
+#[test]
+fn queries_find_bodies() {
+    let mut w = world_with_gravity(Vector::zeros());
+    let floor = add_floor(&mut w, 0.5, 0.0);
+    let b = w.insert(ball(0.5, Vector::new(0.0, 3.0, 0.0))).unwrap();
+    let c = w
+        .insert(cuboid(Vector::repeat(0.5), Vector::new(3.0, 3.0, 0.0)))
+        .unwrap();
+    w.step();
+    // Ray straight down from above the ball hits the ball's top at y = 3.5.
+    let hit = w
+        .cast_ray(Point::new(0.0, 10.0, 0.0), -Vector::y(), 100.0, true)
+        .unwrap()
+        .unwrap();
+    assert_eq!(hit.body, b);
+    assert!((hit.point.y - 3.5).abs() < 1e-3 && (hit.normal - Vector::y()).norm() < 1e-3);
+    // Beside the ball it reaches the floor (t = 10 with a unit direction).
+    let hit = w
+        .cast_ray(Point::new(1.5, 10.0, 0.0), -Vector::y(), 100.0, true)
+        .unwrap()
+        .unwrap();
+    assert_eq!(hit.body, floor);
+    assert!((hit.t - 10.0).abs() < 1e-3);
+    assert!(w
+        .cast_ray(Point::new(1.5, 10.0, 0.0), Vector::y(), 100.0, true)
+        .unwrap()
+        .is_none());
+    assert!(w
+        .cast_ray(Point::origin(), Vector::zeros(), 1.0, true)
+        .is_err());
+    let box_query = Aabb::new(Point::new(-1.0, 2.0, -1.0), Point::new(4.0, 4.0, 1.0)).unwrap();
+    assert_eq!(w.query_aabb(&box_query).unwrap(), vec![b, c]);
+    let probe = Shape::from(Ball::new(0.3).unwrap());
+    assert_eq!(
+        w.query_shape(&probe, &Isometry::translation(0.0, 3.7, 0.0))
+            .unwrap(),
+        vec![b]
+    );
+    assert_eq!(
+        w.query_shape(&probe, &Isometry::translation(1.5, 3.0, 0.0))
+            .unwrap(),
+        vec![]
+    );
+    assert_eq!(
+        w.query_shape(&probe, &Isometry::translation(2.3, 3.0, 0.0))
+            .unwrap(),
+        vec![c]
+    );
+}
+
+/// Collision-only mode reports exactly the pairs of balls closer than their radii sum, as a
+/// brute-force check does.
+#[test]
+fn collision_world_matches_brute_force() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let mut cw = CollisionWorld::new(BroadPhaseKind::default(), 0.0).unwrap();
+    let n = 400;
+    let mut pos: Vec<Vector> = (0..n)
+        .map(|_| {
+            Vector::new(
+                rng.gen_range(0.0..10.0),
+                rng.gen_range(0.0..10.0),
+                rng.gen_range(0.0..10.0),
+            )
+        })
+        .collect();
+    let hs: Vec<_> = pos
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            cw.insert(
+                Ball::new(0.5).unwrap(),
+                Isometry::translation(p.x, p.y, p.z),
+                i as u64,
+            )
+            .unwrap()
+        })
+        .collect();
+    for _ in 0..5 {
+        for (h, p) in hs.iter().zip(pos.iter_mut()) {
+            *p += Vector::new(
+                rng.gen_range(-0.3..0.3),
+                rng.gen_range(-0.3..0.3),
+                rng.gen_range(-0.3..0.3),
+            );
+            cw.set_pose(*h, Isometry::translation(p.x, p.y, p.z))
+                .unwrap();
+        }
+        cw.update();
+        cw.validate().unwrap();
+        let mut brute = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if (pos[i] - pos[j]).norm_squared() <= 1.0 {
+                    brute.push((hs[i], hs[j]));
+                }
+            }
+        }
+        let got: Vec<_> = cw.pairs().collect();
+        assert_eq!(got.len(), cw.intersecting_pair_count());
+        assert_eq!(got, brute);
+    }
+}

@@ -1,0 +1,134 @@
+//! Replays every file of `fuzz/corpus/<target>/` and `fuzz/regressions/<target>/` through the
+//! same check the fuzz target runs (`tumble_tests::fuzz_checks`), so the fuzzers' coverage is
+//! part of the ordinary test suite and a fixed crash stays fixed.
+//!
+//! A counting global allocator records the largest single allocation: replaying the snapshot
+//! corpus must never ask for more than a bound proportional to the input (a length read from
+//! the bytes is never trusted).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tumble_tests::fuzz_checks::TARGETS;
+
+/// The system allocator, recording the largest request.
+struct Tracking;
+
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Tracking = Tracking;
+
+fn fuzz_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
+}
+
+/// The files of `fuzz/<kind>/<target>/`, sorted (none when the folder is missing).
+fn inputs(kind: &str, target: &str) -> Vec<PathBuf> {
+    let Ok(dir) = std::fs::read_dir(fuzz_dir().join(kind).join(target)) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = dir
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs every stored input of `target`; returns how many ran.
+fn replay(target: &str) -> usize {
+    let check = TARGETS
+        .iter()
+        .find(|(name, _)| *name == target)
+        .map(|(_, f)| *f)
+        .expect("unknown target");
+    let mut n = 0;
+    for kind in ["corpus", "regressions"] {
+        for file in inputs(kind, target) {
+            let data = std::fs::read(&file).expect("unreadable fuzz input");
+            let outcome = std::panic::catch_unwind(|| check(&data));
+            assert!(
+                outcome.is_ok(),
+                "{target}: {} fails its check",
+                file.display()
+            );
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn every_target_has_a_corpus_folder_or_none_at_all() {
+    for (name, _) in TARGETS {
+        let corpus = fuzz_dir().join("corpus").join(name);
+        if corpus.exists() {
+            assert!(corpus.is_dir(), "{} is not a folder", corpus.display());
+        }
+    }
+}
+
+#[test]
+fn replay_shapes() {
+    replay("shapes");
+}
+
+#[test]
+fn replay_narrowphase() {
+    replay("narrowphase");
+}
+
+#[test]
+fn replay_box_box() {
+    replay("box_box");
+}
+
+#[test]
+fn replay_broadphase() {
+    replay("broadphase");
+}
+
+#[test]
+fn replay_world() {
+    replay("world");
+}
+
+/// Restoring arbitrary bytes allocates at most 1 MiB plus 64 times the input in one request.
+#[test]
+fn replay_snapshot_with_bounded_allocation() {
+    let files: Vec<PathBuf> = ["corpus", "regressions"]
+        .iter()
+        .flat_map(|k| inputs(k, "snapshot"))
+        .collect();
+    let biggest_input = files
+        .iter()
+        .map(|f| std::fs::metadata(f).map(|m| m.len() as usize).unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    replay("snapshot");
+    // A lying length prefix in a small input must not turn into a huge request.
+    let mut lying = b"TUMBLSNP\x01\x00\x00\x00".to_vec();
+    lying.extend_from_slice(&[0xff; 64]);
+    tumble_tests::fuzz_checks::check_snapshot(&[&[0u8][..], &lying].concat());
+    let bound = (1 << 20) + 64 * biggest_input.max(lying.len());
+    let largest = LARGEST.load(Ordering::Relaxed);
+    assert!(
+        largest <= bound,
+        "largest single allocation {largest} B exceeds {bound} B"
+    );
+}
