@@ -8,10 +8,10 @@ use tumble::{Stage, WorldConfig};
 
 /// A scene ready to be stepped.
 pub enum Sim {
-    /// A dynamics world.
-    World(BuiltScene),
+    /// A dynamics world (boxed, like the gas: both are large and built once).
+    World(Box<BuiltScene>),
     /// The collision-only gas.
-    Gas(GasWorld),
+    Gas(Box<GasWorld>),
 }
 
 /// The stages the gas reports (the only ones its timed call runs).
@@ -27,8 +27,8 @@ impl Sim {
         config: WorldConfig,
     ) -> Result<Self, SceneError> {
         Ok(match kind {
-            SceneKind::Gas => Sim::Gas(GasWorld::new(n, seed, &config)?),
-            _ => Sim::World(BuiltScene::new(kind, n, seed, config)?),
+            SceneKind::Gas => Sim::Gas(Box::new(GasWorld::new(n, seed, &config)?)),
+            _ => Sim::World(Box::new(BuiltScene::new(kind, n, seed, config)?)),
         })
     }
 

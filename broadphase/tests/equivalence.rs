@@ -355,3 +355,64 @@ fn grid_hashes_sparse_scenes_and_keeps_the_ground_out_of_the_cells() {
     assert_eq!(got, want);
     grid.validate().unwrap();
 }
+
+/// Regression (fuzz `grid_cell_of_overflow_far_negative`): point proxies make the automatic
+/// cell tiny, and a far negative coordinate then overflowed the cell index's floor step.
+#[test]
+fn grid_cell_of_overflow_far_negative() {
+    let point = |x: Real, y: Real, z: Real| {
+        let p = Point::new(x, y, z);
+        (Aabb::new(p, p).unwrap(), 0)
+    };
+    let items = vec![
+        point(0.0, 0.0, 0.0),
+        point(1.0e-6, 0.0, 0.0),
+        point(0.0, 0.0, 0.0),
+        point(-3.0e38, -1.0e30, 2.0e38),
+        point(-3.0e38, -1.0e30, 2.0e38),
+    ];
+    for c in [None, Some(1.0e-30)] {
+        let mut grid = match c {
+            None => Grid::new(),
+            Some(c) => Grid::with_cell_size(c).unwrap(),
+        };
+        let mut reference = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
+        grid.insert_batch(&items).unwrap();
+        reference.insert_batch(&items).unwrap();
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        grid.find_pairs(&mut got);
+        reference.find_pairs(&mut want);
+        assert_eq!(got, want);
+        assert_eq!(got.len(), 2);
+        grid.validate().unwrap();
+        let (mut g, mut w) = (Vec::new(), Vec::new());
+        let far = Point::new(-3.0e38, -1.0e30, 2.0e38);
+        grid.query_point(&far, &mut g);
+        reference.query_point(&far, &mut w);
+        assert_eq!(g, w);
+    }
+}
+
+/// Same bug, as the fuzz found it: 100 points 1 µm apart size the cells, then queries far away.
+#[test]
+fn grid_query_far_from_tiny_cells_finds_every_proxy() {
+    let mut grid = Grid::new();
+    let handles: Vec<ProxyHandle> = (0..100)
+        .map(|i| {
+            let p = Point::new(i as Real * 1e-6, 0.0, 0.0);
+            grid.insert(Aabb::new(p, p).unwrap(), i).unwrap()
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    grid.find_pairs(&mut pairs);
+    let mut out = Vec::new();
+    let everything = Aabb::new(Point::new(-1e6, -1e6, -1e6), Point::new(1e6, 1e6, 1e6)).unwrap();
+    grid.query_aabb(&everything, &mut out);
+    assert_eq!(out, handles);
+    let far = Point::new(-1e6, 0.0, 0.0);
+    grid.query_aabb(&Aabb::new(far, far).unwrap(), &mut out);
+    assert!(out.is_empty());
+    grid.query_point(&far, &mut out);
+    assert!(out.is_empty());
+    grid.validate().unwrap();
+}

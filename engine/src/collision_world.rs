@@ -60,6 +60,24 @@ pub struct CollisionWorld {
     times: StageTimes,
 }
 
+impl Default for CollisionWorld {
+    /// The default broad phase, prediction 0 (touching pairs only).
+    fn default() -> Self {
+        Self {
+            colliders: Vec::new(),
+            broad: AnyBroadPhase::new(BroadPhaseKind::default()),
+            prediction: 0.0,
+            moved: Vec::new(),
+            updates: Vec::new(),
+            bp_pairs: Vec::new(),
+            np_out: Vec::new(),
+            contacts: Vec::new(),
+            unsupported: 0,
+            times: StageTimes::default(),
+        }
+    }
+}
+
 impl CollisionWorld {
     /// An empty collision world using the given broad phase; contact manifolds are reported for
     /// pairs closer than `prediction` metres (≥ 0; 0 = touching only).
@@ -69,16 +87,9 @@ impl CollisionWorld {
             return Err(WorldError::Negative("prediction", prediction));
         }
         Ok(Self {
-            colliders: Vec::new(),
             broad: AnyBroadPhase::new(kind),
             prediction,
-            moved: Vec::new(),
-            updates: Vec::new(),
-            bp_pairs: Vec::new(),
-            np_out: Vec::new(),
-            contacts: Vec::new(),
-            unsupported: 0,
-            times: StageTimes::default(),
+            ..Self::default()
         })
     }
 

@@ -206,7 +206,8 @@ impl World {
         sc.info.clear();
         sc.info.resize(self.state.slots.len(), BodyInfo::default());
         sc.shape_poses.clear();
-        sc.shape_poses.resize(self.state.slots.len(), crate::math::Isometry::identity());
+        sc.shape_poses
+            .resize(self.state.slots.len(), crate::math::Isometry::identity());
         for (i, slot) in self.state.slots.iter_mut().enumerate() {
             let Some(b) = slot.body.as_mut() else {
                 continue;
@@ -429,15 +430,26 @@ impl World {
             total += contacts[k as usize].manifold.len() as u32;
         }
         solver.points.clear();
-        solver.points.resize(total as usize, ConstraintPoint::default());
+        solver
+            .points
+            .resize(total as usize, ConstraintPoint::default());
         let pts = PointsPtr(solver.points.as_mut_ptr());
+        let threshold = cfg.restitution_threshold;
         solver
             .order
             .par_iter()
             .zip(solver.offsets.par_iter())
             .with_min_len(64)
             .map(|(&k, &first)| {
-                make_constraint(k as usize, &contacts[k as usize], slots, bodies, first, pts)
+                make_constraint(
+                    k as usize,
+                    &contacts[k as usize],
+                    slots,
+                    bodies,
+                    first,
+                    pts,
+                    threshold,
+                )
             })
             .collect_into_vec(&mut solver.constraints);
         let h = cfg.dt;
@@ -691,6 +703,7 @@ fn make_constraint(
     bodies: &[SolverBody],
     first: u32,
     pts: PointsPtr,
+    restitution_threshold: Real,
 ) -> Constraint {
     let (a, b) = (cp.a.index(), cp.b.index());
     let (ba, bb) = (&slots[a as usize].body, &slots[b as usize].body);
@@ -721,6 +734,7 @@ fn make_constraint(
     c.restitution =
         crate::Material::combine_restitution(ba.material.restitution, bb.material.restitution);
     c.len = cp.manifold.len() as u8;
+    let mut approaching = false;
     for (i, p) in cp.manifold.points().iter().enumerate() {
         let ra = p.point.coords - ca;
         let rb = p.point.coords - cb;
@@ -743,6 +757,11 @@ fn make_constraint(
         // SAFETY: `first + i` lies in the range reserved for this constraint (the caller sized
         // the buffer by the prefix sums of the manifold lengths); no other constraint writes it.
         unsafe { pts.0.add(first as usize + i).write(point) };
+        approaching |= point.vn0 < -restitution_threshold;
+    }
+    // No point approaches fast enough to bounce: the restitution pass can skip this one.
+    if !approaching {
+        c.restitution = 0.0;
     }
     c
 }

@@ -193,3 +193,53 @@ fn collision_world_matches_brute_force() {
         assert_eq!(got, brute);
     }
 }
+
+/// A kinematic paddle moves at its set velocity, ignores gravity and contacts, and pushes a
+/// dynamic ball.
+#[test]
+fn kinematic_body_pushes() {
+    let mut w = world_with_gravity(Vector::new(0.0, -9.81, 0.0));
+    add_floor(&mut w, 0.0, 0.0);
+    let paddle = w
+        .insert(
+            BodyBuilder::kinematic(Cuboid::new(Vector::new(0.1, 0.5, 1.0)).unwrap())
+                .translation(Vector::new(-1.0, 0.6, 0.0))
+                .linvel(Vector::new(1.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    let b = w
+        .insert(ball(0.5, Vector::new(0.0, 0.5, 0.0)).friction(0.0))
+        .unwrap();
+    for _ in 0..120 {
+        w.step();
+    }
+    let p = w.body(paddle).unwrap();
+    assert!(
+        (p.translation() - Vector::new(1.0, 0.6, 0.0)).norm() < 1e-3,
+        "{}",
+        p.translation()
+    );
+    assert!(
+        w.body(b).unwrap().translation().x > 1.5,
+        "the ball was pushed"
+    );
+}
+
+/// An off-centre impulse spins a body: Δω = I⁻¹ (r × J).
+#[test]
+fn impulse_at_point_spins() {
+    let mut w = world_with_gravity(Vector::zeros());
+    let b = w
+        .insert(cuboid(Vector::repeat(0.5), Vector::zeros()).density(1.0))
+        .unwrap();
+    w.apply_impulse_at_point(b, Vector::new(0.0, 1.0, 0.0), Point::new(0.5, 0.0, 0.0))
+        .unwrap();
+    let body = w.body(b).unwrap();
+    // Unit cube of mass 1: I = 1/6 about every axis; r × J = (0, 0, 0.5) → ω = (0, 0, 3).
+    assert!(
+        (body.angvel() - Vector::new(0.0, 0.0, 3.0)).norm() < 1e-4,
+        "{}",
+        body.angvel()
+    );
+    assert!((body.linvel() - Vector::new(0.0, 1.0, 0.0)).norm() < 1e-6);
+}

@@ -19,7 +19,7 @@ use plotters::prelude::*;
 use std::f64::consts::FRAC_1_SQRT_2;
 use std::process::ExitCode;
 use tumble::math::{Isometry, Matrix, Point2, Rotation, Translation, Vector};
-use tumble::narrowphase::planar::{polygon_polygon, ConvexPolygon};
+use tumble::narrowphase::planar::{polygon_polygon, Axis, ConvexPolygon};
 use tumble::narrowphase::sat::box_box::obb_obb;
 use tumble::narrowphase::sat::SeparatingAxis;
 use tumble::narrowphase::shape::Obb;
@@ -119,8 +119,19 @@ fn polygon(points: &[(f32, f32)]) -> ExampleResult<ConvexPolygon> {
     Ok(ConvexPolygon::new(&pts)?)
 }
 
-fn planar_figure(title: &str, a: &ConvexPolygon, b: &ConvexPolygon) -> Figure {
+fn planar_figure(a: &ConvexPolygon, b: &ConvexPolygon) -> Figure {
     let r = polygon_polygon(a, b);
+    let side = match r.axis {
+        Axis::EdgeOfA(_) | Axis::CornerOfA(_) => "A",
+        Axis::EdgeOfB(_) => "B",
+    };
+    let title = if r.separation > 0.0 {
+        format!("polygons apart by an edge of {side}")
+    } else if r.separation == 0.0 {
+        "polygons touching along an edge".to_string()
+    } else {
+        format!("polygons overlapping (least depth on an edge of {side})")
+    };
     let corners = |p: &ConvexPolygon| {
         p.corners()
             .iter()
@@ -142,7 +153,7 @@ fn planar_figure(title: &str, a: &ConvexPolygon, b: &ConvexPolygon) -> Figure {
         )
     };
     Figure {
-        title: title.to_string(),
+        title,
         verdict,
         camera: Camera::front(),
         shapes: [Body::Polygon(corners(a)), Body::Polygon(corners(b))],
@@ -314,7 +325,9 @@ fn draw_figure<DB: DrawingBackend>(
     }
     label(area, &fig.title, (10, 6), 16)?;
     let gap = shadows[1].0 - shadows[0].1;
-    let gap_text = if gap > 0.0 {
+    let gap_text = if gap.abs() < 1e-6 {
+        "shadows touch (gap 0)".to_string()
+    } else if gap > 0.0 {
         format!("shadows apart by {gap:.3} m")
     } else {
         format!("shadows overlap by {:.3} m", -gap)
@@ -340,25 +353,15 @@ fn run(args: Args) -> ExampleResult {
     ])?;
     let mut figures = vec![
         planar_figure(
-            "polygons apart by an edge of A",
-            &hexagon,
-            &polygon(&[(1.3, -0.6), (2.8, -0.2), (1.6, 0.9)])?,
-        ),
-        planar_figure(
-            "polygons apart by an edge of B",
             &polygon(&[(-1.0, -0.8), (0.6, -0.8), (0.6, 0.8), (-1.0, 0.8)])?,
             &polygon(&[(1.7, -0.2), (2.9, 1.0), (2.0, 1.9), (0.9, 0.6)])?,
         ),
+        planar_figure(&hexagon, &polygon(&[(1.3, -0.6), (2.8, -0.2), (1.6, 0.9)])?),
         planar_figure(
-            "polygons touching along an edge",
             &polygon(&[(-1.0, -0.8), (0.5, -0.8), (0.5, 0.8), (-1.0, 0.8)])?,
             &polygon(&[(0.5, -0.3), (1.8, -0.9), (2.1, 0.6), (0.5, 0.5)])?,
         ),
-        planar_figure(
-            "polygons overlapping",
-            &hexagon,
-            &polygon(&[(0.6, -0.4), (2.0, -0.1), (1.2, 1.1)])?,
-        ),
+        planar_figure(&hexagon, &polygon(&[(0.6, -0.4), (2.0, -0.1), (1.2, 1.1)])?),
     ];
 
     // Boxes apart by a face: B turned about y and z, 0.3 m beyond A's +x face.
@@ -384,7 +387,7 @@ fn run(args: Args) -> ExampleResult {
     let c = n * (2.0 * std::f32::consts::SQRT_2 + g);
     figures.push(box_figure(
         "boxes apart only by an edge × edge axis",
-        Camera::new(26.6, 24.1),
+        Camera::new(14.0, 13.6),
         obb([1.0; 3], [0.0; 3], None)?,
         obb([1.0; 3], [c.x, c.y, c.z], Some([u1, u2, u3]))?,
     ));

@@ -365,6 +365,28 @@ pub fn body_colour(i: usize) -> RGBColor {
     COLOURS[i % COLOURS.len()]
 }
 
+/// A picture of the bodies of `world` named by `handles`, at their render poses: `look(i, body)`
+/// chooses how body `handles[i]` is painted.
+pub fn snapshot(
+    world: &tumble::World,
+    handles: &[tumble::BodyHandle],
+    look: impl Fn(usize, &tumble::BodyView<'_>) -> Look,
+) -> Vec<Item> {
+    handles
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| {
+            let body = world.body(*h)?;
+            let pose = world.render_pose(*h)?;
+            Some(Item {
+                shape: body.shape().clone(),
+                pose,
+                look: look(i, &body),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,26 +431,4 @@ mod tests {
             "x grows right, y grows up on the picture"
         );
     }
-}
-
-/// A picture of the bodies of `world` named by `handles`, at their render poses: `look(i, body)`
-/// chooses how body `handles[i]` is painted.
-pub fn snapshot(
-    world: &tumble::World,
-    handles: &[tumble::BodyHandle],
-    look: impl Fn(usize, &tumble::BodyView<'_>) -> Look,
-) -> Vec<Item> {
-    handles
-        .iter()
-        .enumerate()
-        .filter_map(|(i, h)| {
-            let body = world.body(*h)?;
-            let pose = world.render_pose(*h)?;
-            Some(Item {
-                shape: body.shape().clone(),
-                pose,
-                look: look(i, &body),
-            })
-        })
-        .collect()
 }

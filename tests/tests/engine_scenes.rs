@@ -16,14 +16,23 @@ fn scene(boxes: bool, n: usize) -> (World, Real) {
     let a = (s as Real * h + 2.0) / 2.0;
     let height = 2.0 * (1.0 + (layers as Real - 1.0) * h) + 10.0;
     let wall = |he: Vector, c: Vector| {
-        BodyBuilder::fixed(Cuboid::new(he).unwrap()).translation(c).friction(0.5).restitution(0.5)
+        BodyBuilder::fixed(Cuboid::new(he).unwrap())
+            .translation(c)
+            .friction(0.5)
+            .restitution(0.5)
     };
-    w.insert(wall(Vector::new(a + 1.0, 0.5, a + 1.0), Vector::new(0.0, -0.5, 0.0))).unwrap();
+    w.insert(wall(
+        Vector::new(a + 1.0, 0.5, a + 1.0),
+        Vector::new(0.0, -0.5, 0.0),
+    ))
+    .unwrap();
     for sx in [-1.0, 1.0] {
         let hw = Vector::new(0.5, height / 2.0, a + 1.0);
-        w.insert(wall(hw, Vector::new(sx * (a + 0.5), height / 2.0, 0.0))).unwrap();
+        w.insert(wall(hw, Vector::new(sx * (a + 0.5), height / 2.0, 0.0)))
+            .unwrap();
         let hw = Vector::new(a + 1.0, height / 2.0, 0.5);
-        w.insert(wall(hw, Vector::new(0.0, height / 2.0, sx * (a + 0.5)))).unwrap();
+        w.insert(wall(hw, Vector::new(0.0, height / 2.0, sx * (a + 0.5))))
+            .unwrap();
     }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
     let half = (s as Real - 1.0) / 2.0;
@@ -36,20 +45,38 @@ fn scene(boxes: bool, n: usize) -> (World, Real) {
             (iz as Real - half) * h + jitter(),
         );
         let (shape, rot): (Shape, Rotation) = if boxes {
-            let r = Rotation::from_euler_angles(rng.gen_range(0.0..6.3), rng.gen_range(0.0..6.3), rng.gen_range(0.0..6.3));
+            let r = Rotation::from_euler_angles(
+                rng.gen_range(0.0..6.3),
+                rng.gen_range(0.0..6.3),
+                rng.gen_range(0.0..6.3),
+            );
             (Cuboid::new(Vector::repeat(0.5)).unwrap().into(), r)
         } else {
             (Ball::new(0.5).unwrap().into(), Rotation::identity())
         };
-        let v = Vector::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
-        w.insert(BodyBuilder::dynamic(shape).translation(c).rotation(rot).linvel(v).friction(0.5).restitution(0.5))
-            .unwrap();
+        let v = Vector::new(
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+        );
+        w.insert(
+            BodyBuilder::dynamic(shape)
+                .translation(c)
+                .rotation(rot)
+                .linvel(v)
+                .friction(0.5)
+                .restitution(0.5),
+        )
+        .unwrap();
     }
     (w, a)
 }
 
 fn run(boxes: bool, threads: usize) -> (u64, usize) {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
     pool.install(|| {
         let (mut w, a) = scene(boxes, 512);
         for _ in 0..240 {

@@ -85,8 +85,8 @@ fn boxes_draw_jitter_then_rotation_then_velocity() {
             u1.sqrt() * (tau * u3).sin(),
             u1.sqrt() * (tau * u3).cos(),
         ];
-        for k in 0..4 {
-            assert!((body.rotation[k] - q[k]).abs() < 1e-12, "box {i} rotation");
+        for (got, want) in body.rotation.iter().zip(q) {
+            assert!((got - want).abs() < 1e-12, "box {i} rotation");
         }
         let norm: f64 = body.rotation.iter().map(|x| x * x).sum();
         assert!((norm - 1.0).abs() < 1e-12);

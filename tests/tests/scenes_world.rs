@@ -43,8 +43,8 @@ fn built_bodies_carry_the_spec_values_cast_to_f32() {
                     assert_eq!(b.radius(), radius as f32)
                 }
                 (ShapeSpec::Cuboid { half_extents }, tumble::Shape::Cuboid(c)) => {
-                    for k in 0..3 {
-                        assert_eq!(c.half_extents()[k], half_extents[k] as f32);
+                    for (got, want) in c.half_extents().iter().zip(half_extents) {
+                        assert_eq!(*got, want as f32);
                     }
                 }
                 (s, b) => panic!("{kind}: spec {s:?} built as {b:?}"),

@@ -234,7 +234,10 @@ impl Grid {
         // floor without a libm call: truncate, then step down for negative non-integers. `as`
         // saturates; with the clamp (which keeps keys packable) everything stays monotone, so
         // the scheme stays exact.
-        let y = x * self.inv;
+        // The float is clamped first so that the step down cannot overflow at `i32::MIN`
+        // (far coordinates over tiny cells: fuzz regression `grid_cell_of_overflow_far_negative`).
+        let lim = CELL_LIMIT as Real;
+        let y = (x * self.inv).clamp(-lim - 1.0, lim);
         let t = y as i32;
         let f = t - ((t as Real) > y) as i32;
         f.clamp(-CELL_LIMIT, CELL_LIMIT - 1)

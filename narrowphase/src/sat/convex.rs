@@ -141,7 +141,7 @@ fn count(a: &Posed, b: &Posed) -> u16 {
     if in_plane(a, b) {
         n += a.edge_dirs.len() + b.edge_dirs.len();
     }
-    n as u16
+    n.min(u16::MAX as usize) as u16
 }
 
 /// The first candidate axis that separates A and B, or None when they overlap or touch.
@@ -163,7 +163,7 @@ pub fn convex_convex_cached(
             if separation_on(a, b, &l).0 > 0.0 {
                 return Some(AxisReport {
                     axis,
-                    index: index as u16,
+                    index: index.min(u16::MAX as usize) as u16,
                     count: total,
                 });
             }
@@ -173,7 +173,7 @@ pub fn convex_convex_cached(
         let l = l?;
         (separation_on(a, b, &l).0 > 0.0).then_some(AxisReport {
             axis,
-            index: index as u16,
+            index: index.min(u16::MAX as usize) as u16,
             count: total,
         })
     })

@@ -48,7 +48,11 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
         0..=2 => {
             let k = index as usize;
             let (a, b, c) = (v[0][k], v[1][k], v[2][k]);
-            (a < -e[k] && b < -e[k] && c < -e[k]) || (a > e[k] && b > e[k] && c > e[k])
+            // Plain selects (SSE min/max), not the NaN-aware `f32::min`.
+            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+            let lo = if c < lo { c } else { lo };
+            let hi = if c > hi { c } else { hi };
+            hi < -e[k] || lo > e[k]
         }
         3 => {
             let n = (v[1] - v[0]).cross(&(v[2] - v[0]));
@@ -66,7 +70,8 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             let p0 = f[j1] * va[j2] - f[j2] * va[j1];
             let p2 = f[j1] * vc[j2] - f[j2] * vc[j1];
             let r = (e[j1] * f[j2].abs() + e[j2] * f[j1].abs()) * (1.0 + REL_EPS);
-            (p0 > r && p2 > r) || (p0 < -r && p2 < -r)
+            let (lo, hi) = if p0 < p2 { (p0, p2) } else { (p2, p0) };
+            lo > r || hi < -r
         }
     }
 }

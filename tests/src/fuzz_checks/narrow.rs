@@ -94,6 +94,29 @@ fn moved(pose: &Isometry, t: Vector) -> Isometry {
     Translation::from(t) * pose
 }
 
+/// True when the environment variable `TUMBLE_FUZZ_SKIP_OPEN` is `1` (`fuzz/run.sh` sets it):
+/// cases of the open bugs below are then skipped, so the fuzzer explores past them. The
+/// replay test never sets it: open bugs' inputs live in `fuzz/regressions/open/` and fail
+/// until fixed.
+pub fn skip_open_bugs() -> bool {
+    static SKIP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SKIP.get_or_init(|| std::env::var("TUMBLE_FUZZ_SKIP_OPEN").is_ok_and(|v| v == "1"))
+}
+
+/// Open bug 1 (`narrowphase/src/query/capsule_round.rs`, `contact_capsule_ball` and
+/// `contact_capsule_capsule`): when the cores touch (ball centre on the capsule's segment,
+/// crossing capsule cores) `contact_ball_ball` falls back to the normal +y, which can lie
+/// along the capsule's axis. Signature: a round pair with a capsule and a normal of exactly ±y.
+fn capsule_core_fallback(case: &PairCase, m: &Manifold) -> bool {
+    let round = |r: &ShapeRecipe| matches!(r, ShapeRecipe::Ball(_) | ShapeRecipe::Capsule(..));
+    let capsule = |r: &ShapeRecipe| matches!(r, ShapeRecipe::Capsule(..));
+    round(&case.a)
+        && round(&case.b)
+        && (capsule(&case.a) || capsule(&case.b))
+        && m.normal.x == 0.0
+        && m.normal.z == 0.0
+}
+
 /// `assert!` that also prints the case, so a fuzz artifact explains itself.
 macro_rules! ensure {
     ($case:expr, $cond:expr, $($msg:tt)+) => {
@@ -140,6 +163,9 @@ pub fn check_pair(case: &PairCase) {
         check_manifold(m, &a, pa, &b, pb, tol, case);
         let d = m.depth();
         let along = overlap_along(&ga, &gb, &m.normal);
+        if (along - d).abs() > tol && skip_open_bugs() && capsule_core_fallback(case, m) {
+            return;
+        }
         ensure!(
             case,
             (along - d).abs() <= tol,
