@@ -2,7 +2,7 @@
 //! static container of 5 cuboids, dt 1/60; see the rapier-bench README for the normative
 //! scenes, which the stress runner in `benches/` builds exactly). Development aid only.
 //!
-//! `cargo run --release -p tumble --example quick_bench -- balls 10000 100 [threads]`
+//! `cargo run --release -p tumble --example quick_bench -- balls|boxes|gas 10000 100 [threads]`
 
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
@@ -24,7 +24,75 @@ fn main() {
         .num_threads(threads)
         .build()
         .unwrap();
-    pool.install(|| run(&scene, n, steps));
+    if scene == "gas" {
+        pool.install(|| gas(n, steps));
+    } else {
+        pool.install(|| run(&scene, n, steps));
+    }
+}
+
+/// Collision-only mode: `n` balls of radius 0.5 at 5 % volume fraction moved by the user each
+/// step (periodic wrap), broad + narrow phase timed.
+fn gas(n: usize, steps: usize) {
+    use tumble::math::Isometry;
+    let l = (n as f64 * (4.0 / 3.0) * std::f64::consts::PI * 0.125 / 0.05).cbrt();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
+    let mut p: Vec<[f64; 3]> = Vec::with_capacity(n);
+    let mut v: Vec<[f64; 3]> = Vec::with_capacity(n);
+    for _ in 0..n {
+        p.push([
+            rng.gen_range(0.0..l),
+            rng.gen_range(0.0..l),
+            rng.gen_range(0.0..l),
+        ]);
+        v.push([
+            rng.gen_range(-5.0..5.0),
+            rng.gen_range(-5.0..5.0),
+            rng.gen_range(-5.0..5.0),
+        ]);
+    }
+    let mut cw = tumble::CollisionWorld::default();
+    let hs: Vec<_> = p
+        .iter()
+        .map(|q| {
+            cw.insert(
+                Ball::new(0.5).unwrap(),
+                Isometry::translation(q[0] as Real, q[1] as Real, q[2] as Real),
+                0,
+            )
+            .unwrap()
+        })
+        .collect();
+    let mut total = Duration::ZERO;
+    for step in 0..30 + steps {
+        for (q, vel) in p.iter_mut().zip(&v) {
+            for k in 0..3 {
+                q[k] += vel[k] / 60.0;
+                q[k] -= l * (q[k] / l).floor();
+            }
+        }
+        for (h, q) in hs.iter().zip(&p) {
+            cw.set_pose(
+                *h,
+                Isometry::translation(q[0] as Real, q[1] as Real, q[2] as Real),
+            )
+            .unwrap();
+        }
+        let t = Instant::now();
+        cw.update();
+        if step >= 30 {
+            total += t.elapsed();
+        }
+    }
+    let ms = total.as_secs_f64() * 1e3 / steps as f64;
+    println!(
+        "gas n={n} threads={} : {ms:.2} ms/step  broad-phase pairs {} touching pairs {}  (bp {:.2} ms, np {:.2} ms last)",
+        rayon::current_num_threads(),
+        cw.broad_phase_pair_count(),
+        cw.intersecting_pair_count(),
+        cw.stage_times().get(Stage::BroadPhase).as_secs_f64() * 1e3,
+        cw.stage_times().get(Stage::NarrowPhase).as_secs_f64() * 1e3,
+    );
 }
 
 fn run(scene: &str, n: usize, steps: usize) {

@@ -5,43 +5,43 @@ use crate::error::WorldError;
 use crate::math::{Real, Vector};
 use serde::{Deserialize, Serialize};
 
-/// Everything a [`World`](crate::World) is made with. `Default` gives the values in brackets;
+/// Everything a [`World`](crate::World) is made with. `Default` gives the values marked "default";
 /// [`WorldConfig::validate`] (called by [`World::new`](crate::World::new)) checks them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorldConfig {
-    /// The fixed step, seconds, > 0 [1/60].
+    /// The fixed step, seconds, > 0 (default: 1/60).
     pub dt: Real,
-    /// Gravitational acceleration, world frame, m/s² [(0, −9.81, 0)].
+    /// Gravitational acceleration, world frame, m/s² (default: (0, −9.81, 0)).
     pub gravity: Vector,
     /// Cap on the frame time one [`World::advance`](crate::World::advance) adds to the
     /// accumulator, seconds, > 0 [0.1]: the guard against the "spiral of death".
     pub max_frame_time: Real,
-    /// Which broad phase finds candidate pairs [the broad-phase crate's default].
+    /// Which broad phase finds candidate pairs (default: the broad-phase crate's default).
     #[serde(with = "kind_serde")]
     pub broad_phase: BroadPhaseKind,
-    /// Velocity iterations of the contact solver per step, ≥ 1 [4].
+    /// Velocity iterations of the contact solver per step, ≥ 1 (default: 4).
     pub solver_iterations: u32,
     /// Relaxation iterations (velocity iterations without position bias) after positions are
-    /// integrated, ≥ 0 [1].
+    /// integrated, ≥ 0 (default: 1).
     pub relax_iterations: u32,
     /// Approach speed (m/s, ≥ 0) below which restitution is not applied, so resting bodies do
-    /// not micro-bounce [1.0].
+    /// not micro-bounce (default: 1.0).
     pub restitution_threshold: Real,
     /// Continuous collision for bodies built with `.ccd(true)`: speculative margins grow with
-    /// speed and a time-of-impact pass stops them at the first surface [true].
+    /// speed and a time-of-impact pass stops them at the first surface (default: true).
     pub ccd: bool,
-    /// Stiffness of the soft contact constraint, Hz, > 0 [30; capped at a quarter of 1/dt].
+    /// Stiffness of the soft contact constraint, Hz, > 0 (default: 30; capped at a quarter of 1/dt).
     pub contact_hertz: Real,
-    /// Damping ratio of the soft contact constraint, ≥ 0 [10].
+    /// Damping ratio of the soft contact constraint, ≥ 0 (default: 10).
     pub contact_damping_ratio: Real,
-    /// Penetration left uncorrected by the push-out, metres ≥ 0 [0].
+    /// Penetration left uncorrected by the push-out, metres ≥ 0 (default: 0).
     pub allowed_penetration: Real,
-    /// Largest speed (m/s, > 0) at which overlapping bodies are pushed apart [3].
+    /// Largest speed (m/s, > 0) at which overlapping bodies are pushed apart (default: 3).
     pub max_push_velocity: Real,
     /// Speculative contact distance, metres, ≥ 0: pairs closer than this get contact points
-    /// before they touch [0.02].
+    /// before they touch (default: 0.02).
     pub prediction_distance: Real,
-    /// Penetration tolerated before a contact counts as touching for events, metres ≥ 0 [0.005].
+    /// Penetration tolerated before a contact counts as touching for events, metres ≥ 0 (default: 0.005).
     pub linear_slop: Real,
 }
 

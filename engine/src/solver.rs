@@ -4,9 +4,11 @@
 //! 2024), with one substep.
 //!
 //! Per step:
-//! 1. **prepare**: one [`Constraint`] per touching pair (up to 4 points), anchors relative to
+//! 1. **prepare**: one `Constraint` per touching pair (up to 4 points), anchors relative to
 //!    the centres of mass, effective masses along the normal and two tangents, the approach
-//!    speed `vn0` (for restitution), and last step's impulses matched by feature id;
+//!    speed `vn0` (for restitution), and last step's impulses matched by feature id (or, when
+//!    the narrow phase changed reference face, by the nearest old point within 2 cm). Points
+//!    of all constraints live in one buffer, each constraint owning a disjoint range;
 //! 2. **colour**: greedy graph colouring so that no two constraints of one colour share a
 //!    dynamic body; constraints are stored colour by colour. Every pass below walks the colours
 //!    in order, and a colour's constraints may run in parallel: they touch disjoint dynamic

@@ -70,9 +70,18 @@ impl ClipPolygon {
     #[inline(always)]
     pub fn clip(&self, dist: impl Fn(&Vector) -> Real, tag: u32) -> ClipPolygon {
         let mut out = ClipPolygon::default();
+        self.clip_into(dist, tag, &mut out);
+        out
+    }
+
+    /// [`ClipPolygon::clip`] writing into `out` (emptied first): no zeroing and no copy of a
+    /// fresh polygon, for the hot loops that ping-pong between two buffers.
+    #[inline(always)]
+    pub fn clip_into(&self, dist: impl Fn(&Vector) -> Real, tag: u32, out: &mut ClipPolygon) {
+        out.len = 0;
         let n = self.len;
         if n == 0 {
-            return out;
+            return;
         }
         let mut prev = self.v[n - 1];
         let mut dp = dist(&prev.p);
@@ -93,7 +102,6 @@ impl ClipPolygon {
             prev = cur;
             dp = dc;
         }
-        out
     }
 }
 

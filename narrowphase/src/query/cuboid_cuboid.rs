@@ -200,10 +200,11 @@ fn face_contact(
     ]);
     let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
     let (h1, h2) = (e_ref[i1], e_ref[i2]);
-    poly = poly.clip(|p| p[i1] - h1, 0);
-    poly = poly.clip(|p| -p[i1] - h1, 1);
-    poly = poly.clip(|p| p[i2] - h2, 2);
-    poly = poly.clip(|p| -p[i2] - h2, 3);
+    let mut tmp = ClipPolygon::default();
+    poly.clip_into(|p| p[i1] - h1, 0, &mut tmp);
+    tmp.clip_into(|p| -p[i1] - h1, 1, &mut poly);
+    poly.clip_into(|p| p[i2] - h2, 2, &mut tmp);
+    tmp.clip_into(|p| -p[i2] - h2, 3, &mut poly);
 
     let mut normal = Vector::zeros();
     normal[i] = s;

@@ -39,14 +39,6 @@ fn aabb(u: &mut Unstructured<'_>) -> Result<Aabb> {
         real_in(u, 0.0, big, grid)?,
         real_in(u, 0.0, big, grid)?,
     );
-    // Open bug 2 (`broadphase/src/structure/grid.rs`, `Grid::cell_of`): points shrink the
-    // grid's cells until far coordinates overflow the cell index; with TUMBLE_FUZZ_SKIP_OPEN
-    // set, boxes stay at least 1 cm across so the fuzzer explores past it.
-    let he = if super::skip_open_bugs() {
-        he.map(|x| x.max(0.005))
-    } else {
-        he
-    };
     Ok(Aabb::new_unchecked(c - he, c + he))
 }
 
