@@ -219,8 +219,8 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
 /// Sorts the pair keys (in parallel when large: the result is the same for any thread count)
 /// and writes the handle pairs to `out` (cleared first).
 pub(crate) fn finish_pairs(keys: &mut [u64], arena: &ProxyArena, out: &mut Vec<Pair>) {
-    if keys.len() > 1 << 15 {
-        keys.par_sort_unstable();
+    if keys.len() > 1 << 12 {
+        radix_sort(keys, arena.slot_count() as u64);
     } else {
         keys.sort_unstable();
     }
@@ -230,6 +230,47 @@ pub(crate) fn finish_pairs(keys: &mut [u64], arena: &ProxyArena, out: &mut Vec<P
         keys.iter()
             .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32))),
     );
+}
+
+/// Sorts pair keys (`(a << 32) | b` with `a, b < slots`) ascending: least-significant-digit
+/// radix sort on 11-bit digits, skipping the digits that are zero in every key. Linear time,
+/// where a comparison sort of the ~10⁵ keys of a large scene costs several times more.
+fn radix_sort(keys: &mut [u64], slots: u64) {
+    const BITS: u32 = 11;
+    const RADIX: usize = 1 << BITS;
+    // Only the low `w` bits of each half can be set.
+    let w = 64 - slots.saturating_sub(1).leading_zeros().min(63);
+    let mut scratch = vec![0u64; keys.len()];
+    let mut counts = vec![0u32; RADIX];
+    let (mut src, mut dst): (&mut [u64], &mut [u64]) = (keys, &mut scratch);
+    let mut in_scratch = false;
+    for half in [0u32, 32] {
+        let mut shift = half;
+        while shift < half + w {
+            counts.fill(0);
+            for &k in src.iter() {
+                counts[((k >> shift) as usize) & (RADIX - 1)] += 1;
+            }
+            let mut run = 0u32;
+            for c in counts.iter_mut() {
+                let n = *c;
+                *c = run;
+                run += n;
+            }
+            for &k in src.iter() {
+                let d = ((k >> shift) as usize) & (RADIX - 1);
+                dst[counts[d] as usize] = k;
+                counts[d] += 1;
+            }
+            std::mem::swap(&mut src, &mut dst);
+            in_scratch = !in_scratch;
+            shift += BITS;
+        }
+    }
+    if in_scratch {
+        // `src` is the scratch buffer holding the sorted keys, `dst` the caller's slice.
+        dst.copy_from_slice(src);
+    }
 }
 
 /// Concatenates per-task pair-key vectors.

@@ -88,6 +88,7 @@ fn sweep_of(b: &Body) -> (Isometry, Vector) {
 
 impl World {
     /// The time-of-impact stage; returns how many bodies were moved back.
+    #[inline(never)]
     pub(crate) fn continuous_collision(&mut self) -> usize {
         let cfg = &self.state.config;
         if !cfg.ccd {

@@ -4,8 +4,10 @@
 //! 2024), with one substep.
 //!
 //! Per step:
-//! 1. **prepare**: one `Constraint` per touching pair (up to 4 points), anchors relative to
-//!    the centres of mass, effective masses along the normal and two tangents, the approach
+//! 1. **prepare**: one `Constraint` per touching pair (up to 4 points); per point and per
+//!    direction (normal, two tangents) the angular Jacobians `r × d` of the anchors relative to
+//!    the centres of mass, their images `I⁻¹(r × d)` under the inverse inertia, and the
+//!    effective mass, so that the passes below need no cross or matrix products; the approach
 //!    speed `vn0` (for restitution), and last step's impulses matched by feature id (or, when
 //!    the narrow phase changed reference face, by the nearest old point within 2 cm). Points
 //!    of all constraints live in one buffer, each constraint owning a disjoint range;
@@ -47,16 +49,56 @@ impl SolverBody {
     };
 }
 
+/// One row of a contact point along a unit direction `d` (the normal or a tangent), with the
+/// angular parts of its Jacobian precomputed so that the solver passes need only dot products
+/// and scaled additions (no cross products, no inertia products).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Row {
+    /// `ra × d` and `rb × d` (metres): the relative velocity along `d` is
+    /// `d·(vb − va) + ang_b·wb − ang_a·wa`.
+    pub ang_a: Vector,
+    pub ang_b: Vector,
+    /// `Ia·(ra × d)` and `Ib·(rb × d)` (world-frame inverse inertia, 1/(kg·m)): an impulse `λ`
+    /// along `d` changes `wa` by `−λ·imp_a` and `wb` by `+λ·imp_b`.
+    pub imp_a: Vector,
+    pub imp_b: Vector,
+    /// Effective mass along `d`, kg (0 when both bodies are immovable).
+    pub mass: Real,
+}
+
+impl Row {
+    /// The row of anchors `ra`, `rb` (relative to the centres of mass, world frame) along `d`.
+    #[inline]
+    pub fn new(a: &SolverBody, b: &SolverBody, ra: &Vector, rb: &Vector, d: &Vector) -> Self {
+        let ang_a = ra.cross(d);
+        let ang_b = rb.cross(d);
+        let imp_a = a.inv_inertia * ang_a;
+        let imp_b = b.inv_inertia * ang_b;
+        let k = a.inv_mass + b.inv_mass + ang_a.dot(&imp_a) + ang_b.dot(&imp_b);
+        Self {
+            ang_a,
+            ang_b,
+            imp_a,
+            imp_b,
+            mass: if k > 0.0 { 1.0 / k } else { 0.0 },
+        }
+    }
+
+    /// Relative velocity along the row, given `dvl = vb − va` projected on `d` as `lin`.
+    #[inline(always)]
+    fn velocity(&self, lin: Real, wa: &Vector, wb: &Vector) -> Real {
+        lin + self.ang_b.dot(wb) - self.ang_a.dot(wa)
+    }
+}
+
 /// One contact point of a constraint.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ConstraintPoint {
-    /// Anchor relative to A's / B's centre of mass, world frame.
-    pub ra: Vector,
-    pub rb: Vector,
+    /// The normal row and the two friction rows.
+    pub normal: Row,
+    pub tangent: [Row; 2],
     /// Separation at the start of the step, metres (negative when penetrating).
     pub sep: Real,
-    pub normal_mass: Real,
-    pub tangent_mass: [Real; 2],
     /// Accumulated impulses (N·s): normal, then along the two tangents.
     pub jn: Real,
     pub jt: [Real; 2],
@@ -192,6 +234,7 @@ impl Solver {
     /// each takes the lowest colour free on both of its dynamic bodies. Fills `order` (pair
     /// indices sorted by colour, pair order kept within a colour) and `colour_starts`.
     /// `n_bodies` bounds the slot indices.
+    #[inline(never)]
     pub fn colour(&mut self, pairs: impl Iterator<Item = (u32, u32, bool, bool)>, n_bodies: usize) {
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
@@ -241,6 +284,7 @@ impl Solver {
 
     /// Runs the whole velocity solve that precedes position integration: warm start, then
     /// `iterations` biased passes.
+    #[inline(never)]
     pub fn solve_velocities(
         &mut self,
         bodies: &mut [SolverBody],
@@ -254,6 +298,7 @@ impl Solver {
     }
 
     /// The passes after position integration: relaxation and restitution.
+    #[inline(never)]
     pub fn relax_and_restitute(
         &mut self,
         bodies: &mut [SolverBody],
@@ -312,42 +357,70 @@ fn solve_constraint(
     let points = unsafe { std::slice::from_raw_parts_mut(pts.0.add(c.first as usize), len) };
     // SAFETY: indices are in bounds (constraints are built from live slots of this body array)
     // and see `BodiesPtr` for why no other thread writes these bodies during this colour.
-    let (ba, bb) = unsafe { (*ptr.0.add(c.a as usize), *ptr.0.add(c.b as usize)) };
+    let (ba, bb) = unsafe { (&*ptr.0.add(c.a as usize), &*ptr.0.add(c.b as usize)) };
     let (mut va, mut wa, mut vb, mut wb) = (ba.v, ba.w, bb.v, bb.w);
     let (ima, imb) = (ba.inv_mass, bb.inv_mass);
-    let (ia, ib) = (&ba.inv_inertia, &bb.inv_inertia);
     let n_ = c.normal;
+    let [t1, t2] = c.tangents;
 
-    let apply = |ra: &Vector,
-                 rb: &Vector,
-                 imp: Vector,
+    // An impulse `lin` (world vector, N·s) whose angular effects on A and B are `ang_a`, `ang_b`.
+    let apply = |lin: Vector,
+                 ang_a: Vector,
+                 ang_b: Vector,
                  va: &mut Vector,
                  wa: &mut Vector,
                  vb: &mut Vector,
                  wb: &mut Vector| {
-        *va -= imp * ima;
-        *wa -= ia * ra.cross(&imp);
-        *vb += imp * imb;
-        *wb += ib * rb.cross(&imp);
+        *va -= lin * ima;
+        *wa -= ang_a;
+        *vb += lin * imb;
+        *wb += ang_b;
+    };
+    // Normal impulse `d` at point `cp`.
+    let apply_normal = |cp: &ConstraintPoint,
+                        d: Real,
+                        va: &mut Vector,
+                        wa: &mut Vector,
+                        vb: &mut Vector,
+                        wb: &mut Vector| {
+        apply(
+            n_ * d,
+            cp.normal.imp_a * d,
+            cp.normal.imp_b * d,
+            va,
+            wa,
+            vb,
+            wb,
+        );
     };
 
     match pass {
         Pass::WarmStart => {
             for cp in points.iter() {
-                let imp = n_ * cp.jn + c.tangents[0] * cp.jt[0] + c.tangents[1] * cp.jt[1];
-                apply(&cp.ra, &cp.rb, imp, &mut va, &mut wa, &mut vb, &mut wb);
+                let [j1, j2] = cp.jt;
+                let [r1, r2] = &cp.tangent;
+                apply(
+                    n_ * cp.jn + t1 * j1 + t2 * j2,
+                    cp.normal.imp_a * cp.jn + r1.imp_a * j1 + r2.imp_a * j2,
+                    cp.normal.imp_b * cp.jn + r1.imp_b * j1 + r2.imp_b * j2,
+                    &mut va,
+                    &mut wa,
+                    &mut vb,
+                    &mut wb,
+                );
             }
         }
         Pass::Solve | Pass::Relax => {
             let use_bias = pass == Pass::Solve;
             // Friction first, normal last (the normal matters most).
             for cp in points.iter_mut() {
-                let dv = vb + wb.cross(&cp.rb) - va - wa.cross(&cp.ra);
+                let dvl = vb - va;
+                let [r1, r2] = &cp.tangent;
                 let max_f = c.friction * cp.jn;
                 let old = cp.jt;
                 let mut new = [
-                    old[0] - cp.tangent_mass[0] * dv.dot(&c.tangents[0]),
-                    old[1] - cp.tangent_mass[1] * dv.dot(&c.tangents[1]),
+                    old[0] - r1.mass * r1.velocity(t1.dot(&dvl), &wa, &wb),
+                    old[1] - r2.mass * r2.velocity(t2.dot(&dvl), &wa, &wb),
                 ];
                 let mag2 = new[0] * new[0] + new[1] * new[1];
                 if mag2 > max_f * max_f {
@@ -355,12 +428,19 @@ fn solve_constraint(
                     new = [new[0] * s, new[1] * s];
                 }
                 cp.jt = new;
-                let imp = c.tangents[0] * (new[0] - old[0]) + c.tangents[1] * (new[1] - old[1]);
-                apply(&cp.ra, &cp.rb, imp, &mut va, &mut wa, &mut vb, &mut wb);
+                let (d1, d2) = (new[0] - old[0], new[1] - old[1]);
+                apply(
+                    t1 * d1 + t2 * d2,
+                    r1.imp_a * d1 + r2.imp_a * d2,
+                    r1.imp_b * d1 + r2.imp_b * d2,
+                    &mut va,
+                    &mut wa,
+                    &mut vb,
+                    &mut wb,
+                );
             }
             for cp in points.iter_mut() {
-                let dv = vb + wb.cross(&cp.rb) - va - wa.cross(&cp.ra);
-                let vn = dv.dot(&n_);
+                let vn = cp.normal.velocity(n_.dot(&(vb - va)), &wa, &wb);
                 let s = cp.sep;
                 let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                     (s * p.inv_h, 1.0, 0.0)
@@ -373,12 +453,12 @@ fn solve_constraint(
                 } else {
                     (0.0, 1.0, 0.0)
                 };
-                let imp = -cp.normal_mass * mass_scale * (vn + bias) - impulse_scale * cp.jn;
+                let imp = -cp.normal.mass * mass_scale * (vn + bias) - impulse_scale * cp.jn;
                 let new = (cp.jn + imp).max(0.0);
                 let d = new - cp.jn;
                 cp.jn = new;
                 cp.max_jn = cp.max_jn.max(d);
-                apply(&cp.ra, &cp.rb, n_ * d, &mut va, &mut wa, &mut vb, &mut wb);
+                apply_normal(cp, d, &mut va, &mut wa, &mut vb, &mut wb);
             }
         }
         Pass::Restitution => {
@@ -389,14 +469,13 @@ fn solve_constraint(
                 if cp.vn0 > -p.restitution_threshold || cp.max_jn == 0.0 {
                     continue;
                 }
-                let dv = vb + wb.cross(&cp.rb) - va - wa.cross(&cp.ra);
-                let vn = dv.dot(&n_);
-                let imp = -cp.normal_mass * (vn + c.restitution * cp.vn0);
+                let vn = cp.normal.velocity(n_.dot(&(vb - va)), &wa, &wb);
+                let imp = -cp.normal.mass * (vn + c.restitution * cp.vn0);
                 let new = (cp.jn + imp).max(0.0);
                 let d = new - cp.jn;
                 cp.jn = new;
                 cp.max_jn = cp.max_jn.max(d);
-                apply(&cp.ra, &cp.rb, n_ * d, &mut va, &mut wa, &mut vb, &mut wb);
+                apply_normal(cp, d, &mut va, &mut wa, &mut vb, &mut wb);
             }
         }
     }
@@ -425,27 +504,6 @@ pub(crate) fn tangent_basis(n: &Vector) -> [Vector; 2] {
         Vector::new(1.0 + sign * n.x * n.x * a, sign * b, -sign * n.x),
         Vector::new(b, sign + n.y * n.y * a, -n.y),
     ]
-}
-
-/// `1 / (ima + imb + (ra×d)·Ia(ra×d) + (rb×d)·Ib(rb×d))`, the effective mass along `d`
-/// (0 when both bodies are immovable).
-#[inline]
-pub(crate) fn effective_mass(
-    a: &SolverBody,
-    b: &SolverBody,
-    ra: &Vector,
-    rb: &Vector,
-    d: &Vector,
-) -> Real {
-    let rad = ra.cross(d);
-    let rbd = rb.cross(d);
-    let k =
-        a.inv_mass + b.inv_mass + rad.dot(&(a.inv_inertia * rad)) + rbd.dot(&(b.inv_inertia * rbd));
-    if k > 0.0 {
-        1.0 / k
-    } else {
-        0.0
-    }
 }
 
 #[cfg(test)]

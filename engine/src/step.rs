@@ -21,7 +21,7 @@ use crate::handle::BodyHandle;
 use crate::math::{Real, Rotation, Vector};
 use crate::narrowphase::{query, Manifold};
 use crate::solver::{
-    effective_mass, tangent_basis, Constraint, ConstraintPoint, PointsPtr, Softness, SolverBody,
+    tangent_basis, Constraint, ConstraintPoint, PointsPtr, Row, Softness, SolverBody,
     SolverParams,
 };
 use crate::stage::{Stage, Timer};
@@ -198,6 +198,7 @@ impl World {
         report
     }
 
+    #[inline(never)]
     fn integrate_velocities(&mut self, report: &mut StepReport) {
         let cfg = &self.state.config;
         let dt = cfg.dt;
@@ -238,6 +239,7 @@ impl World {
 
     /// Moving bodies' AABBs into the broad phase (at the end of each step, so that queries
     /// between steps see current boxes); bodies whose box is not finite are frozen.
+    #[inline(never)]
     pub(crate) fn update_broad_phase(&mut self, report: &mut StepReport) {
         let cfg = &self.state.config;
         let sc = &mut self.scratch;
@@ -277,6 +279,7 @@ impl World {
         }
     }
 
+    #[inline(never)]
     fn broad_phase(&mut self) {
         let cfg = &self.state.config;
         let sc = &mut self.scratch;
@@ -338,6 +341,7 @@ impl World {
         self.counts.pairs = sc.candidates.len() + sc.sensor_candidates.len();
     }
 
+    #[inline(never)]
     fn narrow_phase(&mut self, report: &mut StepReport) {
         let slots = &self.state.slots;
         let prev = &self.state.contacts;
@@ -387,6 +391,7 @@ impl World {
     }
 
     /// Builds solver bodies and constraints, colours them; returns the step's parameters.
+    #[inline(never)]
     fn prepare_solver(&mut self) -> SolverParams {
         let cfg = &self.state.config;
         let slots = &self.state.slots;
@@ -464,6 +469,7 @@ impl World {
         }
     }
 
+    #[inline(never)]
     fn integrate_positions(&mut self) {
         let dt = self.state.config.dt;
         let bodies = &self.scratch.solver_bodies;
@@ -494,6 +500,7 @@ impl World {
     }
 
     /// Velocities back into the bodies, impulses back into the contact cache.
+    #[inline(never)]
     fn store_solver_results(&mut self) {
         let sc = &mut self.scratch;
         for (slot, sb) in self.state.slots.iter_mut().zip(&sc.solver_bodies) {
@@ -518,6 +525,7 @@ impl World {
         }
     }
 
+    #[inline(never)]
     fn finalize(&mut self, report: &mut StepReport) {
         // Final non-finite check.
         for (i, slot) in self.state.slots.iter_mut().enumerate() {
@@ -738,21 +746,20 @@ fn make_constraint(
     for (i, p) in cp.manifold.points().iter().enumerate() {
         let ra = p.point.coords - ca;
         let rb = p.point.coords - cb;
-        let dv = sb.v + sb.w.cross(&rb) - sa.v - sa.w.cross(&ra);
         let imp = cp.impulses[i];
+        let normal = Row::new(sa, sb, &ra, &rb, &n);
         let point = ConstraintPoint {
-            ra,
-            rb,
-            sep: -p.depth,
-            normal_mass: effective_mass(sa, sb, &ra, &rb, &n),
-            tangent_mass: [
-                effective_mass(sa, sb, &ra, &rb, &tangents[0]),
-                effective_mass(sa, sb, &ra, &rb, &tangents[1]),
+            tangent: [
+                Row::new(sa, sb, &ra, &rb, &tangents[0]),
+                Row::new(sa, sb, &ra, &rb, &tangents[1]),
             ],
+            sep: -p.depth,
             jn: imp.normal,
             jt: [imp.tangent.dot(&tangents[0]), imp.tangent.dot(&tangents[1])],
-            vn0: dv.dot(&n),
+            // The relative normal velocity `n·(vb − va) + (rb × n)·wb − (ra × n)·wa`.
+            vn0: n.dot(&(sb.v - sa.v)) + normal.ang_b.dot(&sb.w) - normal.ang_a.dot(&sa.w),
             max_jn: 0.0,
+            normal,
         };
         // SAFETY: `first + i` lies in the range reserved for this constraint (the caller sized
         // the buffer by the prefix sums of the manifold lengths); no other constraint writes it.

@@ -16,7 +16,7 @@ use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// Balls of restitution 0 to 1 side by side; apex ratios against e².
 #[derive(Parser, Debug)]
-#[command(about)]
+#[command(version)]
 struct Args {
     /// Simulated seconds (1 to 60).
     #[arg(long, default_value_t = 6.0)]

@@ -16,7 +16,7 @@ use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// Boxes tumbling into a container and coming to rest.
 #[derive(Parser, Debug)]
-#[command(about)]
+#[command(version)]
 struct Args {
     /// Number of boxes (1 to 2000).
     #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u64).range(1..=2000))]

@@ -18,7 +18,7 @@ use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// Every broad phase over N on a few scenes.
 #[derive(Parser, Debug)]
-#[command(about)]
+#[command(version)]
 struct Args {
     /// Largest N (from 500 to 100000); N runs over 500, 1000, 2000, 5000, 10000, ... up to it.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(500..=100_000))]

@@ -21,7 +21,7 @@ use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// Uneven frames driving `advance`; interpolation and the stall cap.
 #[derive(Parser, Debug)]
-#[command(about)]
+#[command(version)]
 struct Args {
     /// Number of frames (20 to 1000).
     #[arg(long, default_value_t = 90, value_parser = clap::value_parser!(u64).range(20..=1000))]

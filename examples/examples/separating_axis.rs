@@ -31,7 +31,7 @@ use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// Separating axes and shadows of polygons and boxes.
 #[derive(Parser, Debug)]
-#[command(about)]
+#[command(version)]
 struct Args {
     #[command(flatten)]
     out: OutArgs,

@@ -16,7 +16,7 @@ use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// A fast ball against a thin wall, continuous collision off and on.
 #[derive(Parser, Debug)]
-#[command(about)]
+#[command(version)]
 struct Args {
     #[command(flatten)]
     out: OutArgs,

@@ -2,30 +2,37 @@
 //! same check the fuzz target runs (`tumble_tests::fuzz_checks`), so the fuzzers' coverage is
 //! part of the ordinary test suite and a fixed crash stays fixed.
 //!
-//! A counting global allocator records the largest single allocation: replaying the snapshot
-//! corpus must never ask for more than a bound proportional to the input (a length read from
-//! the bytes is never trusted).
+//! A counting global allocator records the largest single allocation of the current thread:
+//! restoring any snapshot input must never ask for more than a bound proportional to the
+//! input (a length read from the bytes is never trusted).
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use tumble::World;
 use tumble_tests::fuzz_checks::TARGETS;
 
-/// The system allocator, recording the largest request.
+/// The system allocator, recording the largest request of each thread.
 struct Tracking;
 
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+fn record(size: usize) {
+    let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
+}
 
 unsafe impl GlobalAlloc for Tracking {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        record(layout.size());
         System.alloc(layout)
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         System.dealloc(ptr, layout)
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        record(new_size);
         System.realloc(ptr, layout, new_size)
     }
 }
@@ -108,27 +115,33 @@ fn replay_world() {
     replay("world");
 }
 
-/// Restoring arbitrary bytes allocates at most 1 MiB plus 64 times the input in one request.
+/// Every snapshot input replays through its check; and `World::restore` of each input's raw
+/// bytes (as is, and after a valid header) that fails allocates at most 1 MiB plus 64 times
+/// the input in one request (measured on this thread only): a refused snapshot never
+/// allocated from a length it read.
 #[test]
 fn replay_snapshot_with_bounded_allocation() {
-    let files: Vec<PathBuf> = ["corpus", "regressions"]
+    replay("snapshot");
+    let mut lying = b"TUMBLSNP\x01\x00\x00\x00".to_vec();
+    lying.extend_from_slice(&[0xff; 64]); // every length prefix says "huge"
+    let stored: Vec<Vec<u8>> = ["corpus", "regressions"]
         .iter()
         .flat_map(|k| inputs(k, "snapshot"))
+        .map(|f| std::fs::read(f).expect("unreadable fuzz input"))
         .collect();
-    let biggest_input = files
-        .iter()
-        .map(|f| std::fs::metadata(f).map(|m| m.len() as usize).unwrap_or(0))
-        .max()
-        .unwrap_or(0);
-    replay("snapshot");
-    // A lying length prefix in a small input must not turn into a huge request.
-    let mut lying = b"TUMBLSNP\x01\x00\x00\x00".to_vec();
-    lying.extend_from_slice(&[0xff; 64]);
-    tumble_tests::fuzz_checks::check_snapshot(&[&[0u8][..], &lying].concat());
-    let bound = (1 << 20) + 64 * biggest_input.max(lying.len());
-    let largest = LARGEST.load(Ordering::Relaxed);
-    assert!(
-        largest <= bound,
-        "largest single allocation {largest} B exceeds {bound} B"
-    );
+    for data in stored.iter().chain(std::iter::once(&lying)) {
+        let mut with_header = b"TUMBLSNP\x01\x00\x00\x00".to_vec();
+        with_header.extend_from_slice(data);
+        for bytes in [data, &with_header] {
+            LARGEST.with(|l| l.set(0));
+            let refused = World::restore(bytes).is_err();
+            let largest = LARGEST.with(|l| l.get());
+            let bound = (1 << 20) + 64 * bytes.len();
+            assert!(
+                !refused || largest <= bound,
+                "refused input of {} B: largest single allocation {largest} B exceeds {bound} B",
+                bytes.len()
+            );
+        }
+    }
 }

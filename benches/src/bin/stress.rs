@@ -45,7 +45,7 @@ impl BroadArg {
 /// Stress run of one Tumble scene. With no arguments: boxes, N = 10000, 30 warm-up + 200
 /// counted steps on every core, summary on stdout, CSV and SVG plot in out/stress/.
 #[derive(Parser, Debug)]
-#[command(name = "stress", version, about, long_about = None)]
+#[command(name = "stress", version)]
 struct Args {
     /// Scene (balls, boxes, gas: as defined in shared/peers/rapier-bench/README.md).
     #[arg(long, value_enum, default_value_t = SceneKind::Boxes)]

@@ -99,6 +99,8 @@ pub struct Grid {
     next_live: Vec<u32>,
     /// Per chunk of proxies: entry counts, then write cursors, per bucket.
     chunk_counts: Vec<Vec<u32>>,
+    /// Per chunk of proxies (dense mode): `bucket << 32 | entry` in walk order.
+    chunk_entries: Vec<Vec<u64>>,
     /// Sorted pair keys of the last rebuild (reused while nothing changes).
     keys: Vec<u64>,
 }
@@ -133,6 +135,7 @@ impl Grid {
             over: Vec::new(),
             next_live: Vec::new(),
             chunk_counts: Vec::new(),
+            chunk_entries: Vec::new(),
             keys: Vec::new(),
         }
     }
@@ -236,11 +239,14 @@ impl Grid {
         // the scheme stays exact.
         // The float is clamped first so that the step down cannot overflow at `i32::MIN`
         // (far coordinates over tiny cells: fuzz regression `grid_cell_of_overflow_far_negative`).
+        // `max`/`min` (unlike `clamp`) map NaN to a bound, so `y` is always a finite float in
+        // `[-2²⁰ - 1, 2²⁰]` and the unchecked conversion below is exact.
         let lim = CELL_LIMIT as Real;
-        let y = (x * self.inv).clamp(-lim - 1.0, lim);
-        let t = y as i32;
+        let y = (x * self.inv).max(-lim - 1.0).min(lim);
+        // SAFETY: `y` is finite (never NaN, see above) and within the `i32` range.
+        let t: i32 = unsafe { y.to_int_unchecked() };
         let f = t - ((t as Real) > y) as i32;
-        f.clamp(-CELL_LIMIT, CELL_LIMIT - 1)
+        f.max(-CELL_LIMIT).min(CELL_LIMIT - 1)
     }
 
     #[inline]
@@ -358,15 +364,29 @@ impl Grid {
         let n = self.ranges.len();
         let t = rayon::current_num_threads().clamp(1, 64).min(n / 8192 + 1);
         let bounds: Vec<(usize, usize)> = (0..t).map(|i| (i * n / t, (i + 1) * n / t)).collect();
+        let hashed = self.mode == GridMode::Hashed;
         let mut counts = std::mem::take(&mut self.chunk_counts);
         counts.resize_with(t, Vec::new);
+        // Dense mode: the cell walk runs once, its (bucket, entry) pairs are kept for the
+        // scatter (hashed mode walks twice rather than keep the 64-bit keys too).
+        let mut ents = std::mem::take(&mut self.chunk_entries);
+        ents.resize_with(t, Vec::new);
         counts
             .par_iter_mut()
+            .zip(ents.par_iter_mut())
             .zip(&bounds)
-            .for_each(|(c, &(k0, k1))| {
+            .for_each(|((c, e), &(k0, k1))| {
                 c.clear();
                 c.resize(buckets, 0);
-                self.for_each_entry(k0, k1, |_, b, _| c[b] += 1);
+                e.clear();
+                if hashed {
+                    self.for_each_entry(k0, k1, |_, b, _| c[b] += 1);
+                } else {
+                    self.for_each_entry(k0, k1, |_, b, item| {
+                        c[b] += 1;
+                        e.push((b as u64) << 32 | item as u64);
+                    });
+                }
             });
         // Prefix sums: bucket starts, and each chunk's first position in each bucket.
         let mut starts = std::mem::take(&mut self.starts);
@@ -385,7 +405,6 @@ impl Grid {
         let mut items = std::mem::take(&mut self.items);
         items.resize(total as usize, 0);
         let mut cell_keys = std::mem::take(&mut self.cell_keys);
-        let hashed = self.mode == GridMode::Hashed;
         cell_keys.resize(if hashed { total as usize } else { 0 }, 0);
         let out = Scatter {
             items: items.as_mut_ptr(),
@@ -394,19 +413,28 @@ impl Grid {
         };
         counts
             .par_iter_mut()
+            .zip(&ents)
             .zip(&bounds)
-            .for_each(|(cursor, &(k0, k1))| {
-                self.for_each_entry(k0, k1, |key, b, item| {
+            .for_each(|((cursor, e), &(k0, k1))| {
+                let mut put = |key: Option<u64>, b: usize, item: u32| {
                     let p = cursor[b] as usize;
                     cursor[b] += 1;
                     // SAFETY: chunk `c` writes only positions `offset[c][b] .. offset[c][b] +
                     // count[c][b]` of bucket `b`; these ranges are disjoint across chunks and
                     // buckets by construction of the prefix sums, so no two threads write the
                     // same element, and nothing reads the buffers until the scatter is done.
-                    unsafe { out.write(p, item, hashed.then_some(key)) };
-                });
+                    unsafe { out.write(p, item, key) };
+                };
+                if hashed {
+                    self.for_each_entry(k0, k1, |key, b, item| put(Some(key), b, item));
+                } else {
+                    for &x in e {
+                        put(None, (x >> 32) as usize, x as u32);
+                    }
+                }
             });
         self.chunk_counts = counts;
+        self.chunk_entries = ents;
         self.cell_keys = cell_keys;
 
         // Next frame's order: proxies by first cell, then the oversized ones.
@@ -443,12 +471,14 @@ impl Grid {
                 // Linear index ((x - ox)·dy + (y - oy))·dz + (z - oz), built axis by axis.
                 let [ox, oy, oz] = self.origin.map(|v| v as i64);
                 let (dy, dz) = (self.dims[1] as i64, self.dims[2] as i64);
+                // Exclusive ranges (`hi + 1` cannot overflow: `hi < 2²⁰`) iterate faster than
+                // inclusive ones.
                 for (k, (r, _)) in cells {
-                    for x in r.lo[0]..=r.hi[0] {
+                    for x in r.lo[0]..r.hi[0] + 1 {
                         let bx = (x as i64 - ox) * dy;
-                        for y in r.lo[1]..=r.hi[1] {
+                        for y in r.lo[1]..r.hi[1] + 1 {
                             let bxy = (bx + y as i64 - oy) * dz;
-                            for z in r.lo[2]..=r.hi[2] {
+                            for z in r.lo[2]..r.hi[2] + 1 {
                                 let lin = (bxy + z as i64 - oz) as usize;
                                 f(lin as u64, lin, k as u32 | flags(r, x, y, z));
                             }
@@ -458,9 +488,9 @@ impl Grid {
             }
             GridMode::Hashed => {
                 for (k, (r, _)) in cells {
-                    for x in r.lo[0]..=r.hi[0] {
-                        for y in r.lo[1]..=r.hi[1] {
-                            for z in r.lo[2]..=r.hi[2] {
+                    for x in r.lo[0]..r.hi[0] + 1 {
+                        for y in r.lo[1]..r.hi[1] + 1 {
+                            for z in r.lo[2]..r.hi[2] + 1 {
                                 let key = pack([x, y, z]);
                                 f(
                                     key,
@@ -505,7 +535,7 @@ impl Grid {
                         continue;
                     }
                     let kj = (ij & SLOT_MASK) as usize;
-                    if bi.intersects(&boxes[kj]) {
+                    if overlaps(bi, &boxes[kj]) {
                         out.push(pair_key(self.live[ki], self.live[kj]));
                     }
                 }
@@ -611,6 +641,18 @@ impl Scatter {
             }
         }
     }
+}
+
+/// Closed-box overlap, the same predicate as [`Aabb::intersects`] evaluated without branches
+/// (in the cell loops the outcome is unpredictable).
+#[inline]
+fn overlaps(a: &Aabb, b: &Aabb) -> bool {
+    (a.mins.x <= b.maxs.x)
+        & (b.mins.x <= a.maxs.x)
+        & (a.mins.y <= b.maxs.y)
+        & (b.mins.y <= a.maxs.y)
+        & (a.mins.z <= b.maxs.z)
+        & (b.mins.z <= a.maxs.z)
 }
 
 /// Packs clamped cell coordinates into 63 bits (21 per axis).
