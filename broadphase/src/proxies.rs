@@ -22,11 +22,19 @@ pub(crate) struct ProxyStore {
 /// Refuses non-finite or inverted boxes.
 #[inline]
 pub(crate) fn check_aabb(aabb: &Aabb, h: Option<ProxyHandle>) -> Result<(), BroadPhaseError> {
-    let finite = (0..3).all(|i| aabb.mins[i].is_finite() && aabb.maxs[i].is_finite());
+    // Non-short-circuit `&`: one branch per box instead of one per coordinate (every body's
+    // box is checked every frame).
+    let (lo, hi) = (&aabb.mins, &aabb.maxs);
+    let finite = lo.x.is_finite()
+        & lo.y.is_finite()
+        & lo.z.is_finite()
+        & hi.x.is_finite()
+        & hi.y.is_finite()
+        & hi.z.is_finite();
     if !finite {
         return Err(BroadPhaseError::NonFiniteAabb(h));
     }
-    if (0..3).any(|i| aabb.mins[i] > aabb.maxs[i]) {
+    if !((lo.x <= hi.x) & (lo.y <= hi.y) & (lo.z <= hi.z)) {
         return Err(BroadPhaseError::InvertedAabb);
     }
     Ok(())
@@ -279,5 +287,34 @@ pub(crate) fn concat(parts: Vec<Vec<u64>>, keys: &mut Vec<u64>) {
     keys.reserve(parts.iter().map(Vec::len).sum());
     for p in parts {
         keys.extend_from_slice(&p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The radix sort agrees with a comparison sort for several slot counts (digit counts),
+    /// including duplicates of the lower index and slots up to the largest handle index.
+    #[test]
+    fn radix_sort_matches_comparison_sort() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for slots in [1u64, 2, 3, 2047, 2048, 2049, 100_000, 1 << 22, 1 << 31] {
+            for len in [0usize, 1, 5, 5000] {
+                let mut keys: Vec<u64> = (0..len)
+                    .map(|_| {
+                        let a = rng.gen_range(0..slots) as u32;
+                        let b = rng.gen_range(0..slots) as u32;
+                        pair_key(a, b)
+                    })
+                    .collect();
+                let mut expect = keys.clone();
+                expect.sort_unstable();
+                radix_sort(&mut keys, slots);
+                assert_eq!(keys, expect, "slots {slots}, len {len}");
+            }
+        }
     }
 }

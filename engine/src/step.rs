@@ -21,8 +21,7 @@ use crate::handle::BodyHandle;
 use crate::math::{Real, Rotation, Vector};
 use crate::narrowphase::{query, Manifold};
 use crate::solver::{
-    tangent_basis, Constraint, ConstraintPoint, PointsPtr, Row, Softness, SolverBody,
-    SolverParams,
+    tangent_basis, Constraint, ConstraintPoint, PointsPtr, Row, Softness, SolverBody, SolverParams,
 };
 use crate::stage::{Stage, Timer};
 use crate::world::{Candidate, ContactPair, PointImpulse, Slot, World};
@@ -204,36 +203,54 @@ impl World {
         let dt = cfg.dt;
         let g = cfg.gravity;
         let sc = &mut self.scratch;
+        let n = self.state.slots.len();
         sc.info.clear();
-        sc.info.resize(self.state.slots.len(), BodyInfo::default());
+        sc.info.resize(n, BodyInfo::default());
         sc.shape_poses.clear();
-        sc.shape_poses
-            .resize(self.state.slots.len(), crate::math::Isometry::identity());
-        for (i, slot) in self.state.slots.iter_mut().enumerate() {
-            let Some(b) = slot.body.as_mut() else {
-                continue;
-            };
-            b.prev_pose = b.pose;
-            sc.shape_poses[i] = b.shape_pose();
-            if !b.is_dynamic() {
-                sc.info[i] = BodyInfo::of(cfg, b);
-                continue;
+        sc.shape_poses.resize(n, crate::math::Isometry::identity());
+        sc.flags.clear();
+        sc.flags.resize(n, false);
+        // Per body, independent of the others: parallel; the bodies frozen here are reported
+        // afterwards in slot order.
+        let any_frozen = self
+            .state
+            .slots
+            .par_iter_mut()
+            .zip(sc.info.par_iter_mut())
+            .zip(sc.shape_poses.par_iter_mut().zip(sc.flags.par_iter_mut()))
+            .with_min_len(256)
+            .map(|((slot, info), (shape_pose, frozen))| {
+                let Some(b) = slot.body.as_mut() else {
+                    return false;
+                };
+                b.prev_pose = b.pose;
+                *shape_pose = b.shape_pose();
+                if b.is_dynamic() {
+                    let v = b.linvel + (g + b.force * b.inv_mass) * dt;
+                    let w = if b.torque == Vector::zeros() {
+                        b.angvel
+                    } else {
+                        b.angvel + b.inv_inertia_world() * b.torque * dt
+                    };
+                    b.linvel = v;
+                    b.angvel = w;
+                    if !(crate::math::is_finite_vector(&v) && crate::math::is_finite_vector(&w)) {
+                        freeze(b);
+                        *frozen = true;
+                    }
+                }
+                *info = BodyInfo::of(cfg, b);
+                *frozen
+            })
+            .reduce(|| false, |x, y| x | y);
+        if any_frozen {
+            for (i, (slot, &f)) in self.state.slots.iter().zip(&sc.flags).enumerate() {
+                if f {
+                    report
+                        .frozen
+                        .push(BodyHandle::new(i as u32, slot.generation));
+                }
             }
-            let v = b.linvel + (g + b.force * b.inv_mass) * dt;
-            let w = if b.torque == Vector::zeros() {
-                b.angvel
-            } else {
-                b.angvel + b.inv_inertia_world() * b.torque * dt
-            };
-            b.linvel = v;
-            b.angvel = w;
-            if !(crate::math::is_finite_vector(&v) && crate::math::is_finite_vector(&w)) {
-                freeze(b);
-                report
-                    .frozen
-                    .push(BodyHandle::new(i as u32, slot.generation));
-            }
-            sc.info[i] = BodyInfo::of(cfg, b);
         }
     }
 
@@ -396,21 +413,24 @@ impl World {
         let cfg = &self.state.config;
         let slots = &self.state.slots;
         let sc = &mut self.scratch;
-        sc.solver_bodies.clear();
-        sc.solver_bodies.extend(slots.iter().map(|s| match &s.body {
-            Some(b) if b.is_dynamic() => SolverBody {
-                v: b.linvel,
-                w: b.angvel,
-                inv_mass: b.inv_mass,
-                inv_inertia: b.inv_inertia_world(),
-            },
-            Some(b) if b.kind == BodyKind::Kinematic && !b.frozen => SolverBody {
-                v: b.linvel,
-                w: b.angvel,
-                ..SolverBody::STATIC
-            },
-            _ => SolverBody::STATIC,
-        }));
+        slots
+            .par_iter()
+            .with_min_len(256)
+            .map(|s| match &s.body {
+                Some(b) if b.is_dynamic() => SolverBody {
+                    v: b.linvel,
+                    w: b.angvel,
+                    inv_mass: b.inv_mass,
+                    inv_inertia: b.inv_inertia_world(),
+                },
+                Some(b) if b.kind == BodyKind::Kinematic && !b.frozen => SolverBody {
+                    v: b.linvel,
+                    w: b.angvel,
+                    ..SolverBody::STATIC
+                },
+                _ => SolverBody::STATIC,
+            })
+            .collect_into_vec(&mut sc.solver_bodies);
         let bodies = &sc.solver_bodies;
         let contacts = &sc.new_contacts;
         let dynamic = |h: BodyHandle| {

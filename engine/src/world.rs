@@ -110,6 +110,8 @@ pub(crate) struct Scratch {
     pub info: Vec<crate::step::BodyInfo>,
     /// Per slot, the shape's world pose at the start of the step.
     pub shape_poses: Vec<Isometry>,
+    /// Per slot, a flag of the current stage (bodies frozen during velocity integration).
+    pub flags: Vec<bool>,
 }
 
 /// Counts from the last step.

@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use tumble_narrowphase::gjk::{self, GjkResult, Segment, SupportMap};
 use tumble_narrowphase::math::{Isometry, Point, Real, Translation, Vector};
 use tumble_narrowphase::query::{contact, intersection_test};
-use tumble_narrowphase::sat::convex::{convex_convex, Posed};
+use tumble_narrowphase::sat::convex::{convex_convex, Posed, SAT_MAX_FACES};
 use tumble_narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
 
 fn moved(p: &Isometry, d: Vector) -> Isometry {
@@ -261,12 +261,14 @@ fn hulls_are_valid_and_sat_agrees_with_gjk() {
             s,
             &|pb: &Isometry| brute_poly(&pa, &a, pb, &b),
             k,
+            a.faces().len().max(b.faces().len()) <= SAT_MAX_FACES,
         );
     }
 }
 
 /// The minimal-translation check and the points-in-both-shapes check of a contact, with
 /// `gap(pose_b)` an oracle of the pair's separation (positive apart, negative penetrating).
+#[allow(clippy::too_many_arguments)]
 fn check_contact(
     pa: &Isometry,
     a: &Shape,
@@ -275,6 +277,7 @@ fn check_contact(
     s: Real,
     gap: &dyn Fn(&Isometry) -> Real,
     k: usize,
+    exact: bool,
 ) {
     let g = gap(pb);
     let m = contact(pa, a, pb, b, 0.0).unwrap();
@@ -291,24 +294,33 @@ fn check_contact(
     );
     assert!(!m.is_empty(), "case {k}");
     let depth = m.depth();
-    assert!(
-        (depth + g).abs() < 2e-3 * s,
-        "case {k}: depth {depth} vs oracle {}",
-        -g
-    );
     let eps = 2e-3 * s;
     assert!(
         gap(&moved(pb, m.normal * (depth + eps))) > 0.0,
         "case {k}: depth + ε does not separate"
     );
-    assert!(
-        gap(&moved(pb, m.normal * (depth - eps))) < 0.0,
-        "case {k}: depth − ε separates"
-    );
+    if exact {
+        assert!(
+            (depth + g).abs() < 2e-3 * s,
+            "case {k}: depth {depth} vs oracle {}",
+            -g
+        );
+        assert!(
+            gap(&moved(pb, m.normal * (depth - eps))) < 0.0,
+            "case {k}: depth − ε separates"
+        );
+    } else {
+        // Faces-only fallback of big hulls: an upper bound of the true depth.
+        assert!(
+            depth >= -g - 2e-3 * s,
+            "case {k}: depth {depth} below {}",
+            -g
+        );
+    }
     // The reversed pair: opposite normal, same depth.
     let f = contact(pb, b, pa, a, 0.0).unwrap().expect("symmetric");
     assert!(
-        (f.depth() - depth).abs() < 2e-3 * s,
+        !exact || (f.depth() - depth).abs() < 2e-3 * s,
         "case {k}: reversed depth {}",
         f.depth()
     );
@@ -368,6 +380,7 @@ fn triangle_box_and_triangle_triangle_contacts() {
             s,
             &|pb: &Isometry| brute_poly(&pa, &ht, pb, &ho),
             k,
+            true,
         );
     }
 }
@@ -468,7 +481,7 @@ fn capsule_pairs_contacts() {
                 continue;
             }
         }
-        check_contact(&pa, &sa, &pb, &other, s, &gap, k);
+        check_contact(&pa, &sa, &pb, &other, s, &gap, k, true);
     }
 }
 
@@ -515,6 +528,7 @@ fn ball_against_hull_and_triangle() {
             s,
             &gap,
             k,
+            true,
         );
     }
 }

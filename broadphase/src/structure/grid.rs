@@ -97,10 +97,9 @@ pub struct Grid {
     over: Vec<bool>,
     /// The live slots in cell order, for the next rebuild.
     next_live: Vec<u32>,
-    /// Per chunk of proxies: entry counts, then write cursors, per bucket.
-    chunk_counts: Vec<Vec<u32>>,
-    /// Per chunk of proxies (dense mode): `bucket << 32 | entry` in walk order.
-    chunk_entries: Vec<Vec<u64>>,
+    /// Per chunk of proxies: entry counts, then write cursors, per bucket; and (dense mode)
+    /// the entries `bucket << 32 | entry` in walk order.
+    chunks: Vec<(Vec<u32>, Vec<u64>)>,
     /// Sorted pair keys of the last rebuild (reused while nothing changes).
     keys: Vec<u64>,
 }
@@ -134,8 +133,7 @@ impl Grid {
             ranges: Vec::new(),
             over: Vec::new(),
             next_live: Vec::new(),
-            chunk_counts: Vec::new(),
-            chunk_entries: Vec::new(),
+            chunks: Vec::new(),
             keys: Vec::new(),
         }
     }
@@ -246,7 +244,7 @@ impl Grid {
         // SAFETY: `y` is finite (never NaN, see above) and within the `i32` range.
         let t: i32 = unsafe { y.to_int_unchecked() };
         let f = t - ((t as Real) > y) as i32;
-        f.max(-CELL_LIMIT).min(CELL_LIMIT - 1)
+        f.clamp(-CELL_LIMIT, CELL_LIMIT - 1)
     }
 
     #[inline]
@@ -365,15 +363,12 @@ impl Grid {
         let t = rayon::current_num_threads().clamp(1, 64).min(n / 8192 + 1);
         let bounds: Vec<(usize, usize)> = (0..t).map(|i| (i * n / t, (i + 1) * n / t)).collect();
         let hashed = self.mode == GridMode::Hashed;
-        let mut counts = std::mem::take(&mut self.chunk_counts);
-        counts.resize_with(t, Vec::new);
         // Dense mode: the cell walk runs once, its (bucket, entry) pairs are kept for the
         // scatter (hashed mode walks twice rather than keep the 64-bit keys too).
-        let mut ents = std::mem::take(&mut self.chunk_entries);
-        ents.resize_with(t, Vec::new);
-        counts
+        let mut chunks = std::mem::take(&mut self.chunks);
+        chunks.resize_with(t, Default::default);
+        chunks
             .par_iter_mut()
-            .zip(ents.par_iter_mut())
             .zip(&bounds)
             .for_each(|((c, e), &(k0, k1))| {
                 c.clear();
@@ -394,7 +389,7 @@ impl Grid {
         let mut run = 0u32;
         for (b, start) in starts[..buckets].iter_mut().enumerate() {
             *start = run;
-            for c in counts.iter_mut() {
+            for (c, _) in chunks.iter_mut() {
                 let k = c[b];
                 c[b] = run;
                 run += k;
@@ -411,9 +406,8 @@ impl Grid {
             keys: cell_keys.as_mut_ptr(),
             len: items.len(),
         };
-        counts
+        chunks
             .par_iter_mut()
-            .zip(&ents)
             .zip(&bounds)
             .for_each(|((cursor, e), &(k0, k1))| {
                 let mut put = |key: Option<u64>, b: usize, item: u32| {
@@ -428,13 +422,12 @@ impl Grid {
                 if hashed {
                     self.for_each_entry(k0, k1, |key, b, item| put(Some(key), b, item));
                 } else {
-                    for &x in e {
+                    for &x in e.iter() {
                         put(None, (x >> 32) as usize, x as u32);
                     }
                 }
             });
-        self.chunk_counts = counts;
-        self.chunk_entries = ents;
+        self.chunks = chunks;
         self.cell_keys = cell_keys;
 
         // Next frame's order: proxies by first cell, then the oversized ones.

@@ -8,14 +8,15 @@
 //! (Sutherland–Hodgman); points below the reference plane (or within `prediction`) are kept,
 //! at most four. An edge × edge axis gives one point between the two supporting edges. With
 //! many faces, GJK gives the distance and closest points of apart shapes (one point), and
-//! penetrating ones fall back to the SAT (no EPA: the SAT depth is exact for polyhedra).
+//! penetrating ones fall back to the SAT on the face normals only (no EPA yet: the depth is
+//! then an upper bound, exact when a face normal gives the minimal translation).
 
 use crate::contact::clipping::{clip_polygon_vec, reduce_to_four, ClipVertex};
 use crate::contact::closest::closest_points_segments;
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult};
 use crate::math::{Isometry, Point, Real, Vector};
-use crate::sat::convex::{deepest_axis, DeepestAxis, Posed, SAT_MAX_FACES};
+use crate::sat::convex::{deepest_axis, deepest_face_axis, DeepestAxis, Posed, SAT_MAX_FACES};
 use crate::sat::SeparatingAxis;
 use crate::shape::ConvexPolyhedron;
 
@@ -81,7 +82,13 @@ pub fn contact_convex_convex(
     let pa = Posed::new(a, pose_a);
     let pb = Posed::new(b, pose_b);
     let tol = 1e-5 * pair_scale(&pa, &pb);
-    let best = deepest_axis(&pa, &pb, tol)?;
+    let best = if many_faces(a, b) {
+        // No EPA yet: the face normals only (an upper bound of the depth), since every
+        // edge × edge pair of two big hulls would cost O(E²·V).
+        deepest_face_axis(&pa, &pb, tol)?
+    } else {
+        deepest_axis(&pa, &pb, tol)?
+    };
     if best.separation > prediction {
         return None;
     }

@@ -229,7 +229,7 @@ pub fn check_pair(case: &PairCase) {
             .all(|dir| intersection_test(pa, &a, &moved(pb, dir * tol), &b) == Ok(true));
         ensure!(case,
             !deep,
-            "intersection_test true (and still true after a move of {tol} in every direction) but contact reports {depth:?}"
+            "intersection_test true (and still true after a move of {tol} in every direction) but contact reports {depth:?}; least SAT overlap {least} (exact: {exact})"
         );
     }
     if !test {
@@ -247,7 +247,7 @@ pub fn check_pair(case: &PairCase) {
             case,
             test_ba,
             Ok(test),
-            "intersection_test is not symmetric"
+            "intersection_test is not symmetric (least SAT overlap {least}, exact: {exact})"
         );
     }
     if let (Some(d), Ok(Some(m_ba))) = (depth, contact(pb, &b, pa, &a, 0.0)) {
