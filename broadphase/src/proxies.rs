@@ -227,8 +227,11 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
 /// Sorts the pair keys (in parallel when large: the result is the same for any thread count)
 /// and writes the handle pairs to `out` (cleared first).
 pub(crate) fn finish_pairs(keys: &mut [u64], arena: &ProxyArena, out: &mut Vec<Pair>) {
-    if keys.len() > 1 << 12 {
-        radix_sort(keys, arena.slot_count() as u64);
+    let slots = arena.slot_count() as u64;
+    if keys.len() > 1 << 12 && slots <= keys.len() as u64 {
+        bucket_sort(keys, slots);
+    } else if keys.len() > 1 << 12 {
+        radix_sort(keys, slots);
     } else {
         keys.sort_unstable();
     }
@@ -238,6 +241,46 @@ pub(crate) fn finish_pairs(keys: &mut [u64], arena: &ProxyArena, out: &mut Vec<P
         keys.iter()
             .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32))),
     );
+}
+
+/// Sorts pair keys (`(a << 32) | b` with `a, b < slots`) ascending when there are more pairs
+/// than slots: a counting sort on `a` (one bucket per slot), then each bucket (a few keys for
+/// most proxies) sorted on its own. Two passes over the keys where the radix sort makes four.
+fn bucket_sort(keys: &mut [u64], slots: u64) {
+    let mut starts = vec![0u32; slots as usize + 1];
+    for &k in keys.iter() {
+        starts[(k >> 32) as usize + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut sorted = vec![0u64; keys.len()];
+    {
+        let mut cursor = starts[..slots as usize].to_vec();
+        for &k in keys.iter() {
+            let c = &mut cursor[(k >> 32) as usize];
+            sorted[*c as usize] = k;
+            *c += 1;
+        }
+    }
+    for w in starts.windows(2) {
+        let bucket = &mut sorted[w[0] as usize..w[1] as usize];
+        if bucket.len() <= 16 {
+            // Insertion sort: the common case is 0-4 keys.
+            for i in 1..bucket.len() {
+                let x = bucket[i];
+                let mut j = i;
+                while j > 0 && bucket[j - 1] > x {
+                    bucket[j] = bucket[j - 1];
+                    j -= 1;
+                }
+                bucket[j] = x;
+            }
+        } else {
+            bucket.sort_unstable();
+        }
+    }
+    keys.copy_from_slice(&sorted);
 }
 
 /// Sorts pair keys (`(a << 32) | b` with `a, b < slots`) ascending: least-significant-digit
@@ -296,8 +339,9 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// The radix sort agrees with a comparison sort for several slot counts (digit counts),
-    /// including duplicates of the lower index and slots up to the largest handle index.
+    /// The radix and bucket sorts agree with a comparison sort for several slot counts (digit
+    /// counts), including duplicates of the lower index and slots up to the largest handle
+    /// index, and buckets above the insertion-sort size (few slots, many keys).
     #[test]
     fn radix_sort_matches_comparison_sort() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -312,8 +356,13 @@ mod tests {
                     .collect();
                 let mut expect = keys.clone();
                 expect.sort_unstable();
+                let mut by_bucket = keys.clone();
                 radix_sort(&mut keys, slots);
-                assert_eq!(keys, expect, "slots {slots}, len {len}");
+                assert_eq!(keys, expect, "radix: slots {slots}, len {len}");
+                if slots <= 1 << 22 {
+                    bucket_sort(&mut by_bucket, slots);
+                    assert_eq!(by_bucket, expect, "buckets: slots {slots}, len {len}");
+                }
             }
         }
     }

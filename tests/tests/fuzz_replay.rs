@@ -59,13 +59,19 @@ fn inputs(kind: &str, target: &str) -> Vec<PathBuf> {
 
 /// Runs every stored input of `target`; returns how many ran.
 fn replay(target: &str) -> usize {
+    let base = target.trim_start_matches("open/");
     let check = TARGETS
         .iter()
-        .find(|(name, _)| *name == target)
+        .find(|(name, _)| *name == base)
         .map(|(_, f)| *f)
         .expect("unknown target");
     let mut n = 0;
-    for kind in ["corpus", "regressions"] {
+    let kinds: &[&str] = if base == target {
+        &["corpus", "regressions"]
+    } else {
+        &["regressions"]
+    };
+    for kind in kinds {
         for file in inputs(kind, target) {
             let data = std::fs::read(&file).expect("unreadable fuzz input");
             let outcome = std::panic::catch_unwind(|| check(&data));
@@ -87,6 +93,16 @@ fn every_target_has_a_corpus_folder_or_none_at_all() {
         if corpus.exists() {
             assert!(corpus.is_dir(), "{} is not a folder", corpus.display());
         }
+    }
+}
+
+/// Inputs of open (reported, unfixed) bugs in `fuzz/regressions/open/<target>/`: run with
+/// `--ignored` to see whether a fix landed; then move them up to `fuzz/regressions/<target>/`.
+#[test]
+#[ignore = "open bugs: fails until the fixes named in tests/tests/reliability_regressions.rs land"]
+fn replay_open_regressions() {
+    for (name, _) in TARGETS {
+        replay(&format!("open/{name}"));
     }
 }
 

@@ -9,8 +9,10 @@
 use tumble::broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind};
 use tumble::math::{Isometry, Point, Real, Rotation, Vector};
 use tumble::narrowphase::query::contact;
-use tumble::narrowphase::shape::{Ball, Capsule, Shape};
+use tumble::narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Shape, Triangle};
 use tumble::narrowphase::Aabb;
+use tumble_tests::fuzz_checks::input::ShapeRecipe;
+use tumble_tests::fuzz_checks::{check_pair, check_world, PairCase};
 
 /// Fuzz target `narrowphase`, input `capsule_ball_concentric_normal_along_axis`: a ball whose
 /// centre lies on a capsule's core got the normal +y — along the capsule's axis, where the
@@ -90,4 +92,113 @@ fn grid_query_far_from_tiny_cells_finds_every_proxy() {
     );
     assert!(out.is_empty());
     grid.validate().unwrap();
+}
+
+/// Fuzz target `shapes`, input `triangle_accepted_with_nan_normal`: corners around 1e20 m make
+/// the cross product `inf − inf = NaN`; `NaN <= tolerance` is false, so the degeneracy test
+/// passes and the triangle is accepted with a NaN normal (NaN then reaches contacts).
+///
+/// Where: `narrowphase/src/shape/triangle.rs`, `Triangle::new`. Fix: write the test as
+/// `if !(cross.norm() > DEGENERATE_TOLERANCE * longest)` (NaN refuses) or scale the corners by
+/// the largest coordinate before the cross product; refuse sizes whose normal is not finite.
+#[test]
+#[ignore = "open bug: Triangle::new accepts corners whose cross product overflows (NaN normal)"]
+fn triangle_with_overflowing_cross_product_is_refused_or_has_a_finite_normal() {
+    let t = Triangle::new(
+        Point::origin(),
+        Point::new(1e20, 1e20, 0.0),
+        Point::new(1e20, 1e20, 1e19),
+    );
+    if let Ok(t) = t {
+        let n = t.normal();
+        assert!(
+            n.iter().all(|x| x.is_finite()),
+            "accepted with normal {n:?}"
+        );
+    }
+}
+
+/// Fuzz target `box_box`, inputs `near_parallel_edges_intersection_false_positive` and
+/// `intersection_not_symmetric`: two 6 m cubes, one turned almost exactly 90°, separated by
+/// 1.4 mm along a face axis of B (the corner-based SAT of `fuzz_checks::oracle` finds it;
+/// the fuzzer found gaps up to 4.2 mm), yet `intersection_test` says they touch, while
+/// `contact` (correctly) finds nothing; swapping A and B changes the answer.
+///
+/// Where: `narrowphase/src/sat/box_box.rs`, the edge × edge axes of `first_separating_axis`:
+/// the slack `PARALLEL_EPSILON` is added to `|R|` and so to the projections of the
+/// *unnormalised* axis `L = eᵢ × fⱼ`; for nearly parallel edges `|L|` is tiny and the slack,
+/// relative to `|L|`, becomes millimetres. Fix: skip edge axes with `|L|² < ε` (the face axes
+/// cover parallel edges) or scale the slack by `|L|`.
+#[test]
+#[ignore = "open bug: box-box intersection_test is conservative by millimetres at near-parallel edges"]
+fn near_parallel_boxes_apart_by_a_millimetre_do_not_intersect() {
+    check_pair(&PairCase {
+        a: ShapeRecipe::Cuboid(Vector::new(3.0, 3.0, 3.0)),
+        pose_a: Isometry::from_parts(
+            Vector::new(-3.0, -3.0, -3.0).into(),
+            Rotation::new_normalize(nalgebra::Quaternion::new(
+                0.707_106_77,
+                0.0,
+                0.707_106_77,
+                0.0,
+            )),
+        ),
+        b: ShapeRecipe::Cuboid(Vector::new(3.0, 3.0, 3.0)),
+        pose_b: Isometry::from_parts(
+            Vector::new(3.0, 3.0, 0.0).into(),
+            Rotation::new_normalize(nalgebra::Quaternion::new(
+                0.498_423_07,
+                0.501_822_95,
+                -0.497_917_68,
+                -0.501_822_95,
+            )),
+        ),
+    });
+}
+
+/// Fuzz target `narrowphase`, input `hull_ball_sliver_depth_not_along_normal`: a small ball
+/// centred inside a thin sliver hull gets depth 0.048 m along a normal on which the shapes
+/// overlap by 0.129 m (moving the ball by the reported depth along the normal leaves it deep
+/// inside). 346 of the narrowphase fuzzer's crashes were hull–ball cases of this kind.
+///
+/// Where: `narrowphase/src/query/ball_convex.rs`, `contact_convex_ball` (GJK on the centre):
+/// on slivers GJK stops with an inaccurate closest point while the centre is inside. Fix:
+/// when the GJK distance is below the radius, take the depth from the face planes (the
+/// deepest signed distance of the centre, as for a centre inside) and accept the GJK result
+/// only when its duality gap is below tolerance.
+#[test]
+#[ignore = "open bug: contact_convex_ball gives a depth not along its normal for sliver hulls"]
+fn ball_inside_a_sliver_hull_gets_a_consistent_depth() {
+    let hull = vec![
+        Point::new(1.808_407_8, 1.775_326_3, -0.972_701_67),
+        Point::new(1.796_932_9, 1.811_764_7, 1.807_370_2),
+        Point::new(-1.985_168_2, -2.0, -2.0),
+        Point::new(-2.0, -2.0, -2.0),
+    ];
+    assert!(ConvexPolyhedron::from_points(&hull).is_ok());
+    let pose = Isometry::translation(-3.0, -3.0, -3.0);
+    check_pair(&PairCase {
+        a: ShapeRecipe::Hull(hull),
+        pose_a: pose,
+        b: ShapeRecipe::Ball(0.05),
+        pose_b: pose,
+    });
+}
+
+/// Fuzz target `world`, input `step_leaves_non_unit_rotation`: after a step, `World::validate`
+/// finds a body whose rotation is no longer a unit quaternion (|q| off by more than 1e-3).
+///
+/// Where: the engine's position integration (`engine/src/step.rs`): the rotation is updated
+/// from the angular velocity without renormalising (or with a huge `ω·dt`, where the first-
+/// order update is far from unit). Fix: renormalise after every integration, and integrate
+/// with the exact exponential map `q ← exp(ω dt / 2) q` for large angles.
+#[test]
+#[ignore = "open bug: a step can leave a rotation that is not a unit quaternion"]
+fn stepping_keeps_every_rotation_unit() {
+    let input = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fuzz/regressions/open/world/step_leaves_non_unit_rotation"
+    ))
+    .unwrap();
+    check_world(&input);
 }

@@ -223,7 +223,8 @@ pub fn check_pair(case: &PairCase) {
             "contact reports {depth:?} but the exact SAT finds penetration {least}"
         );
     }
-    if test && depth.map_or(true, |d| d < -tol) {
+    // (For exact pairs the SAT branch above already decides.)
+    if !exact && test && depth.map_or(true, |d| d < -tol) {
         let deep = cube_directions()
             .iter()
             .all(|dir| intersection_test(pa, &a, &moved(pb, dir * tol), &b) == Ok(true));
