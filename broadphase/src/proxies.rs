@@ -224,8 +224,9 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     }
 }
 
-/// Sorts the pair keys (in parallel when large: the result is the same for any thread count)
-/// and writes the handle pairs to `out` (cleared first).
+/// Sorts the pair keys (linear-time bucket or radix sort when large; a serial sort, so the
+/// result cannot depend on the thread count) and writes the handle pairs to `out` (cleared
+/// first).
 pub(crate) fn finish_pairs(keys: &mut [u64], arena: &ProxyArena, out: &mut Vec<Pair>) {
     let slots = arena.slot_count() as u64;
     if keys.len() > 1 << 12 && slots <= keys.len() as u64 {

@@ -170,14 +170,17 @@ impl BodyBuilder {
         pose.rotation.renormalize();
         let mut local_offset = self.local_offset;
         local_offset.rotation.renormalize();
+        let props = self.shape.mass_properties(self.material.density);
+        // Centre of mass in the body frame: the shape's own centre of mass, placed by the offset.
+        let com_local = (local_offset * props.local_center).coords;
         let (mass, inertia) = match self.kind {
             BodyKind::Dynamic => {
-                let (m, i) = mass_properties(&self.shape, self.material.density);
+                let m = props.mass;
                 if !(m.is_finite() && m > 0.0) {
                     return Err(WorldError::NonPositive("mass (density × volume)", m));
                 }
                 let r = local_offset.rotation.to_rotation_matrix();
-                let i = r.matrix() * i * r.matrix().transpose();
+                let i = r.matrix() * props.inertia * r.matrix().transpose();
                 if !i.iter().all(|x| x.is_finite()) {
                     return Err(WorldError::NonFinite("inertia tensor"));
                 }
@@ -203,6 +206,7 @@ impl BodyBuilder {
             kind: self.kind,
             shape: self.shape,
             local_offset,
+            com_local,
             material: self.material,
             pose,
             prev_pose: pose,
@@ -223,23 +227,13 @@ impl BodyBuilder {
     }
 }
 
-/// Mass (kg) and inertia tensor about the centre (kg·m², shape frame) of `shape` at `density`.
-/// Exact for balls and boxes; other shapes use the box of their local AABB.
+/// Mass (kg) and inertia tensor about the shape's centre of mass (kg·m², shape frame) of
+/// `shape` at `density` (kg/m³): exact for every shape (see
+/// [`Shape::mass_properties`](crate::narrowphase::Shape::mass_properties)); a triangle has
+/// mass 0 and cannot be the shape of a dynamic body.
 pub fn mass_properties(shape: &Shape, density: Real) -> (Real, Matrix) {
-    if let Shape::Ball(b) = shape {
-        let r = b.radius();
-        let m = density * (4.0 / 3.0) * std::f32::consts::PI * r * r * r;
-        return (m, Matrix::from_diagonal_element(0.4 * m * r * r));
-    }
-    let he = if let Shape::Cuboid(c) = shape {
-        c.half_extents()
-    } else {
-        shape.aabb(&Isometry::identity()).half_extents()
-    };
-    let m = density * 8.0 * he.x * he.y * he.z;
-    let (x2, y2, z2) = (he.x * he.x, he.y * he.y, he.z * he.z);
-    let i = Matrix::from_diagonal(&Vector::new(y2 + z2, x2 + z2, x2 + y2)) * (m / 3.0);
-    (m, i)
+    let p = shape.mass_properties(density);
+    (p.mass, p.inertia)
 }
 
 /// A body as stored by the world.
@@ -249,6 +243,8 @@ pub(crate) struct Body {
     pub shape: Shape,
     /// Shape pose in the body frame; its translation is the centre of mass.
     pub local_offset: Isometry,
+    /// Centre of mass in the body frame (the shape's centre of mass placed by `local_offset`).
+    pub com_local: Vector,
     pub material: Material,
     /// Body frame in the world.
     pub pose: Isometry,
@@ -297,7 +293,7 @@ impl Body {
     /// Centre of mass, world frame.
     #[inline]
     pub fn com(&self) -> Vector {
-        self.pose.translation.vector + self.pose.rotation * self.local_offset.translation.vector
+        self.pose.translation.vector + self.pose.rotation * self.com_local
     }
 
     /// Inverse inertia tensor about the centre of mass, world frame (zero unless dynamic).

@@ -5,7 +5,7 @@ use crate::broadphase::BroadPhase;
 use crate::error::{check_isometry, WorldError};
 use crate::handle::BodyHandle;
 use crate::math::{Isometry, Point, Real, Vector};
-use crate::narrowphase::ray::{ray_aabb, ray_cuboid, ray_sphere, Ray, RayHit};
+use crate::narrowphase::ray::{Ray, RayHit};
 use crate::narrowphase::shape::Shape;
 use crate::narrowphase::Aabb;
 use crate::world::World;
@@ -24,15 +24,9 @@ pub struct RayCastHit {
 }
 
 /// Exact ray cast against one shape at `pose` (solid shapes: a ray starting inside hits at 0).
-/// Balls and boxes are exact; other shapes fall back to their AABB.
+/// Every shape is exact; see [`crate::narrowphase::ray::ray_shape`].
 pub fn ray_shape(ray: &Ray, shape: &Shape, pose: &Isometry, max_t: Real) -> Option<RayHit> {
-    if let Shape::Ball(b) = shape {
-        return ray_sphere(ray, &pose.translation.vector.into(), b.radius(), max_t);
-    }
-    if let Shape::Cuboid(c) = shape {
-        return ray_cuboid(ray, pose, &c.half_extents(), max_t);
-    }
-    ray_aabb(ray, &shape.aabb(pose), max_t)
+    crate::narrowphase::ray::ray_shape(ray, pose, shape, max_t)
 }
 
 impl World {

@@ -515,7 +515,7 @@ impl World {
                     integrate_rotation(&b.pose.rotation, &w, dt)
                 };
                 b.pose.rotation = q;
-                b.pose.translation.vector = com - q * b.local_offset.translation.vector;
+                b.pose.translation.vector = com - q * b.com_local;
             });
     }
 

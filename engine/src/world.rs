@@ -753,6 +753,9 @@ pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
     {
         return Err("non-finite local offset".into());
     }
+    if !crate::math::is_finite_vector(&b.com_local) {
+        return Err("non-finite centre of mass".into());
+    }
     if !crate::math::is_finite_vector(&b.force) || !crate::math::is_finite_vector(&b.torque) {
         return Err("non-finite force or torque".into());
     }

@@ -35,6 +35,7 @@
 mod aabb;
 mod capsule;
 mod plane;
+mod shape;
 mod sphere;
 mod triangle;
 mod types;
@@ -42,6 +43,7 @@ mod types;
 pub use aabb::{ray_aabb, ray_cuboid};
 pub use capsule::ray_capsule;
 pub use plane::{ray_convex_polyhedron, Plane};
+pub use shape::ray_shape;
 pub use sphere::ray_sphere;
 pub use triangle::ray_triangle;
 pub(crate) use types::earlier;
