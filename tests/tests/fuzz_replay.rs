@@ -83,6 +83,11 @@ fn replay(target: &str) -> usize {
             n += 1;
         }
     }
+    let corpus = fuzz_dir().join("corpus").join(target);
+    assert!(
+        n > 0 || !corpus.exists(),
+        "{target}: corpus folder exists but nothing replayed"
+    );
     n
 }
 

@@ -12,7 +12,8 @@
 use crate::error::ShapeError;
 use crate::math::{is_finite_point, Point, Real};
 use nalgebra::Vector3;
-use std::collections::{HashMap, HashSet};
+// Ordered collections only: the hull must come out the same on every run (determinism).
+use std::collections::{BTreeMap, BTreeSet};
 
 type V = Vector3<f64>;
 
@@ -82,7 +83,7 @@ pub(crate) fn convex_hull(points: &[Point]) -> Result<(Vec<Point>, Vec<Vec<u32>>
         if visible.is_empty() {
             continue;
         }
-        let mut seen = HashSet::new();
+        let mut seen = BTreeSet::new();
         for &f in &visible {
             let v = faces[f].v;
             for e in 0..3 {
@@ -109,7 +110,7 @@ pub(crate) fn convex_hull(points: &[Point]) -> Result<(Vec<Point>, Vec<Vec<u32>>
     let loops = merge_coplanar(&p, &faces, eps);
 
     // Keep only the vertices the faces use, renumbered.
-    let mut remap = HashMap::new();
+    let mut remap = BTreeMap::new();
     let mut verts = Vec::new();
     let loops = loops
         .into_iter()
@@ -169,7 +170,7 @@ impl Tri {
 
 /// Merges adjacent triangles lying in one plane (within `eps`) into polygon loops.
 fn merge_coplanar(p: &[V], tris: &[Tri], eps: f64) -> Vec<Vec<usize>> {
-    let mut edge_owner = HashMap::new();
+    let mut edge_owner = BTreeMap::new();
     for (t, tri) in tris.iter().enumerate() {
         for e in 0..3 {
             edge_owner.insert((tri.v[e], tri.v[(e + 1) % 3]), t);
@@ -199,7 +200,7 @@ fn merge_coplanar(p: &[V], tris: &[Tri], eps: f64) -> Vec<Vec<usize>> {
             }
         }
     }
-    let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for t in 0..tris.len() {
         let r = find(&mut parent, t);
         groups.entry(r).or_default().push(t);
@@ -223,14 +224,14 @@ fn merge_coplanar(p: &[V], tris: &[Tri], eps: f64) -> Vec<Vec<usize>> {
 
 /// The boundary of a group of triangles forming a disk, as one loop (None otherwise).
 fn boundary_loop(tris: &[Tri], members: &[usize]) -> Option<Vec<usize>> {
-    let mut inner = HashSet::new();
+    let mut inner = BTreeSet::new();
     for &t in members {
         let v = tris[t].v;
         for e in 0..3 {
             inner.insert((v[e], v[(e + 1) % 3]));
         }
     }
-    let mut next = HashMap::new();
+    let mut next = BTreeMap::new();
     for &(a, b) in &inner {
         if !inner.contains(&(b, a)) && next.insert(a, b).is_some() {
             return None;

@@ -125,7 +125,11 @@ mod tests {
         // A unit cube with one corner at the origin: centre of mass (0.5, 0.5, 0.5).
         let mut pts = Vec::new();
         for i in 0..8 {
-            pts.push(Point::new((i & 1) as Real, ((i >> 1) & 1) as Real, (i >> 2) as Real));
+            pts.push(Point::new(
+                (i & 1) as Real,
+                ((i >> 1) & 1) as Real,
+                (i >> 2) as Real,
+            ));
         }
         let mp = Shape::from(ConvexPolyhedron::from_points(&pts).unwrap()).mass_properties(1.0);
         assert!((mp.mass - 1.0).abs() < 1e-5);

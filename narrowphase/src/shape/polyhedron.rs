@@ -30,7 +30,7 @@ pub struct PolyFace {
 /// A polyhedron may be *flat* (a triangle turned into a polyhedron: two faces back to back);
 /// it is then still convex and closed in the sense of Euler's formula (V − E + F = 3 − 3 + 2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "Vec<Point>", into = "Vec<Point>")]
+#[serde(try_from = "PolyhedronRepr", into = "PolyhedronRepr")]
 pub struct ConvexPolyhedron {
     vertices: Vec<Point>,
     faces: Vec<PolyFace>,
@@ -42,20 +42,48 @@ pub struct ConvexPolyhedron {
     centroid: Point,
 }
 
-impl TryFrom<Vec<Point>> for ConvexPolyhedron {
+/// The serialised form: corners and face loops exactly as built, so that a polyhedron read
+/// back is bit-for-bit the one written (re-running the hull could renumber corners and faces,
+/// and with them the contact feature ids — a restored world would then step differently).
+#[derive(Serialize, Deserialize)]
+struct PolyhedronRepr {
+    vertices: Vec<Point>,
+    faces: Vec<Vec<u32>>,
+}
+
+impl TryFrom<PolyhedronRepr> for ConvexPolyhedron {
     type Error = ShapeError;
-    /// Rebuilds a polyhedron from its corners (a flat one from its 3 corners).
-    fn try_from(points: Vec<Point>) -> Result<Self, ShapeError> {
-        if points.len() == 3 {
-            return Triangle::new(points[0], points[1], points[2]).map(|t| Self::from_triangle(&t));
+    /// Rebuilds a polyhedron from its corners and face loops, checking everything a corrupt
+    /// input could break (finite corners, indices in range, the hull invariants).
+    fn try_from(r: PolyhedronRepr) -> Result<Self, ShapeError> {
+        if r.vertices.len() < 3 {
+            return Err(ShapeError::TooFewPoints(r.vertices.len(), 3));
         }
-        Self::from_points(&points)
+        if !r.vertices.iter().all(crate::math::is_finite_point) {
+            return Err(ShapeError::NonFinite("polyhedron corner"));
+        }
+        let n = r.vertices.len() as u32;
+        if r.faces.len() < 2
+            || r.faces
+                .iter()
+                .any(|f| f.len() < 3 || f.iter().any(|&i| i >= n))
+        {
+            return Err(ShapeError::Degenerate("polyhedron face loops are invalid"));
+        }
+        let p = Self::from_loops(r.vertices, &r.faces);
+        p.validate()
+            .map_err(|_| ShapeError::Degenerate("polyhedron fails its invariants"))?;
+        Ok(p)
     }
 }
 
-impl From<ConvexPolyhedron> for Vec<Point> {
+impl From<ConvexPolyhedron> for PolyhedronRepr {
     fn from(p: ConvexPolyhedron) -> Self {
-        p.vertices
+        let faces = p.faces.iter().map(|f| p.face_loop(f).to_vec()).collect();
+        PolyhedronRepr {
+            vertices: p.vertices,
+            faces,
+        }
     }
 }
 

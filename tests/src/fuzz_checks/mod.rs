@@ -24,8 +24,11 @@ pub use narrow::{check_box_box, check_narrowphase, check_pair, skip_open_bugs, P
 pub use shapes::check_shapes;
 pub use world::{check_snapshot, check_world};
 
+/// A check: raw fuzz bytes in, a panic when an oracle disagrees.
+pub type Check = fn(&[u8]);
+
 /// Every check with its fuzz target's name (the folder names under `fuzz/corpus/`).
-pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+pub const TARGETS: [(&str, Check); 6] = [
     ("shapes", check_shapes),
     ("narrowphase", check_narrowphase),
     ("box_box", check_box_box),

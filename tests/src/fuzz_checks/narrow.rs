@@ -120,7 +120,8 @@ fn capsule_core_fallback(case: &PairCase, m: &Manifold) -> bool {
 /// `assert!` that also prints the case, so a fuzz artifact explains itself.
 macro_rules! ensure {
     ($case:expr, $cond:expr, $($msg:tt)+) => {
-        if !$cond {
+        let holds: bool = $cond;
+        if !holds {
             panic!("{}\ncase: {:?}", format_args!($($msg)+), $case);
         }
     };
@@ -206,7 +207,7 @@ pub fn check_pair(case: &PairCase) {
         );
         ensure!(
             case,
-            depth.map_or(true, |d| d <= tol),
+            !depth.is_some_and(|d| d > tol),
             "contact reports depth {depth:?} but the axis {least_axis:?} separates by {}",
             -least
         );
@@ -224,7 +225,7 @@ pub fn check_pair(case: &PairCase) {
         );
     }
     // (For exact pairs the SAT branch above already decides.)
-    if !exact && test && depth.map_or(true, |d| d < -tol) {
+    if !exact && test && !depth.is_some_and(|d| d >= -tol) {
         let deep = cube_directions()
             .iter()
             .all(|dir| intersection_test(pa, &a, &moved(pb, dir * tol), &b) == Ok(true));
@@ -236,7 +237,7 @@ pub fn check_pair(case: &PairCase) {
     if !test {
         ensure!(
             case,
-            depth.map_or(true, |d| d <= tol),
+            !depth.is_some_and(|d| d > tol),
             "intersection_test false but contact reports depth {depth:?}"
         );
     }

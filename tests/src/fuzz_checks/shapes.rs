@@ -236,7 +236,7 @@ fn check_aabb_holds(aabb: &Aabb, pts: &[Point], r: Real, t: Vector) {
         .map(|p| p.coords.abs().max())
         .fold(0.0, Real::max)
         + r;
-    if !finite(&t) || !(big < 1e30) {
+    if !finite(&t) || !big.is_finite() || big >= 1e30 {
         return; // overflow to infinity is the caller's (World::insert's) to refuse
     }
     assert!(aabb.is_valid(), "AABB {aabb:?} not valid");
