@@ -93,3 +93,8 @@ pub fn interpolate_pose(previous: &Isometry, current: &Isometry, alpha: Real) ->
         .unwrap_or_else(|| q0.nlerp(&q1, a));
     Isometry::from_parts(t.into(), r)
 }
+
+/// The README's embedding example, compiled and run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

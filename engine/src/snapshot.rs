@@ -96,6 +96,13 @@ impl World {
                 ));
             }
         }
+        let live = state.slots.iter().filter(|s| s.body.is_some()).count();
+        if live != state.len {
+            return Err(WorldError::Snapshot(format!(
+                "body count {} does not match the {live} live slots",
+                state.len
+            )));
+        }
         let mut world = World {
             broad: AnyBroadPhase::new(state.config.broad_phase),
             proxies: vec![ProxyHandle::invalid(); state.slots.len()],
@@ -106,8 +113,9 @@ impl World {
             counts: Counts::default(),
             state,
         };
-        let mut items = Vec::with_capacity(world.state.len);
-        let mut indices = Vec::with_capacity(world.state.len);
+        // Sized from the slots actually decoded, never from a length field read from the bytes.
+        let mut items = Vec::with_capacity(world.state.slots.len());
+        let mut indices = Vec::with_capacity(world.state.slots.len());
         for (i, s) in world.state.slots.iter().enumerate() {
             if let Some(b) = &s.body {
                 let aabb = World::fat_aabb(&world.state.config, b);

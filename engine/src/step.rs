@@ -135,9 +135,18 @@ fn freeze(b: &mut Body) {
 /// `q + dt/2 · (0, ω) · q`, normalised (first-order quaternion integration).
 #[inline]
 pub(crate) fn integrate_rotation(q: &Rotation, w: &Vector, dt: Real) -> Rotation {
-    let qw = nalgebra::Quaternion::from_parts(0.0, *w);
-    let dq = qw * q.quaternion() * (0.5 * dt);
-    Rotation::new_normalize(q.quaternion() + dq)
+    let angle = w.norm() * dt;
+    if angle < 0.1 {
+        // Small rotations: first-order quaternion update, renormalised.
+        let qw = nalgebra::Quaternion::from_parts(0.0, *w);
+        let dq = qw * q.quaternion() * (0.5 * dt);
+        Rotation::new_normalize(q.quaternion() + dq)
+    } else {
+        // Large ω·dt: the exact exponential map (the first-order update would shrink the
+        // quaternion far from unit before renormalisation, and lose the angle).
+        let r = Rotation::from_scaled_axis(w * dt) * q;
+        Rotation::new_normalize(r.into_inner())
+    }
 }
 
 impl World {

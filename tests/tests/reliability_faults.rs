@@ -398,7 +398,6 @@ fn one_hash_for_every_thread_count_and_broad_phase() {
 /// buffer). The pile of `engine/tests/determinism.rs` does not show it; this scene adds a
 /// triangle, a kinematic paddle, a sensor, capsules and hulls.
 #[test]
-#[ignore = "open bug: restored worlds diverge on the first step (run-to-run nondeterminism)"]
 fn snapshots_at_random_steps_resume_bit_identically() {
     let mut rng = ChaCha8Rng::seed_from_u64(99);
     let mut at: Vec<usize> = (0..5).map(|_| rng.gen_range(1..200)).collect();

@@ -21,7 +21,6 @@ use tumble_tests::fuzz_checks::{check_pair, check_world, PairCase};
 /// Where: `narrowphase/src/query/capsule_round.rs`, `contact_capsule_ball`, which hands the
 /// closest core point to `contact_ball_ball`, whose fallback for coincident centres is +y.
 #[test]
-#[ignore = "open bug: contact_capsule_ball falls back to +y when the ball centre is on the core"]
 fn capsule_ball_with_the_centre_on_the_core_gets_a_normal_across_the_axis() {
     let pose = Isometry::translation(-3.0, -3.0, -3.0);
     let capsule = Shape::from(Capsule::new(2.564_443_3, 0.05).unwrap());
@@ -41,7 +40,6 @@ fn capsule_ball_with_the_centre_on_the_core_gets_a_normal_across_the_axis() {
 /// case above pointed to): capsules along y and along x crossing at one point must be pushed
 /// apart along z (the cross product of the axes), by the sum of the radii.
 #[test]
-#[ignore = "open bug: contact_capsule_capsule falls back to +y when the cores cross"]
 fn crossing_capsule_cores_get_the_normal_of_both_axes() {
     let a = Shape::from(Capsule::new(1.0, 0.1).unwrap());
     let b = Shape::from(Capsule::new(1.0, 0.2).unwrap());
@@ -102,7 +100,6 @@ fn grid_query_far_from_tiny_cells_finds_every_proxy() {
 /// `if !(cross.norm() > DEGENERATE_TOLERANCE * longest)` (NaN refuses) or scale the corners by
 /// the largest coordinate before the cross product; refuse sizes whose normal is not finite.
 #[test]
-#[ignore = "open bug: Triangle::new accepts corners whose cross product overflows (NaN normal)"]
 fn triangle_with_overflowing_cross_product_is_refused_or_has_a_finite_normal() {
     let t = Triangle::new(
         Point::origin(),
@@ -193,7 +190,6 @@ fn ball_inside_a_sliver_hull_gets_a_consistent_depth() {
 /// order update is far from unit). Fix: renormalise after every integration, and integrate
 /// with the exact exponential map `q ← exp(ω dt / 2) q` for large angles.
 #[test]
-#[ignore = "open bug: a step can leave a rotation that is not a unit quaternion"]
 fn stepping_keeps_every_rotation_unit() {
     let input = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -215,7 +211,6 @@ fn stepping_keeps_every_rotation_unit() {
 /// With the bug present this test aborts the test process (allocation failure), so it is
 /// ignored until the fix lands.
 #[test]
-#[ignore = "open bug: World::restore allocates from the unchecked len field (aborts)"]
 fn restore_of_a_snapshot_with_a_lying_body_count_is_an_error() {
     let bytes = tumble::World::new(tumble::WorldConfig::default())
         .unwrap()

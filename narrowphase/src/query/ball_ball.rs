@@ -13,12 +13,26 @@ pub fn intersection_ball_ball(ca: &Point, ra: Real, cb: &Point, rb: Real) -> boo
 /// Contact of two spheres if their gap is at most `prediction` metres. The normal points from
 /// A's centre to B's; for coincident centres it is +y by convention. One point, midway between
 /// the surfaces.
+#[inline]
 pub fn contact_ball_ball(
     ca: &Point,
     ra: Real,
     cb: &Point,
     rb: Real,
     prediction: Real,
+) -> Option<Manifold> {
+    contact_spheres_or(ca, ra, cb, rb, prediction, &Vector::y())
+}
+
+/// As [`contact_ball_ball`], with the normal to use when the centres coincide (unit; the
+/// capsule pairs pass a direction across their cores, along which the depth is minimal).
+pub(crate) fn contact_spheres_or(
+    ca: &Point,
+    ra: Real,
+    cb: &Point,
+    rb: Real,
+    prediction: Real,
+    coincident_normal: &Vector,
 ) -> Option<Manifold> {
     let d = cb - ca;
     let reach = ra + rb + prediction;
@@ -30,7 +44,7 @@ pub fn contact_ball_ball(
     let normal = if dist > Real::EPSILON * reach {
         d / dist
     } else {
-        Vector::y()
+        *coincident_normal
     };
     let depth = ra + rb - dist;
     // Midway between A's surface point (ca + ra n) and B's (cb − rb n).

@@ -3,10 +3,10 @@
 //! capsules lie side by side (parallel cores overlapping along their length), so a capsule can
 //! rest on another without rocking.
 
-use super::ball_ball::{contact_ball_ball, intersection_ball_ball};
+use super::ball_ball::{contact_spheres_or, intersection_ball_ball};
 use crate::contact::closest::{closest_point_on_segment, closest_points_segments};
 use crate::contact::{ContactPoint, Manifold};
-use crate::math::{Point, Real};
+use crate::math::{Point, Real, Vector};
 
 /// A capsule's world core segment and radius.
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +33,23 @@ pub fn contact_capsule_ball(
     prediction: Real,
 ) -> Option<Manifold> {
     let (q, _) = closest_point_on_segment(center, &cap.a, &cap.b);
-    contact_ball_ball(&q, cap.radius, center, radius, prediction)
+    // A centre on the core: push out across the core, never along it.
+    let across = perpendicular(&(cap.b - cap.a));
+    contact_spheres_or(&q, cap.radius, center, radius, prediction, &across)
+}
+
+/// A unit vector perpendicular to `d` (deterministic; +y when `d` is zero).
+fn perpendicular(d: &Vector) -> Vector {
+    let a = d.abs();
+    // Cross with the coordinate axis least aligned with `d`.
+    let e = if a.x <= a.y && a.x <= a.z {
+        Vector::x()
+    } else if a.y <= a.z {
+        Vector::y()
+    } else {
+        Vector::z()
+    };
+    d.cross(&e).try_normalize(0.0).unwrap_or_else(Vector::y)
 }
 
 /// True when the two capsules overlap or touch.
@@ -53,9 +69,21 @@ pub fn contact_capsule_capsule(
     prediction: Real,
 ) -> Option<Manifold> {
     let (ca, cb, _, _) = closest_points_segments(&a.a, &a.b, &b.a, &b.b);
-    let mut m = contact_ball_ball(&ca, a.radius, &cb, b.radius, prediction)?;
     let da = a.b - a.a;
     let db = b.b - b.a;
+    // Crossing cores: separate along their common perpendicular, oriented from A to B.
+    let across = match da.cross(&db).try_normalize(Real::EPSILON) {
+        Some(n) => {
+            let centres = (b.a.coords + b.b.coords - a.a.coords - a.b.coords) * 0.5;
+            if n.dot(&centres) < 0.0 {
+                -n
+            } else {
+                n
+            }
+        }
+        None => perpendicular(&da),
+    };
+    let mut m = contact_spheres_or(&ca, a.radius, &cb, b.radius, prediction, &across)?;
     let (la, lb) = (da.norm(), db.norm());
     if la > 0.0 && lb > 0.0 && da.cross(&db).norm() < PARALLEL_SINE * la * lb {
         // Overlap of B's core projected on A's core, as parameters along A.

@@ -45,7 +45,13 @@ impl Triangle {
         if longest == 0.0 {
             return Err(ShapeError::Degenerate("triangle corners are repeated"));
         }
-        if (b - a).cross(&(c - a)).norm() <= DEGENERATE_TOLERANCE * longest {
+        if !longest.is_finite() {
+            return Err(ShapeError::Degenerate(
+                "triangle too large: its squared edge length overflows f32",
+            ));
+        }
+        // Written as `!(area > tol)` so that a NaN (overflowing cross product) is refused too.
+        if !((b - a).cross(&(c - a)).norm() > DEGENERATE_TOLERANCE * longest) {
             return Err(ShapeError::Degenerate(
                 "triangle corners are collinear or repeated",
             ));
