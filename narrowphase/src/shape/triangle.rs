@@ -50,8 +50,9 @@ impl Triangle {
                 "triangle too large: its squared edge length overflows f32",
             ));
         }
-        // Written as `!(area > tol)` so that a NaN (overflowing cross product) is refused too.
-        if !((b - a).cross(&(c - a)).norm() > DEGENERATE_TOLERANCE * longest) {
+        // A NaN (an overflowing cross product) is refused too.
+        let twice_area = (b - a).cross(&(c - a)).norm();
+        if twice_area.is_nan() || twice_area <= DEGENERATE_TOLERANCE * longest {
             return Err(ShapeError::Degenerate(
                 "triangle corners are collinear or repeated",
             ));
