@@ -193,7 +193,7 @@ fn ball_inside_a_sliver_hull_gets_a_consistent_depth() {
 fn stepping_keeps_every_rotation_unit() {
     let input = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/regressions/open/world/step_leaves_non_unit_rotation"
+        "/../fuzz/regressions/world/step_leaves_non_unit_rotation"
     ))
     .unwrap();
     check_world(&input);
@@ -226,7 +226,7 @@ fn restore_of_a_snapshot_with_a_lying_body_count_is_an_error() {
     }
     let input = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/regressions/open/snapshot/restore_allocates_from_unchecked_len"
+        "/../fuzz/regressions/snapshot/restore_allocates_from_unchecked_len"
     ))
     .unwrap();
     tumble_tests::fuzz_checks::check_snapshot(&input);
