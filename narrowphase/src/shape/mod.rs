@@ -1,4 +1,4 @@
-//! Shapes in their local frame. A shape plus an [`Isometry`](crate::math::Isometry) (its pose)
+//! Shapes in their local frame. A shape plus an [`Isometry`] (its pose)
 //! places it in the world. Every shape has a validating constructor that returns
 //! [`ShapeError`](crate::ShapeError) on bad input.
 //!

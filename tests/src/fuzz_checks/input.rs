@@ -1,7 +1,7 @@
 //! Structured fuzz input: bounded, finite numbers, poses and shapes built from raw bytes with
 //! [`arbitrary`]. Every value here is finite by construction, so the oracles downstream can
 //! reason about exact answers; raw (possibly NaN or huge) floats are fed to the constructors
-//! separately by [`super::shapes`].
+//! separately by `super::shapes`.
 //!
 //! Coordinates are drawn either from a continuous range or from a coarse grid (multiples of
 //! 1/4 m): the grid makes touching faces, parallel edges and coincident corners common, which
