@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 /// The `--out DIR` option shared by every example (flatten it into the example's clap parser).
 #[derive(clap::Args, Debug, Clone)]
 pub struct OutArgs {
-    /// Folder for the pictures (created if missing) [default: `out/<example>`].
+    /// Folder for the pictures (created if missing) (default: `out/<example>`).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }
