@@ -36,6 +36,35 @@ fn capsule_ball_with_the_centre_on_the_core_gets_a_normal_across_the_axis() {
     assert!((m.depth() - 0.1).abs() < 1e-5, "depth {}", m.depth());
 }
 
+/// Found by a later narrowphase fuzz run: two capsules on one vertical line (A turned upside
+/// down, B small and inside A's core) got a normal along their shared axis, with depth
+/// ra + rb = 1.404 while the shapes overlap by 4.35 along it. Where:
+/// `contact_capsule_capsule`, which took the segment routine's closest points of parallel
+/// cores at different heights. The normal must point across the axis, the depth be ra + rb.
+#[test]
+fn coaxial_capsules_are_pushed_apart_across_their_axis() {
+    let a = Shape::from(Capsule::new(2.898_223_2, 1.340_734_7).unwrap());
+    let b = Shape::from(Capsule::new(0.073_047_23, 0.063_189_134).unwrap());
+    let pa = Isometry::from_parts(
+        nalgebra::Translation3::new(-3.0, -2.973_174_6, -3.0),
+        Rotation::from_quaternion(nalgebra::Quaternion::new(-4.371_139e-8, 0.0, 0.0, 1.0)),
+    );
+    let pb = Isometry::translation(-3.0, -3.0, -3.0);
+    let m = contact(&pa, &a, &pb, &b, 0.0)
+        .unwrap()
+        .expect("they overlap");
+    assert!(
+        m.normal.y.abs() < 1e-3,
+        "normal {:?} runs along the axis",
+        m.normal
+    );
+    assert!(
+        (m.depth() - (1.340_734_7 + 0.063_189_134)).abs() < 1e-4,
+        "depth {}",
+        m.depth()
+    );
+}
+
 /// The same fallback for two capsules whose cores cross (found by reading the code the fuzz
 /// case above pointed to): capsules along y and along x crossing at one point must be pushed
 /// apart along z (the cross product of the axes), by the sum of the radii.

@@ -68,9 +68,23 @@ pub fn contact_capsule_capsule(
     b: &CapsuleCore,
     prediction: Real,
 ) -> Option<Manifold> {
-    let (ca, cb, _, _) = closest_points_segments(&a.a, &a.b, &b.a, &b.b);
+    let (mut ca, mut cb, _, _) = closest_points_segments(&a.a, &a.b, &b.a, &b.b);
     let da = a.b - a.a;
     let db = b.b - b.a;
+    // Parallel cores that overlap along their length: any pair of closest points is as close as
+    // any other, and the segment routine may return two at different heights, whose difference
+    // runs along the axis. Take the pair facing each other at the middle of the overlap, so the
+    // normal points across the cores (the direction of least depth).
+    let (la, lb) = (da.norm(), db.norm());
+    if la > 0.0 && lb > 0.0 && da.cross(&db).norm() < PARALLEL_SINE * la * lb {
+        let u = da / la;
+        let (s0, s1) = (u.dot(&(b.a - a.a)), u.dot(&(b.b - a.a)));
+        let (lo, hi) = (s0.min(s1).max(0.0), s0.max(s1).min(la));
+        if lo <= hi {
+            ca = a.a + u * (0.5 * (lo + hi));
+            cb = closest_point_on_segment(&ca, &b.a, &b.b).0;
+        }
+    }
     // Crossing cores: separate along their common perpendicular, oriented from A to B.
     let across = match da.cross(&db).try_normalize(Real::EPSILON) {
         Some(n) => {
@@ -84,7 +98,6 @@ pub fn contact_capsule_capsule(
         None => perpendicular(&da),
     };
     let mut m = contact_spheres_or(&ca, a.radius, &cb, b.radius, prediction, &across)?;
-    let (la, lb) = (da.norm(), db.norm());
     if la > 0.0 && lb > 0.0 && da.cross(&db).norm() < PARALLEL_SINE * la * lb {
         // Overlap of B's core projected on A's core, as parameters along A.
         let u = da / la;
