@@ -1,5 +1,6 @@
 //! Closest points on obstacles, for initial overlaps (Ericson RTCD §5.1.2, §5.1.5).
 
+use crate::contact::closest::closest_point_on_segment;
 use crate::math::{Point, Real, Vector};
 
 /// The point of the box surface `[−h, h]` (local frame) nearest to `p`, a unit outward
@@ -41,7 +42,7 @@ pub(crate) fn closest_on_triangle(p: &Point, a: &Point, b: &Point, c: &Point) ->
         // Degenerate (collinear) triangle: the nearest of its three edges.
         return [(a, b), (b, c), (c, a)]
             .iter()
-            .map(|(s, e)| closest_on_segment(p, s, e))
+            .map(|(s, e)| closest_point_on_segment(p, s, e).0)
             .min_by(|x, y| (x - p).norm_squared().total_cmp(&(y - p).norm_squared()))
             .unwrap_or(*a);
     }
@@ -82,14 +83,4 @@ pub(crate) fn closest_on_triangle(p: &Point, a: &Point, b: &Point, c: &Point) ->
     let v = vb / denom;
     let w = vc / denom;
     a + ab * v + ac * w
-}
-
-/// The point of segment `a`–`b` nearest to `p` (RTCD §5.1.2); `a` for a degenerate segment.
-pub(crate) fn closest_on_segment(p: &Point, a: &Point, b: &Point) -> Point {
-    let ab = b - a;
-    let dd = ab.norm_squared();
-    if dd < Real::MIN_POSITIVE {
-        return *a;
-    }
-    a + ab * ((p - a).dot(&ab) / dd).clamp(0.0, 1.0)
 }

@@ -1,8 +1,8 @@
 //! Moving sphere against a capsule: the centre's ray against the capsule grown by the
 //! sphere's radius (a capsule of radius `r + r_capsule`), RTCD §5.5.7's idea on a segment.
 
-use super::closest::closest_on_segment;
 use super::toi::{against, moves, sphere_motion_ok, unit_or, Toi};
+use crate::contact::closest::closest_point_on_segment;
 use crate::math::{Point, Real};
 use crate::ray::{ray_capsule, Ray};
 
@@ -36,7 +36,7 @@ fn sweep_sphere_capsule_raw(
     }
     let reach = radius + capsule_radius;
     let motion = c1 - c0;
-    let q = closest_on_segment(c0, a, b);
+    let q = closest_point_on_segment(c0, a, b).0;
     let (t, normal) = if (c0 - q).norm_squared() <= reach * reach {
         (0.0, unit_or(c0 - q, against(&motion)))
     } else if !moves(&motion) {
@@ -46,7 +46,7 @@ fn sweep_sphere_capsule_raw(
         (hit.t, hit.normal)
     };
     let centre = c0 + motion * t;
-    let axis_point = closest_on_segment(&centre, a, b);
+    let axis_point = closest_point_on_segment(&centre, a, b).0;
     Some(Toi {
         t,
         normal,
