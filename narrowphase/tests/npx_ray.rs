@@ -7,51 +7,25 @@ use tumble_narrowphase::bounding::Aabb;
 use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Vector};
 use tumble_narrowphase::ray::*;
 
+mod np3d_common;
+use np3d_common::{box_signed_distance, direction, point_in_cube, segment_distance};
+
 const SAMPLES: usize = 3000;
 const TOL: Real = 2.0e-3;
 
-fn rand_point(rng: &mut ChaCha8Rng, s: Real) -> Point {
-    Point::new(
-        rng.gen_range(-s..s),
-        rng.gen_range(-s..s),
-        rng.gen_range(-s..s),
-    )
-}
-
-fn rand_unit(rng: &mut ChaCha8Rng) -> Vector {
-    loop {
-        let v = rand_point(rng, 1.0).coords;
-        if let Some(u) = v.try_normalize(0.1) {
-            return u;
-        }
-    }
-}
-
 /// A ray from around the shapes toward the middle, with a random length of `dir`.
 fn rand_ray(rng: &mut ChaCha8Rng) -> (Ray, Real) {
-    let o = rand_point(rng, 3.0);
-    let target = rand_point(rng, 1.2);
+    let o = point_in_cube(rng, 3.0);
+    let target = point_in_cube(rng, 1.2);
     let dir = (target - o) * rng.gen_range(0.3..2.0);
     let ray = Ray::new(o, dir).expect("valid ray");
     (ray, rng.gen_range(0.2..3.0))
-}
-
-fn sdf_box(p: &Point, pose: &Isometry, h: &Vector) -> Real {
-    let l = pose.inverse_transform_point(p);
-    let q = l.coords.abs() - h;
-    q.sup(&Vector::zeros()).norm() + q.max().min(0.0)
 }
 
 /// True when `p` (on the box surface) is at least 5 mm from every edge of the box.
 fn off_edges(p: &Point, pose: &Isometry, h: &Vector) -> bool {
     let l = pose.inverse_transform_point(p);
     (0..3).filter(|&i| l[i].abs() > h[i] - 5e-3).count() <= 1
-}
-
-fn dist_segment(p: &Point, a: &Point, b: &Point) -> Real {
-    let ab = b - a;
-    let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
-    (p - (a + ab * t)).norm()
 }
 
 fn gradient(sdf: &impl Fn(&Point) -> Real, p: &Point) -> Option<Vector> {
@@ -125,7 +99,7 @@ fn sphere_matches_sampling() {
     let mut hits = 0;
     for _ in 0..800 {
         let (ray, max_t) = rand_ray(&mut rng);
-        let c = rand_point(&mut rng, 1.0);
+        let c = point_in_cube(&mut rng, 1.0);
         let r = rng.gen_range(0.0..1.2);
         let hit = ray_sphere(&ray, &c, r, max_t);
         hits += check_solid(&ray, max_t, hit, |p| (p - c).norm() - r, |_| true) as usize;
@@ -144,7 +118,7 @@ fn aabb_and_cuboid_match_sampling() {
             rng.gen_range(0.0..1.0),
             rng.gen_range(0.0..1.0),
         );
-        let c = rand_point(&mut rng, 1.0);
+        let c = point_in_cube(&mut rng, 1.0);
         let aabb = Aabb::from_center_half_extents(c, h).unwrap();
         let id = Isometry::translation(c.x, c.y, c.z);
         let hit = ray_aabb(&ray, &aabb, max_t);
@@ -152,19 +126,19 @@ fn aabb_and_cuboid_match_sampling() {
             &ray,
             max_t,
             hit,
-            |p| sdf_box(p, &id, &h),
+            |p| box_signed_distance(&id, &h, p),
             |p| off_edges(p, &id, &h),
         ) as usize;
         let pose = Isometry::from_parts(
             c.coords.into(),
-            Rotation::from_scaled_axis(rand_unit(&mut rng) * 2.0),
+            Rotation::from_scaled_axis(direction(&mut rng) * 2.0),
         );
         let hit = ray_cuboid(&ray, &pose, &h, max_t);
         hits += check_solid(
             &ray,
             max_t,
             hit,
-            |p| sdf_box(p, &pose, &h),
+            |p| box_signed_distance(&pose, &h, p),
             |p| off_edges(p, &pose, &h),
         ) as usize;
     }
@@ -177,11 +151,11 @@ fn capsule_matches_sampling() {
     let mut hits = 0;
     for _ in 0..800 {
         let (ray, max_t) = rand_ray(&mut rng);
-        let a = rand_point(&mut rng, 1.0);
+        let a = point_in_cube(&mut rng, 1.0);
         let b = if rng.gen_bool(0.05) {
             a
         } else {
-            rand_point(&mut rng, 1.0)
+            point_in_cube(&mut rng, 1.0)
         };
         let r = rng.gen_range(0.0..0.8);
         let hit = ray_capsule(&ray, &a, &b, r, max_t);
@@ -189,7 +163,7 @@ fn capsule_matches_sampling() {
             if a == b {
                 (p - a).norm() - r
             } else {
-                dist_segment(p, &a, &b) - r
+                segment_distance(p, &a, &b) - r
             }
         };
         hits += check_solid(&ray, max_t, hit, sdf, |_| true) as usize;
@@ -203,10 +177,10 @@ fn convex_polyhedron_matches_sampling() {
     let mut hits = 0;
     for _ in 0..400 {
         let (ray, max_t) = rand_ray(&mut rng);
-        let centre = rand_point(&mut rng, 0.5);
+        let centre = point_in_cube(&mut rng, 0.5);
         let planes: Vec<Plane> = (0..rng.gen_range(4..16))
             .map(|_| {
-                let n = rand_unit(&mut rng);
+                let n = direction(&mut rng);
                 Plane::from_point_normal(&(centre + n * rng.gen_range(0.3..1.0)), n).unwrap()
             })
             .collect();
@@ -237,8 +211,8 @@ fn box_as_six_planes_agrees_with_ray_cuboid() {
     for _ in 0..500 {
         let (ray, max_t) = rand_ray(&mut rng);
         let pose = Isometry::from_parts(
-            rand_point(&mut rng, 1.0).coords.into(),
-            Rotation::from_scaled_axis(rand_unit(&mut rng)),
+            point_in_cube(&mut rng, 1.0).coords.into(),
+            Rotation::from_scaled_axis(direction(&mut rng)),
         );
         let h = Vector::new(0.3, 0.5, 0.7);
         let planes: Vec<Plane> = (0..6)
@@ -260,7 +234,9 @@ fn box_as_six_planes_agrees_with_ray_cuboid() {
             _ => {
                 // Only a grazing ray may disagree.
                 let h = a.or(b).unwrap();
-                assert!(sdf_box(&h.point, &pose, &Vector::new(0.3, 0.5, 0.7)).abs() < 1e-4);
+                assert!(
+                    box_signed_distance(&pose, &Vector::new(0.3, 0.5, 0.7), &h.point).abs() < 1e-4
+                );
             }
         }
     }
@@ -273,9 +249,9 @@ fn triangle_matches_sampling() {
     for _ in 0..800 {
         let (ray, max_t) = rand_ray(&mut rng);
         let (a, b, c) = (
-            rand_point(&mut rng, 1.5),
-            rand_point(&mut rng, 1.5),
-            rand_point(&mut rng, 1.5),
+            point_in_cube(&mut rng, 1.5),
+            point_in_cube(&mut rng, 1.5),
+            point_in_cube(&mut rng, 1.5),
         );
         let Some(n) = (b - a).cross(&(c - a)).try_normalize(1e-2) else {
             continue;
@@ -352,7 +328,7 @@ fn infinite_max_t_agrees_with_a_long_finite_one() {
     let mut rng = ChaCha8Rng::seed_from_u64(27);
     for _ in 0..200 {
         let (ray, _) = rand_ray(&mut rng);
-        let c = rand_point(&mut rng, 1.0);
+        let c = point_in_cube(&mut rng, 1.0);
         assert_eq!(
             ray_sphere(&ray, &c, 0.5, Real::INFINITY),
             ray_sphere(&ray, &c, 0.5, 1.0e6)

@@ -7,46 +7,11 @@ use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Vector};
 use tumble_narrowphase::ray::Plane;
 use tumble_narrowphase::sweep::*;
 
+mod np3d_common;
+use np3d_common::{box_distance, point_in_cube, pose_in_cube, segment_distance};
+
 const SAMPLES: usize = 1500;
 const TOL: Real = 2.0e-3;
-
-fn rand_point(rng: &mut ChaCha8Rng, s: Real) -> Point {
-    Point::new(
-        rng.gen_range(-s..s),
-        rng.gen_range(-s..s),
-        rng.gen_range(-s..s),
-    )
-}
-
-fn rand_rotation(rng: &mut ChaCha8Rng) -> Rotation {
-    let axis = Vector::new(
-        rng.gen_range(-1.0..1.0),
-        rng.gen_range(-1.0..1.0),
-        rng.gen_range(-1.0..1.0),
-    );
-    Rotation::from_scaled_axis(axis * 3.0)
-}
-
-fn rand_pose(rng: &mut ChaCha8Rng, s: Real) -> Isometry {
-    Isometry::from_parts(rand_point(rng, s).coords.into(), rand_rotation(rng))
-}
-
-/// Distance from `p` to the solid box (brute force: clamp in the box frame).
-fn dist_box(p: &Point, pose: &Isometry, h: &Vector) -> Real {
-    let l = pose.inverse_transform_point(p);
-    let q = Vector::new(
-        (l.x.abs() - h.x).max(0.0),
-        (l.y.abs() - h.y).max(0.0),
-        (l.z.abs() - h.z).max(0.0),
-    );
-    q.norm()
-}
-
-fn dist_segment(p: &Point, a: &Point, b: &Point) -> Real {
-    let ab = b - a;
-    let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
-    (p - (a + ab * t)).norm()
-}
 
 /// Distance from `p` to triangle `abc`: the plane distance when the projection falls inside
 /// (barycentric signs), else the nearest edge. A different method from the library's.
@@ -60,9 +25,9 @@ fn dist_triangle(p: &Point, a: &Point, b: &Point, c: &Point) -> Real {
     if inside {
         h.abs()
     } else {
-        dist_segment(p, a, b)
-            .min(dist_segment(p, b, c))
-            .min(dist_segment(p, c, a))
+        segment_distance(p, a, b)
+            .min(segment_distance(p, b, c))
+            .min(segment_distance(p, c, a))
     }
 }
 
@@ -116,35 +81,35 @@ fn sphere_cuboid_matches_sampling() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut hits = 0;
     for _ in 0..600 {
-        let pose = rand_pose(&mut rng, 1.0);
+        let pose = pose_in_cube(&mut rng, 1.0);
         let h = Vector::new(
             rng.gen_range(0.05..1.0),
             rng.gen_range(0.05..1.0),
             rng.gen_range(0.05..1.0),
         );
         let r = rng.gen_range(0.0..0.6);
-        let c0 = rand_point(&mut rng, 3.0);
-        let c1 = rand_point(&mut rng, 1.5);
+        let c0 = point_in_cube(&mut rng, 3.0);
+        let c1 = point_in_cube(&mut rng, 1.5);
         let toi = sweep_sphere_cuboid(&c0, &c1, r, &pose, &h);
         hits += toi.is_some() as usize;
         check_sweep(
             &c0,
             &c1,
             toi,
-            |c, _| dist_box(c, &pose, &h) - r,
+            |c, _| box_distance(&pose, &h, c) - r,
             |c, _| {
                 // Outward normal by finite differences of the distance field.
                 let e = 1e-3;
                 let g = Vector::from_fn(|i, _| {
                     let mut d = Vector::zeros();
                     d[i] = e;
-                    dist_box(&(c + d), &pose, &h) - dist_box(&(c - d), &pose, &h)
+                    box_distance(&pose, &h, &(c + d)) - box_distance(&pose, &h, &(c - d))
                 });
                 g.try_normalize(1e-6)
             },
         );
         if let Some(t) = toi {
-            assert!(dist_box(&t.point, &pose, &h) < TOL, "point off the box");
+            assert!(box_distance(&pose, &h, &t.point) < TOL, "point off the box");
         }
     }
     assert!(hits > 100, "too few hits to be a test: {hits}");
@@ -156,16 +121,16 @@ fn sphere_triangle_matches_sampling() {
     let mut hits = 0;
     for _ in 0..600 {
         let (a, b, c) = (
-            rand_point(&mut rng, 1.5),
-            rand_point(&mut rng, 1.5),
-            rand_point(&mut rng, 1.5),
+            point_in_cube(&mut rng, 1.5),
+            point_in_cube(&mut rng, 1.5),
+            point_in_cube(&mut rng, 1.5),
         );
         if (b - a).cross(&(c - a)).norm() < 1e-2 {
             continue;
         }
         let r = rng.gen_range(0.0..0.6);
-        let c0 = rand_point(&mut rng, 3.0);
-        let c1 = rand_point(&mut rng, 1.5);
+        let c0 = point_in_cube(&mut rng, 3.0);
+        let c1 = point_in_cube(&mut rng, 1.5);
         let toi = sweep_sphere_triangle(&c0, &c1, r, &a, &b, &c);
         hits += toi.is_some() as usize;
         check_sweep(
@@ -202,8 +167,8 @@ fn sphere_sphere_matches_sampling() {
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     let mut hits = 0;
     for _ in 0..600 {
-        let (a0, a1) = (rand_point(&mut rng, 3.0), rand_point(&mut rng, 1.0));
-        let (b0, b1) = (rand_point(&mut rng, 1.0), rand_point(&mut rng, 1.0));
+        let (a0, a1) = (point_in_cube(&mut rng, 3.0), point_in_cube(&mut rng, 1.0));
+        let (b0, b1) = (point_in_cube(&mut rng, 1.0), point_in_cube(&mut rng, 1.0));
         let (ra, rb) = (rng.gen_range(0.0..0.8), rng.gen_range(0.0..0.8));
         let toi = sweep_sphere_sphere(&a0, &a1, ra, &b0, &b1, rb);
         hits += toi.is_some() as usize;
@@ -230,30 +195,30 @@ fn sphere_capsule_matches_sampling() {
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     let mut hits = 0;
     for _ in 0..600 {
-        let (a, b) = (rand_point(&mut rng, 1.0), rand_point(&mut rng, 1.0));
+        let (a, b) = (point_in_cube(&mut rng, 1.0), point_in_cube(&mut rng, 1.0));
         let (r, rc) = (rng.gen_range(0.0..0.5), rng.gen_range(0.0..0.5));
-        let c0 = rand_point(&mut rng, 3.0);
-        let c1 = rand_point(&mut rng, 1.5);
+        let c0 = point_in_cube(&mut rng, 3.0);
+        let c1 = point_in_cube(&mut rng, 1.5);
         let toi = sweep_sphere_capsule(&c0, &c1, r, &a, &b, rc);
         hits += toi.is_some() as usize;
         check_sweep(
             &c0,
             &c1,
             toi,
-            |p, _| dist_segment(p, &a, &b) - r - rc,
+            |p, _| segment_distance(p, &a, &b) - r - rc,
             |p, _| {
                 let e = 1e-3;
                 Vector::from_fn(|i, _| {
                     let mut d = Vector::zeros();
                     d[i] = e;
-                    dist_segment(&(p + d), &a, &b) - dist_segment(&(p - d), &a, &b)
+                    segment_distance(&(p + d), &a, &b) - segment_distance(&(p - d), &a, &b)
                 })
                 .try_normalize(1e-6)
             },
         );
         if let Some(t) = toi {
             assert!(
-                (dist_segment(&t.point, &a, &b) - rc).abs() < TOL,
+                (segment_distance(&t.point, &a, &b) - rc).abs() < TOL,
                 "point off the capsule"
             );
         }
@@ -265,13 +230,13 @@ fn sphere_capsule_matches_sampling() {
 fn sphere_plane_matches_sampling() {
     let mut rng = ChaCha8Rng::seed_from_u64(14);
     for _ in 0..600 {
-        let n = rand_point(&mut rng, 1.0).coords;
+        let n = point_in_cube(&mut rng, 1.0).coords;
         let Ok(plane) = Plane::new(n, rng.gen_range(-1.0..1.0)) else {
             continue;
         };
         let r = rng.gen_range(0.0..0.6);
-        let c0 = rand_point(&mut rng, 3.0);
-        let c1 = rand_point(&mut rng, 3.0);
+        let c0 = point_in_cube(&mut rng, 3.0);
+        let c1 = point_in_cube(&mut rng, 3.0);
         let toi = sweep_sphere_plane(&c0, &c1, r, &plane);
         check_sweep(
             &c0,
@@ -346,8 +311,8 @@ fn cuboid_cuboid_matches_sampling() {
     let mut rng = ChaCha8Rng::seed_from_u64(15);
     let mut hits = 0;
     for _ in 0..300 {
-        let pa = rand_pose(&mut rng, 3.0);
-        let pb = rand_pose(&mut rng, 1.0);
+        let pa = pose_in_cube(&mut rng, 3.0);
+        let pb = pose_in_cube(&mut rng, 1.0);
         let mut half = || {
             Vector::new(
                 rng.gen_range(0.1..0.8),
@@ -356,7 +321,7 @@ fn cuboid_cuboid_matches_sampling() {
             )
         };
         let (ha, hb) = (half(), half());
-        let motion = rand_point(&mut rng, 1.0).coords - pa.translation.vector;
+        let motion = point_in_cube(&mut rng, 1.0).coords - pa.translation.vector;
         let toi = sweep_cuboid_cuboid(&pa, &ha, &motion, &pb, &hb);
         let at = |t: Real| {
             Isometry::from_parts((pa.translation.vector + motion * t).into(), pa.rotation)
@@ -379,7 +344,7 @@ fn cuboid_cuboid_matches_sampling() {
                 assert!(boxes_overlap(&at(toi.t), &ha, &pb, &hb, -TOL));
                 if toi.t > 0.0 {
                     assert!(!boxes_overlap(&at(toi.t), &ha, &pb, &hb, TOL));
-                    assert!(dist_box(&toi.point, &pb, &hb) < TOL, "point off B");
+                    assert!(box_distance(&pb, &hb, &toi.point) < TOL, "point off B");
                     // The normal opposes the approach, and moving A back along it separates.
                     assert!(toi.normal.dot(&motion) <= 0.0);
                     let back = Isometry::from_parts(
@@ -404,7 +369,7 @@ fn tunnelling_ball_through_thin_wall_is_caught() {
     for speed in [30.0, 300.0] {
         let c0 = Point::new(-0.3, 0.1, 0.0);
         let c1 = c0 + Vector::x() * (speed / 60.0);
-        assert!(dist_box(&c0, &wall, &h) > r && dist_box(&c1, &wall, &h) > r);
+        assert!(box_distance(&wall, &h, &c0) > r && box_distance(&wall, &h, &c1) > r);
         let toi = sweep_sphere_cuboid(&c0, &c1, r, &wall, &h).expect("tunnelling missed");
         let expected = (-0.025 - r - c0.x) / (c1.x - c0.x);
         assert!((toi.t - expected).abs() < 1e-5, "{} vs {expected}", toi.t);
@@ -491,11 +456,11 @@ fn bad_input_gives_none() {
 fn swept_boxes_hold_the_moving_box() {
     let mut rng = ChaCha8Rng::seed_from_u64(16);
     for _ in 0..200 {
-        let p0 = rand_pose(&mut rng, 3.0);
+        let p0 = pose_in_cube(&mut rng, 3.0);
         let p1 = if rng.gen_bool(0.5) {
-            Isometry::from_parts(rand_point(&mut rng, 3.0).coords.into(), p0.rotation)
+            Isometry::from_parts(point_in_cube(&mut rng, 3.0).coords.into(), p0.rotation)
         } else {
-            rand_pose(&mut rng, 3.0)
+            pose_in_cube(&mut rng, 3.0)
         };
         let h = Vector::new(0.3, 0.6, 0.9);
         let bound = swept_cuboid_aabb(&p0, &p1, &h).loosened(1e-4);
@@ -507,8 +472,8 @@ fn swept_boxes_hold_the_moving_box() {
             );
             assert!(bound.contains(&cuboid_aabb(&pose, &h)));
         }
-        let c0 = rand_point(&mut rng, 3.0);
-        let c1 = rand_point(&mut rng, 3.0);
+        let c0 = point_in_cube(&mut rng, 3.0);
+        let c1 = point_in_cube(&mut rng, 3.0);
         let s = swept_sphere_aabb(&c0, &c1, 0.5);
         assert!(
             s.contains_point(&(c0 + Vector::repeat(0.5)))

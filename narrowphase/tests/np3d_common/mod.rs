@@ -159,3 +159,25 @@ pub fn box_signed_distance(pose: &Isometry, e: &Vector, p: &Point) -> Real {
     let outside = Vector::new(q.x.max(0.0), q.y.max(0.0), q.z.max(0.0)).norm();
     outside + q.x.max(q.y).max(q.z).min(0.0)
 }
+
+/// A point with each coordinate uniform in `[-s, s)`.
+pub fn point_in_cube(r: &mut ChaCha8Rng, s: Real) -> Point {
+    Point::new(r.gen_range(-s..s), r.gen_range(-s..s), r.gen_range(-s..s))
+}
+
+/// A pose with its centre uniform in the cube `[-s, s)³` and a uniformly random rotation.
+pub fn pose_in_cube(r: &mut ChaCha8Rng, s: Real) -> Isometry {
+    Isometry::from_parts(Translation::from(point_in_cube(r, s).coords), rotation(r))
+}
+
+/// Distance from a world point to the solid box (zero inside).
+pub fn box_distance(pose: &Isometry, e: &Vector, p: &Point) -> Real {
+    box_signed_distance(pose, e, p).max(0.0)
+}
+
+/// Distance from `p` to the segment `ab` (brute force: clamped projection).
+pub fn segment_distance(p: &Point, a: &Point, b: &Point) -> Real {
+    let ab = b - a;
+    let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
+    (p - (a + ab * t)).norm()
+}
