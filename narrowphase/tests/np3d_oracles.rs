@@ -132,17 +132,10 @@ fn box_box_fast_generic_and_gjk_agree() {
         let generic = convex_convex(&Posed::new(&ha, &pa), &Posed::new(&hb, &pb)).is_none();
         let d = gjk_distance(&pa, &ba, &pb, &bb);
         let sep = brute_box_box(&pa, &ea, &pb, &eb);
-        let tol = 1e-4 * s;
-        if sep.abs() < tol || (d > 0.0 && d < tol) {
+        if near_touching(sep, d, s) {
             continue;
         }
-        seen[fast as usize] += 1;
-        assert_eq!(fast, generic, "case {k}: fast vs generic SAT (sep {sep})");
-        assert_eq!(
-            fast,
-            d == 0.0,
-            "case {k}: fast vs GJK distance {d} (sep {sep})"
-        );
+        agree(&mut seen, k, fast, generic, d, sep);
     }
     assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
 }
@@ -168,17 +161,10 @@ fn triangle_box_fast_generic_and_gjk_agree() {
         let generic = convex_convex(&Posed::new(&ht, &pa), &Posed::new(&hc, &pb)).is_none();
         let d = gjk_distance(&pa, &t, &pb, &c);
         let sep = brute_poly(&pa, &ht, &pb, &hc);
-        let tol = 1e-4 * s;
-        if sep.abs() < tol || (d > 0.0 && d < tol) {
+        if near_touching(sep, d, s) {
             continue;
         }
-        seen[fast as usize] += 1;
-        assert_eq!(fast, generic, "case {k}: fast vs generic SAT (sep {sep})");
-        assert_eq!(
-            fast,
-            d == 0.0,
-            "case {k}: fast vs GJK distance {d} (sep {sep})"
-        );
+        agree(&mut seen, k, fast, generic, d, sep);
     }
     assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
 }
@@ -208,8 +194,7 @@ fn triangle_triangle_fast_generic_and_gjk_agree() {
         let generic = convex_convex(&Posed::new(&ha, &pa), &Posed::new(&hb, &pb)).is_none();
         let d = gjk_distance(&pa, &ta, &pb, &tb);
         let sep = brute_poly(&pa, &ha, &pb, &hb);
-        let tol = 1e-4 * s;
-        if sep.abs() < tol || d.abs() < tol && d > 0.0 {
+        if near_touching(sep, d, s) {
             continue;
         }
         if k % 5 == 0 && d == 0.0 && sep > 0.0 {
@@ -217,13 +202,7 @@ fn triangle_triangle_fast_generic_and_gjk_agree() {
             // when the shapes touch; a positive brute separation means it must not.
             panic!("case {k}: GJK says touching, brute separation {sep}");
         }
-        seen[fast as usize] += 1;
-        assert_eq!(fast, generic, "case {k}: fast vs generic SAT (sep {sep})");
-        assert_eq!(
-            fast,
-            d == 0.0,
-            "case {k}: fast vs GJK distance {d} (sep {sep})"
-        );
+        agree(&mut seen, k, fast, generic, d, sep);
     }
     assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
 }
@@ -247,8 +226,7 @@ fn hulls_are_valid_and_sat_agrees_with_gjk() {
         let hit = intersection_test(&pa, &sa, &pb, &sb).unwrap();
         let d = gjk_distance(&pa, &a, &pb, &b);
         let sep = brute_poly(&pa, &a, &pb, &b);
-        let tol = 1e-4 * s;
-        if sep.abs() < tol || (d > 0.0 && d < tol) {
+        if near_touching(sep, d, s) {
             continue;
         }
         assert_eq!(hit, d == 0.0, "case {k}: SAT vs GJK {d}");
@@ -264,6 +242,25 @@ fn hulls_are_valid_and_sat_agrees_with_gjk() {
             a.faces().len().max(b.faces().len()) <= SAT_MAX_FACES,
         );
     }
+}
+
+/// True within the stated tolerance of touching (10⁻⁴ of the scale `s`), where the oracles
+/// may legitimately disagree: `sep` is the brute-force SAT separation, `d` the GJK distance.
+fn near_touching(sep: Real, d: Real, s: Real) -> bool {
+    let tol = 1e-4 * s;
+    sep.abs() < tol || (d > 0.0 && d < tol)
+}
+
+/// Asserts that a fast boolean test agrees with the generic SAT (`generic`: intersecting) and
+/// with the GJK distance `d` of case `k`, and counts the verdict in `seen`.
+fn agree(seen: &mut [usize; 2], k: usize, fast: bool, generic: bool, d: Real, sep: Real) {
+    seen[fast as usize] += 1;
+    assert_eq!(fast, generic, "case {k}: fast vs generic SAT (sep {sep})");
+    assert_eq!(
+        fast,
+        d == 0.0,
+        "case {k}: fast vs GJK distance {d} (sep {sep})"
+    );
 }
 
 /// The minimal-translation check and the points-in-both-shapes check of a contact, with
