@@ -11,8 +11,12 @@
 //!    than a quarter of its smallest half-size is swept from its start to its end position
 //!    (translation only, end rotation) against every body its swept box meets; the earliest
 //!    time of impact is found by conservative advancement (Mirtich 1996; RTCD §5.5.6): with
-//!    `d(t)` the distance at fraction `t` and `L` the relative displacement over the step,
-//!    `t += (d − slop/2)/L` until `d ≤ slop`. The body is moved back to that time; its
+//!    `d(t)` the separation at fraction `t` along the contact normal `n` (from A to B) and
+//!    `c = −(Δb − Δa)·n` its closing rate over the step, `t += (d − slop/2)/c` until
+//!    `d ≤ slop`; a normal that is not closing ends the search (no impact). Because the
+//!    separation along a fixed axis is linear in `t` and bounds the distance from below, the
+//!    step cannot pass the contact, and unlike a step of `d/|Δb − Δa|` it does not crawl
+//!    when the motion is nearly parallel to the surface. The body is moved back to that time; its
 //!    velocity is kept, and next step's speculative contact stops (or bounces) it.
 //!    Bodies already touching at the start of the step are left to the discrete solver.
 //!
@@ -63,7 +67,17 @@ pub(crate) fn time_of_impact(
             // Touching at the start: the discrete solver handles it.
             return if it == 0 { None } else { Some(t) };
         }
-        t += (dist - 0.5 * slop) / len;
+        // The separation along the fixed axis `n` changes linearly with t at the rate
+        // `(db − da)·n`, and it is a lower bound of the distance, so stepping until it reaches
+        // slop/2 cannot overshoot the contact (Newton's step on the convex distance function of
+        // a translation; it converges in one step for face contacts, where `dist/len` crawls
+        // at the cosine of the angle of approach). An axis that is not closing separates the
+        // shapes for the rest of the motion.
+        let closing = -rel.dot(&m.normal);
+        if closing <= 1e-9 * len || !closing.is_finite() {
+            return None;
+        }
+        t += (dist - 0.5 * slop) / closing;
         if t >= 1.0 {
             return None;
         }
