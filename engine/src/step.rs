@@ -18,8 +18,9 @@ use crate::body::{Body, BodyKind};
 use crate::broadphase::BroadPhase;
 use crate::events::{Event, StepReport};
 use crate::handle::BodyHandle;
-use crate::math::{Real, Rotation, Vector};
-use crate::narrowphase::{query, Manifold};
+use crate::math::{Matrix, Real, Rotation, Vector};
+use crate::narrowphase::query::BoxFrame;
+use crate::narrowphase::{query, Manifold, Shape};
 use crate::solver::{
     tangent_basis, Constraint, ConstraintPoint, PointsPtr, Row, Softness, SolverBody, SolverParams,
 };
@@ -492,6 +493,20 @@ impl World {
         let slop = self.state.config.linear_slop;
         let sc = &mut self.scratch;
         let poses = &sc.shape_poses;
+        // Boxes' rotation matrices, once per body rather than once per pair.
+        slots
+            .par_iter()
+            .zip(poses.par_iter())
+            .with_min_len(256)
+            .map(|(slot, pose)| match slot.body.as_ref().map(|b| &b.shape) {
+                Some(Shape::Cuboid(_)) => BoxFrame::of(pose),
+                _ => BoxFrame {
+                    rot: Matrix::zeros(),
+                    centre: Vector::zeros(),
+                },
+            })
+            .collect_into_vec(&mut sc.box_frames);
+        let frames = &sc.box_frames;
         // Fixed chunks of the candidates in parallel, each into its own buffer (kept between
         // steps), then concatenated in order: the result does not depend on the thread count.
         let chunks = sc.candidates.len().div_ceil(CONTACT_CHUNK);
@@ -505,7 +520,7 @@ impl World {
                 out.contacts.clear();
                 out.unsupported = 0;
                 for c in cands {
-                    match contact_pair(c, slots, poses, prev, slop) {
+                    match contact_pair(c, slots, poses, frames, prev, slop) {
                         Ok(Some(cp)) => out.contacts.push(cp),
                         Ok(None) => {}
                         Err(()) => out.unsupported += 1,
@@ -822,6 +837,7 @@ fn contact_pair(
     c: &Candidate,
     slots: &[Slot],
     poses: &[crate::math::Isometry],
+    frames: &[BoxFrame],
     prev: &[ContactPair],
     slop: Real,
 ) -> Result<Option<ContactPair>, ()> {
@@ -831,14 +847,18 @@ fn contact_pair(
     ) else {
         return Ok(None);
     };
-    let m = contact_any(
-        &poses[c.a as usize],
-        &ba.shape,
-        &poses[c.b as usize],
-        &bb.shape,
-        c.prediction,
-    )
-    .map_err(|_| ())?;
+    let (ia, ib) = (c.a as usize, c.b as usize);
+    let m = match (&ba.shape, &bb.shape) {
+        // Box against box from the per-body frames (what `query::contact` would run).
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => query::contact_cuboid_cuboid_frames(
+            &frames[ia],
+            &ca.half_extents(),
+            &frames[ib],
+            &cb.half_extents(),
+            c.prediction,
+        ),
+        (sa, sb) => contact_any(&poses[ia], sa, &poses[ib], sb, c.prediction).map_err(|_| ())?,
+    };
     let Some(m) = m else { return Ok(None) };
     if m.is_empty() || crate::world::validate_manifold(&m).is_err() {
         return Ok(None);
