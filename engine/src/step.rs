@@ -18,20 +18,94 @@ use crate::body::{Body, BodyKind};
 use crate::broadphase::BroadPhase;
 use crate::events::{Event, StepReport};
 use crate::handle::BodyHandle;
-use crate::math::{Real, Rotation, Vector};
-use crate::narrowphase::{query, Manifold};
+use crate::math::{Matrix, Real, Rotation, Vector};
+use crate::narrowphase::query::BoxFrame;
+use crate::narrowphase::{query, Manifold, Shape};
 use crate::solver::{
     tangent_basis, Constraint, ConstraintPoint, PointsPtr, Row, Softness, SolverBody, SolverParams,
 };
 use crate::stage::{Stage, Timer};
 use crate::world::{Candidate, ContactPair, PointImpulse, Slot, World};
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 
 const NONE: u32 = u32::MAX;
 
 /// Old and new contact points closer than this (metres) are the same point for warm starting
 /// when their feature ids differ.
 const MATCH_DISTANCE: Real = 0.02;
+
+/// Broad-phase pairs per chunk when mapping them to candidates (and candidates per chunk when
+/// matching them with the old contact cache). The chunks are fixed by the list alone, never by
+/// the thread count.
+pub(crate) const PAIR_CHUNK: usize = 2048;
+
+/// Candidates per chunk of the narrow phase: a chunk's contact pairs (about 190 bytes each)
+/// stay in the core's cache until they are concatenated.
+pub(crate) const CONTACT_CHUNK: usize = 256;
+
+/// Copies smaller than this many elements are not split between threads.
+const COPY_GRAIN: usize = 4096;
+
+/// What one chunk of broad-phase pairs yields (buffers kept between steps).
+#[derive(Default)]
+pub(crate) struct PairChunk {
+    contacts: Vec<Candidate>,
+    sensors: Vec<(u32, u32)>,
+}
+
+/// What one chunk of candidates yields in the narrow phase (buffers kept between steps).
+#[derive(Default)]
+pub(crate) struct ContactChunk {
+    contacts: Vec<ContactPair>,
+    /// Candidates whose pair of shapes has no contact algorithm.
+    unsupported: usize,
+}
+
+/// Replaces the contents of `out` by the concatenation, in order, of `part(p)` for every `p`
+/// in `parts`; large copies are split between threads.
+fn concat_into<P: Sync, T: Copy + Send + Sync>(
+    parts: &[P],
+    part: impl Fn(&P) -> &[T] + Sync,
+    out: &mut Vec<T>,
+) {
+    out.clear();
+    let total: usize = parts.iter().map(|p| part(p).len()).sum();
+    out.reserve(total);
+    copy_parts(parts, &part, &mut out.spare_capacity_mut()[..total]);
+    // SAFETY: `copy_parts` initialised all of `spare_capacity_mut()[..total]`: the parts are
+    // copied to consecutive ranges whose lengths sum to `total` (split_at_mut would panic
+    // otherwise, before this line), and `T: Copy` has no drop to run.
+    unsafe { out.set_len(total) };
+}
+
+/// Copies `part(p)` for every `p` of `parts` to consecutive ranges of `dst`, which holds
+/// exactly their total length.
+fn copy_parts<P: Sync, T: Copy + Send + Sync>(
+    parts: &[P],
+    part: &(impl Fn(&P) -> &[T] + Sync),
+    dst: &mut [MaybeUninit<T>],
+) {
+    if parts.len() > 1 && dst.len() > COPY_GRAIN {
+        let mid = parts.len() / 2;
+        let left = parts[..mid].iter().map(|p| part(p).len()).sum();
+        let (l, r) = dst.split_at_mut(left);
+        rayon::join(
+            || copy_parts(&parts[..mid], part, l),
+            || copy_parts(&parts[mid..], part, r),
+        );
+        return;
+    }
+    let mut rest = dst;
+    for p in parts {
+        let src = part(p);
+        let (head, tail) = rest.split_at_mut(src.len());
+        for (d, s) in head.iter_mut().zip(src) {
+            d.write(*s);
+        }
+        rest = tail;
+    }
+}
 
 /// How a pair of bodies interacts.
 enum PairKind {
@@ -269,24 +343,45 @@ impl World {
     pub(crate) fn update_broad_phase(&mut self, report: &mut StepReport) {
         let cfg = &self.state.config;
         let sc = &mut self.scratch;
-        sc.bp_updates.clear();
-        for (i, slot) in self.state.slots.iter_mut().enumerate() {
-            if let Some(b) = slot.body.as_mut() {
-                if b.is_moving() {
-                    let mut aabb = World::fat_aabb(cfg, b);
-                    if !crate::world::within_limits(&aabb) {
-                        // Flung out of the world: back to the step's start pose, frozen.
-                        b.pose = b.prev_pose;
-                        freeze(b);
-                        report
-                            .frozen
-                            .push(BodyHandle::new(i as u32, slot.generation));
-                        aabb = World::fat_aabb(cfg, b);
-                    }
-                    sc.bp_updates.push((self.proxies[i], aabb));
+        let n = self.state.slots.len();
+        sc.flags.clear();
+        sc.flags.resize(n, false);
+        // Per body, independent of the others: parallel, written by slot; the bodies frozen
+        // here are reported afterwards in slot order.
+        self.state
+            .slots
+            .par_iter_mut()
+            .zip(sc.flags.par_iter_mut())
+            .with_min_len(256)
+            .map(|(slot, frozen)| {
+                let b = slot.body.as_mut().filter(|b| b.is_moving())?;
+                let aabb = World::fat_aabb(cfg, b);
+                if crate::world::within_limits(&aabb) {
+                    return Some(aabb);
+                }
+                // Flung out of the world: back to the step's start pose, frozen.
+                b.pose = b.prev_pose;
+                freeze(b);
+                *frozen = true;
+                Some(World::fat_aabb(cfg, b))
+            })
+            .collect_into_vec(&mut sc.new_aabbs);
+        if sc.flags.contains(&true) {
+            for (i, (slot, &f)) in self.state.slots.iter().zip(&sc.flags).enumerate() {
+                if f {
+                    report
+                        .frozen
+                        .push(BodyHandle::new(i as u32, slot.generation));
                 }
             }
         }
+        sc.bp_updates.clear();
+        sc.bp_updates.extend(
+            sc.new_aabbs
+                .iter()
+                .zip(&self.proxies)
+                .filter_map(|(aabb, &proxy)| Some((proxy, (*aabb)?))),
+        );
         if self.broad.update_batch(&sc.bp_updates).is_err() {
             // Some AABB is not finite: update one by one and freeze the offenders.
             for k in 0..sc.bp_updates.len() {
@@ -305,65 +400,89 @@ impl World {
         }
     }
 
+    /// The candidate pairs of this step: the broad phase's pairs mapped to body slots,
+    /// filtered ([`classify`]), sorted by `(a, b)` and matched with last step's contact cache.
     #[inline(never)]
     fn broad_phase(&mut self) {
         let cfg = &self.state.config;
         let sc = &mut self.scratch;
         self.broad.find_pairs(&mut sc.bp_pairs);
 
-        sc.candidates.clear();
-        sc.sensor_candidates.clear();
-        let slots = &self.state.slots;
-        for &(pa, pb) in &sc.bp_pairs {
-            let (Some(&ia), Some(&ib)) = (
-                self.body_of_proxy.get(pa.index() as usize),
-                self.body_of_proxy.get(pb.index() as usize),
-            ) else {
-                continue;
-            };
-            let (a, b) = if ia < ib { (ia, ib) } else { (ib, ia) };
-            let (Some(ba), Some(bb)) = (sc.info.get(a as usize), sc.info.get(b as usize)) else {
-                continue;
-            };
-            match classify(ba, bb) {
-                Some(PairKind::Contact) => sc.candidates.push(Candidate {
-                    a,
-                    b,
-                    prev: NONE,
-                    prediction: cfg.prediction_distance + ba.margin + bb.margin,
-                }),
-                Some(PairKind::Sensor) => sc.sensor_candidates.push((a, b)),
-                None => {}
-            }
+        // Fixed chunks of the (sorted) pair list, mapped in parallel; each chunk's output is
+        // the same whatever the thread count, and the chunks are concatenated in order.
+        let chunks = sc.bp_pairs.len().div_ceil(PAIR_CHUNK);
+        if sc.pair_chunks.len() < chunks {
+            sc.pair_chunks.resize_with(chunks, PairChunk::default);
         }
+        let (info, body_of_proxy) = (&sc.info, &self.body_of_proxy);
+        sc.bp_pairs
+            .par_chunks(PAIR_CHUNK)
+            .zip(sc.pair_chunks[..chunks].par_iter_mut())
+            .for_each(|(pairs, out)| {
+                out.contacts.clear();
+                out.sensors.clear();
+                for &(pa, pb) in pairs {
+                    let (Some(&ia), Some(&ib)) = (
+                        body_of_proxy.get(pa.index() as usize),
+                        body_of_proxy.get(pb.index() as usize),
+                    ) else {
+                        continue;
+                    };
+                    let (a, b) = if ia < ib { (ia, ib) } else { (ib, ia) };
+                    let (Some(ba), Some(bb)) = (info.get(a as usize), info.get(b as usize)) else {
+                        continue;
+                    };
+                    match classify(ba, bb) {
+                        Some(PairKind::Contact) => out.contacts.push(Candidate {
+                            a,
+                            b,
+                            prev: NONE,
+                            prediction: cfg.prediction_distance + ba.margin + bb.margin,
+                        }),
+                        Some(PairKind::Sensor) => out.sensors.push((a, b)),
+                        None => {}
+                    }
+                }
+            });
+        let parts = &sc.pair_chunks[..chunks];
+        concat_into(parts, |c| &c.contacts, &mut sc.candidates);
+        concat_into(parts, |c| &c.sensors, &mut sc.sensor_candidates);
+        // Proxy order follows slot order in practice (both arenas allocate alike), so the
+        // lists are usually sorted already.
         if !sc
             .candidates
             .windows(2)
             .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
         {
-            sc.candidates.sort_unstable_by_key(|c| (c.a, c.b));
+            sc.candidates.par_sort_unstable_by_key(|c| (c.a, c.b));
         }
         if !sc.sensor_candidates.windows(2).all(|w| w[0] < w[1]) {
             sc.sensor_candidates.sort_unstable();
         }
-        // Match last step's contact cache (sorted the same way) by merge join.
+        // Match last step's contact cache (sorted the same way) by merge join, per chunk from
+        // the first old pair not below the chunk's first key.
         let prev = &self.state.contacts;
-        let mut j = 0;
-        for c in sc.candidates.iter_mut() {
-            let key = (c.a, c.b);
-            while j < prev.len() && (prev[j].a.index(), prev[j].b.index()) < key {
-                j += 1;
-            }
-            if j < prev.len() && (prev[j].a.index(), prev[j].b.index()) == key {
-                let (ga, gb) = (
-                    slots[c.a as usize].generation,
-                    slots[c.b as usize].generation,
-                );
-                if prev[j].a.generation() == ga && prev[j].b.generation() == gb {
-                    c.prev = j as u32;
+        let slots = &self.state.slots;
+        let key = |p: &ContactPair| (p.a.index(), p.b.index());
+        sc.candidates.par_chunks_mut(PAIR_CHUNK).for_each(|chunk| {
+            let first = (chunk[0].a, chunk[0].b);
+            let mut j = prev.partition_point(|p| key(p) < first);
+            for c in chunk.iter_mut() {
+                let k = (c.a, c.b);
+                while j < prev.len() && key(&prev[j]) < k {
+                    j += 1;
+                }
+                if j < prev.len() && key(&prev[j]) == k {
+                    let (ga, gb) = (
+                        slots[c.a as usize].generation,
+                        slots[c.b as usize].generation,
+                    );
+                    if prev[j].a.generation() == ga && prev[j].b.generation() == gb {
+                        c.prev = j as u32;
+                    }
                 }
             }
-        }
+        });
         self.counts.pairs = sc.candidates.len() + sc.sensor_candidates.len();
     }
 
@@ -374,21 +493,43 @@ impl World {
         let slop = self.state.config.linear_slop;
         let sc = &mut self.scratch;
         let poses = &sc.shape_poses;
-        sc.np_out.clear();
-        sc.candidates
+        // Boxes' rotation matrices, once per body rather than once per pair.
+        slots
             .par_iter()
-            .with_min_len(64)
-            .map(|c| contact_pair(c, slots, poses, prev, slop))
-            .collect_into_vec(&mut sc.np_out);
-        sc.new_contacts.clear();
-        let mut unsupported = 0;
-        for out in &sc.np_out {
-            match out {
-                Ok(Some(cp)) => sc.new_contacts.push(*cp),
-                Ok(None) => {}
-                Err(()) => unsupported += 1,
-            }
+            .zip(poses.par_iter())
+            .with_min_len(256)
+            .map(|(slot, pose)| match slot.body.as_ref().map(|b| &b.shape) {
+                Some(Shape::Cuboid(_)) => BoxFrame::of(pose),
+                _ => BoxFrame {
+                    rot: Matrix::zeros(),
+                    centre: Vector::zeros(),
+                },
+            })
+            .collect_into_vec(&mut sc.box_frames);
+        let frames = &sc.box_frames;
+        // Fixed chunks of the candidates in parallel, each into its own buffer (kept between
+        // steps), then concatenated in order: the result does not depend on the thread count.
+        let chunks = sc.candidates.len().div_ceil(CONTACT_CHUNK);
+        if sc.contact_chunks.len() < chunks {
+            sc.contact_chunks.resize_with(chunks, ContactChunk::default);
         }
+        sc.candidates
+            .par_chunks(CONTACT_CHUNK)
+            .zip(sc.contact_chunks[..chunks].par_iter_mut())
+            .for_each(|(cands, out)| {
+                out.contacts.clear();
+                out.unsupported = 0;
+                for c in cands {
+                    match contact_pair(c, slots, poses, frames, prev, slop) {
+                        Ok(Some(cp)) => out.contacts.push(cp),
+                        Ok(None) => {}
+                        Err(()) => out.unsupported += 1,
+                    }
+                }
+            });
+        let parts = &sc.contact_chunks[..chunks];
+        concat_into(parts, |c| &c.contacts, &mut sc.new_contacts);
+        let mut unsupported: usize = parts.iter().map(|c| c.unsupported).sum();
         // Sensors: boolean overlap tests.
         sc.sensor_out.clear();
         sc.sensor_candidates
@@ -556,18 +697,35 @@ impl World {
 
     #[inline(never)]
     fn finalize(&mut self, report: &mut StepReport) {
-        // Final non-finite check.
-        for (i, slot) in self.state.slots.iter_mut().enumerate() {
-            if let Some(b) = slot.body.as_mut() {
-                if b.is_moving() && !b.is_finite() {
-                    freeze(b);
+        // Final non-finite check, per body in parallel; the frozen are reported in slot order.
+        let sc = &mut self.scratch;
+        sc.flags.clear();
+        sc.flags.resize(self.state.slots.len(), false);
+        let any_frozen = self
+            .state
+            .slots
+            .par_iter_mut()
+            .zip(sc.flags.par_iter_mut())
+            .with_min_len(256)
+            .map(|(slot, frozen)| {
+                if let Some(b) = slot.body.as_mut() {
+                    if b.is_moving() && !b.is_finite() {
+                        freeze(b);
+                        *frozen = true;
+                    }
+                }
+                *frozen
+            })
+            .reduce(|| false, |x, y| x | y);
+        if any_frozen {
+            for (i, (slot, &f)) in self.state.slots.iter().zip(&sc.flags).enumerate() {
+                if f {
                     report
                         .frozen
                         .push(BodyHandle::new(i as u32, slot.generation));
                 }
             }
         }
-        let sc = &mut self.scratch;
         // Contact events: merge join of the old and new caches.
         let (old, new) = (&self.state.contacts, &sc.new_contacts);
         let (mut i, mut j) = (0, 0);
@@ -664,8 +822,11 @@ impl World {
         std::mem::swap(&mut self.state.sensor_pairs, &mut sc.new_sensor_pairs);
         let contacts = &self.state.contacts;
         self.counts.contact_pairs = contacts.len();
-        self.counts.contacts = contacts.iter().map(|c| c.manifold.len()).sum();
-        self.counts.touching_pairs = contacts.iter().filter(|c| c.touching).count();
+        let (points, touching) = contacts.iter().fold((0, 0), |(p, t), c| {
+            (p + c.manifold.len(), t + c.touching as usize)
+        });
+        self.counts.contacts = points;
+        self.counts.touching_pairs = touching;
     }
 }
 
@@ -676,6 +837,7 @@ fn contact_pair(
     c: &Candidate,
     slots: &[Slot],
     poses: &[crate::math::Isometry],
+    frames: &[BoxFrame],
     prev: &[ContactPair],
     slop: Real,
 ) -> Result<Option<ContactPair>, ()> {
@@ -685,14 +847,18 @@ fn contact_pair(
     ) else {
         return Ok(None);
     };
-    let m = contact_any(
-        &poses[c.a as usize],
-        &ba.shape,
-        &poses[c.b as usize],
-        &bb.shape,
-        c.prediction,
-    )
-    .map_err(|_| ())?;
+    let (ia, ib) = (c.a as usize, c.b as usize);
+    let m = match (&ba.shape, &bb.shape) {
+        // Box against box from the per-body frames (what `query::contact` would run).
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => query::contact_cuboid_cuboid_frames(
+            &frames[ia],
+            &ca.half_extents(),
+            &frames[ib],
+            &cb.half_extents(),
+            c.prediction,
+        ),
+        (sa, sb) => contact_any(&poses[ia], sa, &poses[ib], sb, c.prediction).map_err(|_| ())?,
+    };
     let Some(m) = m else { return Ok(None) };
     if m.is_empty() || crate::world::validate_manifold(&m).is_err() {
         return Ok(None);

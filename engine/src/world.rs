@@ -96,9 +96,13 @@ pub(crate) struct Candidate {
 pub(crate) struct Scratch {
     pub bp_updates: Vec<(ProxyHandle, Aabb)>,
     pub bp_pairs: Vec<Pair>,
+    /// Per fixed chunk of `bp_pairs`, the candidates it yields (see `step::PAIR_CHUNK`).
+    pub pair_chunks: Vec<crate::step::PairChunk>,
     pub candidates: Vec<Candidate>,
     pub sensor_candidates: Vec<(u32, u32)>,
-    pub np_out: Vec<Result<Option<ContactPair>, ()>>,
+    /// Per fixed chunk of `candidates`, the contact pairs it yields (see
+    /// `step::CONTACT_CHUNK`).
+    pub contact_chunks: Vec<crate::step::ContactChunk>,
     pub sensor_out: Vec<Option<bool>>,
     pub new_contacts: Vec<ContactPair>,
     pub new_sensor_pairs: Vec<(BodyHandle, BodyHandle)>,
@@ -110,8 +114,12 @@ pub(crate) struct Scratch {
     pub info: Vec<crate::step::BodyInfo>,
     /// Per slot, the shape's world pose at the start of the step.
     pub shape_poses: Vec<Isometry>,
-    /// Per slot, a flag of the current stage (bodies frozen during velocity integration).
+    /// Per slot, a flag of the current stage (bodies frozen by that stage).
     pub flags: Vec<bool>,
+    /// Per slot, the rotation matrix and centre of a box's shape (zero for other shapes).
+    pub box_frames: Vec<crate::narrowphase::query::BoxFrame>,
+    /// Per slot, the moving body's new fat AABB (None for free slots and still bodies).
+    pub new_aabbs: Vec<Option<Aabb>>,
 }
 
 /// Counts from the last step.

@@ -59,9 +59,45 @@ pub fn contact_cuboid_cuboid(
     eb: &Vector,
     prediction: Real,
 ) -> Option<Manifold> {
-    let rel = pose_a.inv_mul(pose_b);
-    let r = rel.rotation.to_rotation_matrix().into_inner();
-    let t = rel.translation.vector;
+    let a = BoxFrame::of(pose_a);
+    let b = BoxFrame::of(pose_b);
+    contact_cuboid_cuboid_frames(&a, ea, &b, eb, prediction)
+}
+
+/// A box's pose as a rotation matrix (columns: the box's axes, world frame) and its centre
+/// (world, metres): the form the box–box contact works in. Callers that test one box against
+/// several others build it once ([`BoxFrame::of`]) rather than once per pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoxFrame {
+    /// Rotation from the box's frame to the world frame.
+    pub rot: Matrix,
+    /// Centre of the box, world frame.
+    pub centre: Vector,
+}
+
+impl BoxFrame {
+    /// The frame of a box at `pose`.
+    #[inline]
+    pub fn of(pose: &Isometry) -> Self {
+        Self {
+            rot: pose.rotation.to_rotation_matrix().into_inner(),
+            centre: pose.translation.vector,
+        }
+    }
+}
+
+/// [`contact_cuboid_cuboid`] for boxes given by their [`BoxFrame`]s: the same manifold (it is
+/// what that function runs).
+pub fn contact_cuboid_cuboid_frames(
+    fa: &BoxFrame,
+    ea: &Vector,
+    fb: &BoxFrame,
+    eb: &Vector,
+    prediction: Real,
+) -> Option<Manifold> {
+    // B's rotation and centre in A's frame: R = Raᵀ Rb, t = Raᵀ (cb − ca).
+    let r = fa.rot.tr_mul(&fb.rot);
+    let t = fa.rot.tr_mul(&(fb.centre - fa.centre));
     // Plain arrays in the hot loops (rows of R and |R|).
     let rr = [
         [r.m11, r.m12, r.m13],
@@ -147,15 +183,15 @@ pub fn contact_cuboid_cuboid(
 
     match best {
         Best::Face { of_b: false, i } => {
-            face_contact(&r, &t, ea, eb, i, face_sep, prediction, false, pose_a)
+            face_contact(&r, &t, ea, eb, i, face_sep, prediction, false, fa)
         }
         Best::Face { of_b: true, i } => {
             // Work in B's frame, with B as the reference box.
             let rt = r.transpose();
             let tb = -(rt * t);
-            face_contact(&rt, &tb, eb, ea, i, face_sep, prediction, true, pose_b)
+            face_contact(&rt, &tb, eb, ea, i, face_sep, prediction, true, fb)
         }
-        Best::Edge { i, j } => Some(edge_contact(&r, &t, ea, eb, i, j, edge_sep, pose_a)),
+        Best::Edge { i, j } => Some(edge_contact(&r, &t, ea, eb, i, j, edge_sep, fa)),
     }
 }
 
@@ -173,7 +209,7 @@ fn face_contact(
     face_sep: Real,
     prediction: Real,
     flipped: bool,
-    pose_ref: &Isometry,
+    frame_ref: &BoxFrame,
 ) -> Option<Manifold> {
     let s = if t[i] < 0.0 { -1.0 } else { 1.0 };
     // Reference normal in the incident box's frame: s × row i of r.
@@ -227,9 +263,7 @@ fn face_contact(
     let face_ids = (flipped as u32) << 31
         | ((2 * i + (s > 0.0) as usize) as u32) << 24
         | ((2 * k + (sk > 0.0) as usize) as u32) << 16;
-    // One rotation matrix for all points (cheaper than a quaternion rotation per point).
-    let m_ref = pose_ref.rotation.to_rotation_matrix().into_inner();
-    let o_ref = pose_ref.translation.vector;
+    let (m_ref, o_ref) = (frame_ref.rot, frame_ref.centre);
     let world_normal = m_ref * normal;
     let mut m = Manifold::new(if flipped { -world_normal } else { world_normal });
     m.set_depth(-face_sep);
@@ -254,7 +288,7 @@ fn edge_contact(
     i: usize,
     j: usize,
     sep: Real,
-    pose_a: &Isometry,
+    frame_a: &BoxFrame,
 ) -> Manifold {
     let db: Vector = r.column(j).into();
     let mut l = Vector::ith(i, 1.0).cross(&db).normalize();
@@ -283,9 +317,9 @@ fn edge_contact(
     }
     let da = Vector::ith(i, 1.0);
     let (ca, cb) = closest_on_centred_segments(&pa, &da, ea[i], &pb, &db, eb[j]);
-    let mut m = Manifold::new(pose_a.rotation * l);
+    let mut m = Manifold::new(frame_a.rot * l);
     m.push(ContactPoint {
-        point: pose_a * Point::from((ca + cb) * 0.5),
+        point: Point::from(frame_a.rot * ((ca + cb) * 0.5) + frame_a.centre),
         depth: -sep,
         id: 1 << 30 | ((3 * i + j) as u32) << 8 | bits,
     });

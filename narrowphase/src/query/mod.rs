@@ -33,7 +33,9 @@ pub use capsule_round::{
     intersection_capsule_capsule, CapsuleCore,
 };
 pub use convex_convex::{contact_convex_convex, intersection_convex_convex};
-pub use cuboid_cuboid::{contact_cuboid_cuboid, intersection_cuboid_cuboid};
+pub use cuboid_cuboid::{
+    contact_cuboid_cuboid, contact_cuboid_cuboid_frames, intersection_cuboid_cuboid, BoxFrame,
+};
 pub use triangle_cuboid::{intersection_triangle_cuboid, intersection_triangle_triangle};
 
 use crate::contact::Manifold;
