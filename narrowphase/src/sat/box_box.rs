@@ -11,7 +11,7 @@
 //! Candidate order (0-based index): faces of A `0, 1, 2`; faces of B `3, 4, 5`;
 //! edge `i` of A × edge `j` of B at `6 + 3i + j`.
 
-use super::lanes::{Fast, Lanes};
+use super::lanes::{relative_pose, vector, Fast, Lanes};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Matrix, Real, Vector};
 use crate::shape::Obb;
@@ -153,7 +153,7 @@ pub(crate) fn overlap_matrix_with<L: Lanes>(
         L::new(r.m12, r.m23, r.m31),
         L::new(r.m13, r.m21, r.m32),
     ];
-    overlap_diagonals(d, lanes(t), lanes(ea), lanes(eb))
+    overlap_diagonals(d, vector(t), vector(ea), vector(eb))
 }
 
 /// True when box A (half-extents `ea`, pose `pose_a`) and box B overlap or touch: the
@@ -179,19 +179,7 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     pose_b: &Isometry,
     eb: &Vector,
 ) -> bool {
-    let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
-    let (va, vb) = (L::new(qa.i, qa.j, qa.k), L::new(qb.i, qb.j, qb.k));
-    let (wa, wb) = (qa.w, qb.w);
-    // q = conj(q_a) q_b = (w_a v_b − w_b v_a − v_a × v_b, w_a w_b + v_a · v_b).
-    let s = L::splat(wa)
-        .mul(vb)
-        .sub(L::splat(wb).mul(va))
-        .sub(va.cross(vb));
-    let w = wa * wb + (qa.i * qb.i + qa.j * qb.j + qa.k * qb.k);
-    // t = conj(q_a) d = d + 2 (v_a × c − w_a c) with c = v_a × d, d = t_b − t_a.
-    let d = lanes::<L>(&pose_b.translation.vector).sub(lanes(&pose_a.translation.vector));
-    let c = va.cross(d);
-    let t = d.add(L::splat(2.0).mul(va.cross(c).sub(L::splat(wa).mul(c))));
+    let (s, w, t) = relative_pose::<L>(pose_a, pose_b);
     // R from the unit quaternion (s, w): diagonal 1 − 2(y² + z²), …; off-diagonal
     // R01 = 2(xy − wz), R10 = 2(xy + wz), and cyclically.
     let s2 = s.add(s);
@@ -201,12 +189,7 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     let d0 = L::splat(1.0).sub(sq.next1().add(sq.next2()));
     let d1 = o.sub(ws); // (R01, R12, R20)
     let d2 = o.add(ws).next2(); // (R02, R10, R21)
-    overlap_diagonals([d0, d1, d2], t, lanes(ea), lanes(eb))
-}
-
-#[inline(always)]
-fn lanes<L: Lanes>(v: &Vector) -> L {
-    L::new(v.x, v.y, v.z)
+    overlap_diagonals([d0, d1, d2], t, vector(ea), vector(eb))
 }
 
 /// The 15 axes of [`first_separating_axis`], three at a time, OR-ed without early exit:

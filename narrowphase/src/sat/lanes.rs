@@ -14,7 +14,7 @@
 //! Lane permutations are named after where lane `j` reads from: [`Lanes::next1`] puts lane
 //! `(j + 1) % 3` in lane `j`, [`Lanes::next2`] lane `(j + 2) % 3`.
 
-use crate::math::Real;
+use crate::math::{Isometry, Real, Vector};
 
 /// Three values processed together (see the module docs).
 pub(crate) trait Lanes: Copy {
@@ -32,6 +32,12 @@ pub(crate) trait Lanes: Copy {
     fn mul(self, o: Self) -> Self;
     /// Lane-wise `|self|`.
     fn abs(self) -> Self;
+    /// Lane-wise `if self < o { self } else { o }` (SSE `minps`; `o` when either is NaN).
+    fn min(self, o: Self) -> Self;
+    /// Lane-wise `if self > o { self } else { o }` (SSE `maxps`; `o` when either is NaN).
+    fn max(self, o: Self) -> Self;
+    /// `(x + y) + z`.
+    fn sum(self) -> Real;
     /// Lane `j` gets lane `(j + 1) % 3`.
     fn next1(self) -> Self;
     /// Lane `j` gets lane `(j + 2) % 3`.
@@ -48,6 +54,39 @@ pub(crate) trait Lanes: Copy {
     fn cross(self, o: Self) -> Self {
         self.next1().mul(o.next2()).sub(self.next2().mul(o.next1()))
     }
+}
+
+/// The pose of B in A's frame, `A⁻¹ B`, as a quaternion `(s, w)` (vector part in lanes) and a
+/// translation: `q = conj(q_a) q_b = (w_a v_b − w_b v_a − v_a × v_b, w_a w_b + v_a · v_b)`,
+/// `t = conj(q_a) (t_b − t_a) = d + 2 (v_a × c − w_a c)` with `c = v_a × d`, `d = t_b − t_a`
+/// (Rodrigues' form for a unit quaternion).
+#[inline(always)]
+pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, Real, L) {
+    let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
+    let (va, vb) = (L::new(qa.i, qa.j, qa.k), L::new(qb.i, qb.j, qb.k));
+    let (wa, wb) = (qa.w, qb.w);
+    let s = L::splat(wa)
+        .mul(vb)
+        .sub(L::splat(wb).mul(va))
+        .sub(va.cross(vb));
+    let w = wa * wb + (qa.i * qb.i + qa.j * qb.j + qa.k * qb.k);
+    let d = vector::<L>(&pose_b.translation.vector).sub(vector(&pose_a.translation.vector));
+    let c = va.cross(d);
+    let t = d.add(L::splat(2.0).mul(va.cross(c).sub(L::splat(wa).mul(c))));
+    (s, w, t)
+}
+
+/// `v` rotated by the unit quaternion `(s, w)`: `v + 2 (w c + s × c)` with `c = s × v`.
+#[inline(always)]
+pub(crate) fn rotate<L: Lanes>(s: L, w: Real, v: L) -> L {
+    let c = s.cross(v);
+    v.add(L::splat(2.0).mul(L::splat(w).mul(c).add(s.cross(c))))
+}
+
+/// A vector's `x, y, z` in lanes.
+#[inline(always)]
+pub(crate) fn vector<L: Lanes>(v: &Vector) -> L {
+    L::new(v.x, v.y, v.z)
 }
 
 /// The scalar backend: plain `Real`s, the reference of every kernel. On x86_64 only the
@@ -95,6 +134,19 @@ impl Lanes for Scalar {
     #[inline(always)]
     fn abs(self) -> Self {
         self.map(Real::abs)
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        self.zip(o, |a, b| if a < b { a } else { b })
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        self.zip(o, |a, b| if a > b { a } else { b })
+    }
+    #[inline(always)]
+    fn sum(self) -> Real {
+        let a = self.0;
+        a[0] + a[1] + a[2]
     }
     #[inline(always)]
     fn next1(self) -> Self {
@@ -170,6 +222,26 @@ mod sse {
             // Clear the sign bits.
             // SAFETY: SSE/SSE2 baseline on x86_64.
             Sse(unsafe { _mm_and_ps(self.0, _mm_castsi128_ps(_mm_set1_epi32(0x7fff_ffff))) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // SAFETY: SSE baseline on x86_64.
+            Sse(unsafe { _mm_min_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            // SAFETY: SSE baseline on x86_64.
+            Sse(unsafe { _mm_max_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sum(self) -> Real {
+            // (lane 0 + lane 1) + lane 2, as scalar additions.
+            // SAFETY: SSE baseline on x86_64.
+            unsafe {
+                let y = _mm_shuffle_ps::<0b01_01_01_01>(self.0, self.0);
+                let z = _mm_shuffle_ps::<0b10_10_10_10>(self.0, self.0);
+                _mm_cvtss_f32(_mm_add_ss(_mm_add_ss(self.0, y), z))
+            }
         }
         #[inline(always)]
         fn next1(self) -> Self {
