@@ -41,6 +41,10 @@ struct Args {
     /// profiling one query at a time).
     #[arg(long)]
     only: Option<String>,
+    /// Run only the queries whose name (`intersection_test` or `contact(prediction=0)`)
+    /// contains this text.
+    #[arg(long)]
+    query: Option<String>,
 }
 
 struct Pair {
@@ -245,66 +249,44 @@ fn report(json: bool, l: Line) {
     }
 }
 
+/// Times `f` on `pairs` and prints its line, unless `--query` leaves the query out.
+/// (Generic, as `bench` is, so each query is compiled into its own loop.)
+fn run(args: &Args, query: &str, shapes: &str, d: f64, pairs: &[Pair], f: impl Fn(&Pair) -> bool) {
+    if args.query.as_deref().is_some_and(|q| !query.contains(q)) {
+        return;
+    }
+    let (ns, hits) = bench(pairs, args.reps as usize, f);
+    report(
+        args.json,
+        Line {
+            query,
+            shapes,
+            pairs: pairs.len(),
+            d,
+            ns,
+            hits,
+        },
+    );
+}
+
 fn main() {
     let args = Args::parse();
     let n = args.pairs as usize;
-    let reps = args.reps as usize;
     let wanted = |set: &str| args.only.as_deref().is_none_or(|o| set.contains(o));
     if wanted("cuboid-cuboid") {
         let pairs = gen_cuboid_cuboid(n, args.seed, D_CUBOID_CUBOID);
-        let (ns, hits) = bench(&pairs, reps, intersection);
-        report(
-            args.json,
-            Line {
-                query: "intersection_test",
-                shapes: "cuboid-cuboid",
-                pairs: pairs.len(),
-                d: D_CUBOID_CUBOID,
-                ns,
-                hits,
-            },
-        );
-        let (ns, hits) = bench(&pairs, reps, contact);
-        report(
-            args.json,
-            Line {
-                query: "contact(prediction=0)",
-                shapes: "cuboid-cuboid",
-                pairs: pairs.len(),
-                d: D_CUBOID_CUBOID,
-                ns,
-                hits,
-            },
-        );
+        let (s, d) = ("cuboid-cuboid", D_CUBOID_CUBOID);
+        run(&args, "intersection_test", s, d, &pairs, intersection);
+        run(&args, "contact(prediction=0)", s, d, &pairs, contact);
     }
     if wanted("ball-ball") {
         let pairs = gen_ball_ball(n, args.seed, D_BALL_BALL);
-        let (ns, hits) = bench(&pairs, reps, intersection);
-        report(
-            args.json,
-            Line {
-                query: "intersection_test",
-                shapes: "ball-ball",
-                pairs: pairs.len(),
-                d: D_BALL_BALL,
-                ns,
-                hits,
-            },
-        );
+        let (s, d) = ("ball-ball", D_BALL_BALL);
+        run(&args, "intersection_test", s, d, &pairs, intersection);
     }
     if wanted("triangle-cuboid") {
         let pairs = gen_triangle_cuboid(n, args.seed, D_TRIANGLE_CUBOID);
-        let (ns, hits) = bench(&pairs, reps, intersection);
-        report(
-            args.json,
-            Line {
-                query: "intersection_test",
-                shapes: "triangle-cuboid",
-                pairs: pairs.len(),
-                d: D_TRIANGLE_CUBOID,
-                ns,
-                hits,
-            },
-        );
+        let (s, d) = ("triangle-cuboid", D_TRIANGLE_CUBOID);
+        run(&args, "intersection_test", s, d, &pairs, intersection);
     }
 }

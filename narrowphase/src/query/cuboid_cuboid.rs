@@ -20,7 +20,7 @@
 use crate::contact::clipping::{reduce_to_four, ClipPolygon, ClipVertex};
 use crate::contact::{ContactPoint, Manifold};
 use crate::math::{Isometry, Matrix, Point, Real, Vector};
-use crate::sat::box_box::first_separating_axis;
+use crate::sat::box_box::overlap_poses;
 
 /// Edge pairs whose cross product is shorter than this (sine of their angle) are skipped by
 /// the contact query: their axis is ill-conditioned and a face axis is then within
@@ -35,9 +35,7 @@ pub fn intersection_cuboid_cuboid(
     pose_b: &Isometry,
     eb: &Vector,
 ) -> bool {
-    let rel = pose_a.inv_mul(pose_b);
-    let r = rel.rotation.to_rotation_matrix().into_inner();
-    first_separating_axis(&r, &rel.translation.vector, ea, eb).is_none()
+    overlap_poses(pose_a, ea, pose_b, eb)
 }
 
 /// The best axis found by the contact query's SAT, in A's frame.

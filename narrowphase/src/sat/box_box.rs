@@ -11,8 +11,9 @@
 //! Candidate order (0-based index): faces of A `0, 1, 2`; faces of B `3, 4, 5`;
 //! edge `i` of A × edge `j` of B at `6 + 3i + j`.
 
+use super::lanes::{relative_pose, vector, Fast, Lanes};
 use super::{AxisReport, SeparatingAxis};
-use crate::math::{Matrix, Real, Vector};
+use crate::math::{Isometry, Matrix, Real, Vector};
 use crate::shape::Obb;
 
 /// How many candidate axes the box–box test has.
@@ -74,15 +75,20 @@ fn separates(
     eb: &[Real; 3],
 ) -> bool {
     match index {
+        // The sums run cyclically from the diagonal term (k = i, i + 1, i + 2 for a face of
+        // A; k = j, j − 1, j − 2 for a face of B), the order in which the lanes of
+        // [`overlap_diagonals`] add them, so both give the same bits.
         0..=2 => {
             let i = index as usize;
-            let rb = eb[0] * ar[i][0] + eb[1] * ar[i][1] + eb[2] * ar[i][2];
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            let rb = eb[i] * ar[i][i] + eb[i1] * ar[i][i1] + eb[i2] * ar[i][i2];
             t[i].abs() > ea[i] + rb
         }
         3..=5 => {
             let j = index as usize - 3;
-            let ra = ea[0] * ar[0][j] + ea[1] * ar[1][j] + ea[2] * ar[2][j];
-            let tj = t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j];
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let ra = ea[j] * ar[j][j] + ea[j2] * ar[j2][j] + ea[j1] * ar[j1][j];
+            let tj = t[j] * r[j][j] + t[j2] * r[j2][j] + t[j1] * r[j1][j];
             tj.abs() > ra + eb[j]
         }
         _ => {
@@ -122,6 +128,110 @@ pub fn first_separating_axis(r: &Matrix, t: &Vector, ea: &Vector, eb: &Vector) -
     }
     try_axes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14);
     None
+}
+
+/// True when none of the 15 candidates separates the boxes (they overlap or touch): exactly
+/// [`first_separating_axis`]`(r, t, ea, eb).is_none()`, arguments as there.
+///
+/// Runs the lane kernel `overlap_diagonals` on the fastest backend of the target.
+#[inline]
+pub fn overlap(r: &Matrix, t: &Vector, ea: &Vector, eb: &Vector) -> bool {
+    overlap_matrix_with::<Fast>(r, t, ea, eb)
+}
+
+/// [`overlap`] on a chosen [`Lanes`] backend.
+#[inline(always)]
+pub(crate) fn overlap_matrix_with<L: Lanes>(
+    r: &Matrix,
+    t: &Vector,
+    ea: &Vector,
+    eb: &Vector,
+) -> bool {
+    // Cyclic diagonals: D_k[m] = R[m][(m + k) % 3].
+    let d = [
+        L::new(r.m11, r.m22, r.m33),
+        L::new(r.m12, r.m23, r.m31),
+        L::new(r.m13, r.m21, r.m32),
+    ];
+    overlap_diagonals(d, vector(t), vector(ea), vector(eb))
+}
+
+/// True when box A (half-extents `ea`, pose `pose_a`) and box B overlap or touch: the
+/// 15-axis test of [`overlap`] on the relative pose, computed from the two quaternions
+/// without building a matrix first.
+///
+/// Cost on x86_64: about 150 instructions, no data-dependent branch. The relative rotation
+/// `q = conj(q_a) q_b` (one quaternion product), `t = conj(q_a) (t_b − t_a)` (Rodrigues' form,
+/// two cross products), then the three cyclic diagonals of `R` straight from `q`.
+/// Assumes unit quaternions, as [`Isometry`] guarantees. Differs from
+/// `overlap(R, t, ..)` with `R`, `t` from nalgebra's `inv_mul` only by rounding in `R` and
+/// `t` (a few ulps).
+#[inline]
+pub fn overlap_poses(pose_a: &Isometry, ea: &Vector, pose_b: &Isometry, eb: &Vector) -> bool {
+    overlap_poses_with::<Fast>(pose_a, ea, pose_b, eb)
+}
+
+/// [`overlap_poses`] on a chosen [`Lanes`] backend.
+#[inline(always)]
+pub(crate) fn overlap_poses_with<L: Lanes>(
+    pose_a: &Isometry,
+    ea: &Vector,
+    pose_b: &Isometry,
+    eb: &Vector,
+) -> bool {
+    let (s, w, t) = relative_pose::<L>(pose_a, pose_b);
+    // R from the unit quaternion (s, w): diagonal 1 − 2(y² + z²), …; off-diagonal
+    // R01 = 2(xy − wz), R10 = 2(xy + wz), and cyclically.
+    let s2 = s.add(s);
+    let sq = s.mul(s2); // (2x², 2y², 2z²)
+    let o = s.mul(s2.next1()); // (2xy, 2yz, 2zx)
+    let ws = L::splat(w).mul(s2).next2(); // (2wz, 2wx, 2wy)
+    let d0 = L::splat(1.0).sub(sq.next1().add(sq.next2()));
+    let d1 = o.sub(ws); // (R01, R12, R20)
+    let d2 = o.add(ws).next2(); // (R02, R10, R21)
+    overlap_diagonals([d0, d1, d2], t, vector(ea), vector(eb))
+}
+
+/// The 15 axes of [`first_separating_axis`], three at a time, OR-ed without early exit:
+/// straight-line code with no data-dependent branch, so a stream of random pairs costs no
+/// branch misprediction, and on the SSE backend about 90 instructions for the 15 axes.
+///
+/// `R` comes as its cyclic diagonals `d[k][m] = R[m][(m + k) % 3]` (the layout in which every
+/// axis family is lane-wise: no broadcast needed); `t`, `ea`, `eb` as in
+/// [`first_separating_axis`]. Each lane computes the same expression, in the same order, as
+/// the scalar line of its axis in [`first_separating_axis`], so the two agree bit for bit.
+#[inline(always)]
+pub(crate) fn overlap_diagonals<L: Lanes>(d: [L; 3], t: L, ea: L, eb: L) -> bool {
+    let eps = L::splat(PARALLEL_EPSILON);
+    let ad = d.map(|x| x.abs().add(eps));
+    // x.nextₖ for every diagonal: n1[k][m] = R[m + 1][m + k + 1], n2[k][m] = R[m + 2][m + k + 2].
+    let (n1, n2) = (d.map(L::next1), d.map(L::next2));
+    let (an1, an2) = (ad.map(L::next1), ad.map(L::next2));
+    let (ea1, ea2) = (ea.next1(), ea.next2());
+    let (eb1, eb2) = (eb.next1(), eb.next2());
+    let (t1, t2) = (t.next1(), t.next2());
+
+    // Faces of A (lane i): |tᵢ| > eaᵢ + Σₖ ebₖ |Rᵢₖ|, k = i, i + 1, i + 2.
+    let rb = eb.mul(ad[0]).add(eb1.mul(ad[1])).add(eb2.mul(ad[2]));
+    let mut sep = t.abs().gt(ea.add(rb));
+    // Faces of B (lane j): |Σₖ tₖ Rₖⱼ| > Σₖ eaₖ |Rₖⱼ| + ebⱼ, k = j, j − 1, j − 2. Column j's
+    // entries R[j − 1][j] = n2[1][j] and R[j − 2][j] = n1[2][j].
+    let ra = ea.mul(ad[0]).add(ea2.mul(an2[1])).add(ea1.mul(an1[2]));
+    let tj = t.mul(d[0]).add(t2.mul(n2[1])).add(t1.mul(n1[2]));
+    sep = L::or(sep, tj.abs().gt(ra.add(eb)));
+    // Edge i of A × edge j of B along the diagonal j = i + k (lane i), with i1, i2 = i + 1,
+    // i + 2 and j1, j2 = j + 1, j + 2:
+    // |t_i2 R_i1j − t_i1 R_i2j| > ea_i1 |R_i2j| + ea_i2 |R_i1j| + eb_j1 |R_ij2| + eb_j2 |R_ij1|,
+    // where R_i2j = n2[k + 1], R_i1j = n1[k + 2], R_ij2 = d[k + 2], R_ij1 = d[k + 1].
+    let ebk = [eb, eb1, eb2]; // ebk[k][i] = eb[i + k]
+    for k in 0..3 {
+        let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+        let ra = ea1.mul(an2[k1]).add(ea2.mul(an1[k2]));
+        let rb = ebk[k1].mul(ad[k2]).add(ebk[k2].mul(ad[k1]));
+        let tl = t2.mul(n1[k2]).sub(t1.mul(n2[k1]));
+        sep = L::or(sep, tl.abs().gt(ra.add(rb)));
+    }
+    !L::any(sep)
 }
 
 /// Like [`first_separating_axis`] but tries candidate `cached` (an index 0..15, e.g. the axis
@@ -176,7 +286,123 @@ fn report(index: u16) -> AxisReport {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lanes::Scalar;
     use super::*;
+    use crate::math::{Rotation, Translation};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn unit_quaternion(r: &mut ChaCha8Rng) -> Rotation {
+        let q = nalgebra::Quaternion::new(
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+        );
+        Rotation::from_quaternion(q)
+    }
+
+    fn vector(r: &mut ChaCha8Rng, lo: Real, hi: Real) -> Vector {
+        Vector::new(
+            r.gen_range(lo..hi),
+            r.gen_range(lo..hi),
+            r.gen_range(lo..hi),
+        )
+    }
+
+    /// Random `R`, `t`, half-extents; a third of the rotations snapped to an axis-aligned or
+    /// edge-parallel one (the `|R| + ε` cases), `t` spread around the touching distance.
+    fn case(r: &mut ChaCha8Rng) -> (Matrix, Vector, Vector, Vector) {
+        let mut q = unit_quaternion(r);
+        if r.gen_range(0..3) == 0 {
+            let axis = nalgebra::Unit::new_normalize(vector(r, -1.0, 1.0));
+            q = Rotation::from_axis_angle(&Vector::z_axis(), std::f32::consts::FRAC_PI_2)
+                * Rotation::from_axis_angle(&axis, r.gen_range(-1e-6..1e-6));
+        }
+        let (ea, eb) = (vector(r, 0.1, 2.0), vector(r, 0.1, 2.0));
+        let dir = vector(r, -1.0, 1.0).normalize();
+        let t = dir * (ea.norm() + eb.norm()) * r.gen_range(0.3..1.1);
+        (q.to_rotation_matrix().into_inner(), t, ea, eb)
+    }
+
+    /// The branch-free boolean (either backend) says "overlap" exactly when the report API
+    /// finds no separating axis, bit for bit, including the near-parallel cases.
+    #[test]
+    fn overlap_is_first_separating_axis_none() {
+        let mut r = ChaCha8Rng::seed_from_u64(7);
+        let mut seen = [0usize; 2];
+        for k in 0..200_000 {
+            let (m, t, ea, eb) = case(&mut r);
+            let want = first_separating_axis(&m, &t, &ea, &eb).is_none();
+            seen[want as usize] += 1;
+            assert_eq!(overlap(&m, &t, &ea, &eb), want, "case {k}");
+            assert_eq!(
+                overlap_matrix_with::<Scalar>(&m, &t, &ea, &eb),
+                want,
+                "case {k} (scalar)"
+            );
+        }
+        assert!(seen[0] > 20_000 && seen[1] > 20_000, "{seen:?}");
+    }
+
+    /// The pose path gives the same bits on the SIMD and scalar backends, and agrees with
+    /// the report API on nalgebra's relative pose except within rounding of touching.
+    #[test]
+    fn overlap_poses_backends_agree_and_match_report() {
+        let mut r = ChaCha8Rng::seed_from_u64(8);
+        let mut seen = [0usize; 2];
+        for k in 0..200_000 {
+            let (qa, qb) = (unit_quaternion(&mut r), unit_quaternion(&mut r));
+            let (ea, eb) = (vector(&mut r, 0.1, 2.0), vector(&mut r, 0.1, 2.0));
+            let ta = vector(&mut r, -50.0, 50.0);
+            let dir = vector(&mut r, -1.0, 1.0).normalize();
+            let tb = ta + dir * (ea.norm() + eb.norm()) * r.gen_range(0.3..1.1);
+            let pa = Isometry::from_parts(Translation::from(ta), qa);
+            let pb = Isometry::from_parts(Translation::from(tb), qb);
+            let fast = overlap_poses(&pa, &ea, &pb, &eb);
+            assert_eq!(
+                fast,
+                overlap_poses_with::<Scalar>(&pa, &ea, &pb, &eb),
+                "case {k}: SIMD vs scalar"
+            );
+            let rel = pa.inv_mul(&pb);
+            let m = rel.rotation.to_rotation_matrix().into_inner();
+            let t = rel.translation.vector;
+            let reference = first_separating_axis(&m, &t, &ea, &eb).is_none();
+            if fast != reference {
+                // Only a pair within rounding of touching may flip: shrinking or growing B
+                // by 1e-4 (relative) must make the report API agree with both answers.
+                let (lo, hi) = (eb * (1.0 - 1e-4), eb * (1.0 + 1e-4));
+                assert!(
+                    first_separating_axis(&m, &t, &ea, &lo).is_some()
+                        && first_separating_axis(&m, &t, &ea, &hi).is_none(),
+                    "case {k}: pose path {fast} vs report API {reference}, not a touching pair"
+                );
+            }
+            seen[fast as usize] += 1;
+        }
+        assert!(seen[0] > 20_000 && seen[1] > 20_000, "{seen:?}");
+    }
+
+    /// A NaN in `t` makes the comparisons it enters false on both backends (as in the report
+    /// API); the other axes still decide (here face 2 of A separates).
+    #[test]
+    fn nan_reads_alike_on_both_backends() {
+        let (m, t, e) = (
+            Matrix::identity(),
+            Vector::new(Real::NAN, 5.0, 0.0),
+            Vector::repeat(1.0),
+        );
+        assert!(!overlap(&m, &t, &e, &e));
+        assert_eq!(
+            overlap(&m, &t, &e, &e),
+            overlap_matrix_with::<Scalar>(&m, &t, &e, &e)
+        );
+        assert_eq!(
+            overlap(&m, &t, &e, &e),
+            first_separating_axis(&m, &t, &e, &e).is_none()
+        );
+    }
 
     #[test]
     fn index_round_trip() {

@@ -13,8 +13,9 @@
 //! cannot report a gap. The radius is widened by a relative `10⁻⁶` so rounding on a
 //! near-parallel edge cannot fake one either.
 
+use super::lanes::{relative_pose, rotate, vector, Fast, Lanes};
 use super::{AxisReport, SeparatingAxis};
-use crate::math::{Point, Real, Vector};
+use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::Obb;
 
 /// How many candidate axes the triangle–box test has.
@@ -56,7 +57,8 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
         }
         3 => {
             let n = (v[1] - v[0]).cross(&(v[2] - v[0]));
-            let p = n.dot(&v[0]);
+            // Summed x, y, z in this order, as the lanes of [`overlap_with`] do.
+            let p = n.x * v[0].x + n.y * v[0].y + n.z * v[0].z;
             let r = e.x * n.x.abs() + e.y * n.y.abs() + e.z * n.z.abs();
             p.abs() > r * (1.0 + REL_EPS)
         }
@@ -91,6 +93,69 @@ pub fn first_separating_axis(v: &[Vector; 3], e: &Vector) -> Option<u16> {
     }
     try_axes!(0 1 2 3 4 5 6 7 8 9 10 11 12);
     None
+}
+
+/// True when none of the 13 candidates separates the triangle from the box: exactly
+/// [`first_separating_axis`]`(v, e).is_none()` on the same corners, the 13 axes taken three
+/// at a time (lanes = the box axes) without early exit, on the fastest lane backend of the target.
+#[inline]
+pub fn overlap(v: &[Vector; 3], e: &Vector) -> bool {
+    overlap_with::<Fast>(v.map(|c| vector(&c)), vector(e))
+}
+
+/// True when the triangle `tri` (local corners) at `pose_t` and the box of half-extents `e`
+/// at `pose_b` overlap or touch: the corners are brought into the box's frame on lanes (one
+/// quaternion product, then a rotation per corner), then [`overlap`]'s test runs. No matrix,
+/// no data-dependent branch.
+#[inline]
+pub fn overlap_poses(pose_t: &Isometry, tri: &[Point; 3], pose_b: &Isometry, e: &Vector) -> bool {
+    overlap_poses_with::<Fast>(pose_t, tri, pose_b, e)
+}
+
+/// [`overlap_poses`] on a chosen [`Lanes`] backend.
+#[inline(always)]
+pub(crate) fn overlap_poses_with<L: Lanes>(
+    pose_t: &Isometry,
+    tri: &[Point; 3],
+    pose_b: &Isometry,
+    e: &Vector,
+) -> bool {
+    let (s, w, t) = relative_pose::<L>(pose_b, pose_t);
+    let v = tri.map(|c| rotate(s, w, vector::<L>(&c.coords)).add(t));
+    overlap_with(v, vector(e))
+}
+
+/// The lane kernel: each lane computes the scalar line of its axis in
+/// [`first_separating_axis`] (same operations, same order), so the two agree bit for bit.
+#[inline(always)]
+pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
+    let zero = L::splat(0.0);
+    let neg_e = zero.sub(e);
+    // Box faces (lane k): the triangle's extent on axis k against [−eₖ, eₖ].
+    let lo = v[0].min(v[1]);
+    let hi = v[1].max(v[0]);
+    let (lo, hi) = (v[2].min(lo), v[2].max(hi));
+    let mut sep = L::or(neg_e.gt(hi), lo.gt(e));
+    // Edge i × box axis j (lane j): a = uⱼ × fᵢ; projections of corners i and i + 2
+    // (corner i + 1 projects as corner i) are the lanes of fᵢ × vᵢ and fᵢ × vᵢ₊₂.
+    let grow = L::splat(1.0 + REL_EPS);
+    let (e1, e2) = (e.next1(), e.next2());
+    for i in 0..3 {
+        let f = v[(i + 1) % 3].sub(v[i]);
+        let p0 = f.cross(v[i]);
+        let p2 = f.cross(v[(i + 2) % 3]);
+        let r = e1
+            .mul(f.next2().abs())
+            .add(e2.mul(f.next1().abs()))
+            .mul(grow);
+        let (lo, hi) = (p0.min(p2), p2.max(p0));
+        sep = L::or(sep, L::or(lo.gt(r), zero.sub(r).gt(hi)));
+    }
+    // The triangle's plane: |n · v₀| > Σ eₖ |nₖ| (1 + 10⁻⁶), n = (v₁ − v₀) × (v₂ − v₀).
+    let n = v[1].sub(v[0]).cross(v[2].sub(v[0]));
+    let p = n.mul(v[0]).sum();
+    let r = e.mul(n.abs()).sum();
+    !(L::any(sep) | (p.abs() > r * (1.0 + REL_EPS)))
 }
 
 /// Like [`first_separating_axis`], trying candidate `cached` (0..13) first.
@@ -128,5 +193,100 @@ fn report(index: u16) -> AxisReport {
         axis: axis_of_index(index),
         index,
         count: AXIS_COUNT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lanes::Scalar;
+    use super::*;
+    use crate::math::{Rotation, Translation};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn vector(r: &mut ChaCha8Rng, lo: Real, hi: Real) -> Vector {
+        Vector::new(
+            r.gen_range(lo..hi),
+            r.gen_range(lo..hi),
+            r.gen_range(lo..hi),
+        )
+    }
+
+    fn rotation(r: &mut ChaCha8Rng) -> Rotation {
+        Rotation::from_quaternion(nalgebra::Quaternion::new(
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+        ))
+    }
+
+    /// Corners in the box frame around the touching distance; a quarter of the triangles
+    /// get an edge parallel to a box axis or lie in a box-aligned plane.
+    fn corners(r: &mut ChaCha8Rng) -> [Vector; 3] {
+        let centre = vector(r, -1.0, 1.0).normalize() * r.gen_range(0.0..2.5);
+        let mut v = [0; 3].map(|_| centre + vector(r, -1.0, 1.0));
+        match r.gen_range(0..8) {
+            0 => v[1] = v[0] + Vector::x() * r.gen_range(0.1..1.0),
+            1 => v.iter_mut().for_each(|c| c.z = centre.z),
+            _ => {}
+        }
+        v
+    }
+
+    /// The lane kernel (both backends) says "overlap" exactly when the report API finds no
+    /// separating axis, on the same corners.
+    #[test]
+    fn overlap_is_first_separating_axis_none() {
+        let mut r = ChaCha8Rng::seed_from_u64(9);
+        let mut seen = [0usize; 2];
+        for k in 0..200_000 {
+            let v = corners(&mut r);
+            let e = vector(&mut r, 0.1, 1.0);
+            let want = first_separating_axis(&v, &e).is_none();
+            seen[want as usize] += 1;
+            assert_eq!(overlap(&v, &e), want, "case {k}");
+            let lanes = v.map(|c| Scalar([c.x, c.y, c.z]));
+            assert_eq!(
+                overlap_with(lanes, Scalar([e.x, e.y, e.z])),
+                want,
+                "case {k} (scalar)"
+            );
+        }
+        assert!(seen[0] > 20_000 && seen[1] > 20_000, "{seen:?}");
+    }
+
+    /// The pose path: same bits on both backends, and the report API's answer on nalgebra's
+    /// corners except for pairs within rounding of touching.
+    #[test]
+    fn overlap_poses_backends_agree_and_match_report() {
+        let mut r = ChaCha8Rng::seed_from_u64(10);
+        let mut seen = [0usize; 2];
+        for k in 0..200_000 {
+            let tri = [0; 3].map(|_| Point::from(vector(&mut r, -1.0, 1.0)));
+            let e = vector(&mut r, 0.2, 1.0);
+            let tb = vector(&mut r, -50.0, 50.0);
+            let tt = tb + vector(&mut r, -1.0, 1.0).normalize() * r.gen_range(0.0..2.5);
+            let pose_t = Isometry::from_parts(Translation::from(tt), rotation(&mut r));
+            let pose_b = Isometry::from_parts(Translation::from(tb), rotation(&mut r));
+            let fast = overlap_poses(&pose_t, &tri, &pose_b, &e);
+            assert_eq!(
+                fast,
+                overlap_poses_with::<Scalar>(&pose_t, &tri, &pose_b, &e),
+                "case {k}: SIMD vs scalar"
+            );
+            let rel = pose_b.inv_mul(&pose_t);
+            let v = tri.map(|c| (rel * c).coords);
+            if fast != first_separating_axis(&v, &e).is_none() {
+                let (lo, hi) = (e * (1.0 - 1e-4), e * (1.0 + 1e-4));
+                assert!(
+                    first_separating_axis(&v, &lo).is_some()
+                        && first_separating_axis(&v, &hi).is_none(),
+                    "case {k}: pose path {fast} vs report API, not a touching pair"
+                );
+            }
+            seen[fast as usize] += 1;
+        }
+        assert!(seen[0] > 20_000 && seen[1] > 20_000, "{seen:?}");
     }
 }
