@@ -8,6 +8,8 @@
 //!     cargo test -p tumble-tests --test fuzz_triage -- --ignored --nocapture
 //! ```
 //!
+//! `TUMBLE_TRIAGE_TARGET=<target>` limits the run to one target; `TUMBLE_TRIAGE_VERBOSE=1`
+//! prints the whole message of each class's example.
 //! `TUMBLE_TRIAGE_DIR` defaults to `fuzz/artifacts`; each sub-folder named after a target
 //! (`fuzz/artifacts/<target>/`) is replayed. Ignored because it reads untracked files and
 //! reports rather than asserts.
@@ -111,7 +113,7 @@ fn triage_fuzz_artifacts() {
         if inputs.is_empty() {
             continue;
         }
-        let mut classes: BTreeMap<String, (usize, PathBuf)> = BTreeMap::new();
+        let mut classes: BTreeMap<String, (usize, PathBuf, String)> = BTreeMap::new();
         let mut passing = 0;
         for file in &inputs {
             let data = std::fs::read(file).expect("unreadable input");
@@ -122,7 +124,10 @@ fn triage_fuzz_artifacts() {
             let full = LAST_PANIC.with(|p| p.borrow().clone());
             let first = full.lines().next().unwrap_or_default();
             let key = format!("{}{}", pair_kinds(&full), shape_of(first));
-            classes.entry(key).or_insert((0, file.clone())).0 += 1;
+            classes
+                .entry(key)
+                .or_insert((0, file.clone(), full.clone()))
+                .0 += 1;
         }
         println!(
             "== {name}: {} inputs, {passing} pass now, {} fail in {} classes",
@@ -132,8 +137,12 @@ fn triage_fuzz_artifacts() {
         );
         let mut sorted: Vec<_> = classes.into_iter().collect();
         sorted.sort_by(|x, y| y.1 .0.cmp(&x.1 .0));
-        for (key, (count, example)) in sorted {
+        let verbose = std::env::var("TUMBLE_TRIAGE_VERBOSE").is_ok();
+        for (key, (count, example, full)) in sorted {
             println!("{count:6}  {key}\n        e.g. {}", example.display());
+            if verbose {
+                println!("        {full}");
+            }
         }
     }
     std::panic::set_hook(hook);

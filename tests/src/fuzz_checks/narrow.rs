@@ -18,9 +18,15 @@
 //!    tol along each of 26 directions penetrates by more than 0.88·tol, so `contact` must
 //!    report it; for exact pairs, an overlap above tol means the test is true;
 //! 6. swapping A and B gives the same test answer and the same depth.
+//!
+//! One stated exception: two boxes apart by less than the slack of the box–box test's
+//! `|R| + ε` guard (per axis, derived in [`super::oracle::box_box_within_parallel_slack`])
+//! may be reported as touching by either or both orders of `intersection_test` (5 and 6).
 
 use super::input::{pose, shape_size, ShapeRecipe};
-use super::oracle::{cube_directions, overlap_along, sat_overlap, Geom};
+use super::oracle::{
+    box_box_within_parallel_slack, cube_directions, overlap_along, sat_overlap, Geom,
+};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use tumble::math::{Isometry, Real, Translation, Vector};
 use tumble::narrowphase::query::{contact, intersection_test};
@@ -198,10 +204,18 @@ pub fn check_pair(case: &PairCase) {
     }
 
     let depth = man.as_ref().map(Manifold::depth);
+    // Box–box: "touching" is by design allowed while every axis separates by at most the slack
+    // its |R| + ε guard adds (derived in `box_box_within_parallel_slack`).
+    let within_slack = match (&case.a, &case.b) {
+        (ShapeRecipe::Cuboid(ha), ShapeRecipe::Cuboid(hb)) => {
+            least < 0.0 && box_box_within_parallel_slack(ha, pa, hb, pb, tol)
+        }
+        _ => false,
+    };
     if least < -tol {
         ensure!(
             case,
-            !test,
+            !test || within_slack,
             "intersection_test true but the axis {least_axis:?} separates by {}",
             -least
         );
@@ -244,7 +258,7 @@ pub fn check_pair(case: &PairCase) {
 
     // Symmetry.
     let test_ba = intersection_test(pb, &b, pa, &a);
-    if least.abs() > tol {
+    if least.abs() > tol && !within_slack {
         ensure_eq!(
             case,
             test_ba,
