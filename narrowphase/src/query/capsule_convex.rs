@@ -8,6 +8,7 @@
 //! When the normal is a face normal of the polyhedron (a capsule lying on a face), the core is
 //! clipped by the face's side planes and both ends become points, so the capsule does not rock.
 
+use super::ball_convex::CERTIFICATE;
 use super::capsule_round::CapsuleCore;
 use super::convex_convex::{face_towards, support_edge};
 use crate::contact::closest::closest_points_segments;
@@ -34,6 +35,15 @@ pub fn intersection_convex_capsule(
 }
 
 /// Contact of a polyhedron (A) against a capsule (B), gap at most `prediction` metres.
+///
+/// GJK's normal `n` is kept only when certified: its distance `d` is an upper bound of the
+/// core's distance and the separation of the core beyond the polyhedron along `n` a lower
+/// bound, so `d − sep(n) ≤ CERTIFICATE · scale` (as for the sphere,
+/// [`super::ball_convex::CERTIFICATE`]) proves `n` right. Otherwise (GJK stopped early, or
+/// the core penetrates) the exact segment–polytope SAT decides. The depth is always
+/// `radius − sep(normal)`, the overlap along the reported normal. A nearby face normal
+/// replaces `n` (two points, so the capsule does not rock) only when its separation is as
+/// large within the same tolerance, i.e. when it is a least-depth direction too.
 pub fn contact_convex_capsule(
     pose: &Isometry,
     poly: &ConvexPolyhedron,
@@ -42,32 +52,52 @@ pub fn contact_convex_capsule(
 ) -> Option<Manifold> {
     let seg = Segment { a: cap.a, b: cap.b };
     let posed = Posed::new(poly, pose);
-    match gjk::distance(pose, poly, &Isometry::identity(), &seg) {
-        GjkResult::Separated {
-            distance,
-            point_a,
-            point_b,
-            normal: n,
-        } => {
-            if distance > cap.radius + prediction {
-                return None;
-            }
-            let depth = cap.radius - distance;
-            if let Some(mut m) = face_points(&posed, cap, &n, prediction) {
-                m.set_depth(depth);
-                return Some(m);
-            }
-            let mut m = Manifold::new(n);
-            let sb = point_b - n * cap.radius;
-            m.push(ContactPoint {
-                point: point_a + (sb - point_a) * 0.5,
-                depth,
-                id: 0,
-            });
-            Some(m)
-        }
-        GjkResult::Intersecting => penetrating(&posed, cap, prediction),
+    let GjkResult::Separated {
+        distance,
+        point_a,
+        point_b,
+        normal: n,
+    } = gjk::distance(pose, poly, &Isometry::identity(), &seg)
+    else {
+        return penetrating(&posed, cap, prediction);
+    };
+    if distance > cap.radius + prediction {
+        return None;
     }
+    let scale = poly
+        .vertices()
+        .iter()
+        .map(|v| (pose * v).coords.amax())
+        .fold(cap.a.coords.amax().max(cap.b.coords.amax()), Real::max);
+    let tol = CERTIFICATE * scale;
+    let sep_n = core_separation(&posed, cap, &n);
+    if distance - sep_n > tol {
+        return penetrating(&posed, cap, prediction);
+    }
+    let (_, nf) = face_towards(&posed, &n);
+    let sep_f = core_separation(&posed, cap, &nf);
+    if sep_f >= sep_n - tol {
+        if let Some(mut m) = face_points(&posed, cap, &nf, prediction) {
+            m.set_depth(cap.radius - sep_f);
+            return Some(m);
+        }
+    }
+    let depth = cap.radius - sep_n;
+    let mut m = Manifold::new(n);
+    let sb = point_b - n * cap.radius;
+    m.push(ContactPoint {
+        point: point_a + (sb - point_a) * 0.5,
+        depth,
+        id: 0,
+    });
+    Some(m)
+}
+
+/// How far the capsule's core lies beyond the polyhedron along the unit `n` (world):
+/// `min(a · n, b · n) − h(n)`, negative when they overlap on `n`.
+fn core_separation(posed: &Posed, cap: &CapsuleCore, n: &Vector) -> Real {
+    let (_, pmax) = posed.project(n);
+    n.dot(&cap.a.coords).min(n.dot(&cap.b.coords)) - pmax
 }
 
 /// The core penetrates: SAT between the segment and the polyhedron.
