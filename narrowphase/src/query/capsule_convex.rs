@@ -1,15 +1,16 @@
 //! Convex polyhedron (boxes and triangles included) against capsule.
 //!
-//! While the core segment is outside the polyhedron, GJK gives the exact distance and closest
-//! points (the capsule's surface is its core pushed out by the radius). Once the core
+//! While the core segment is outside the polyhedron, GJK gives the distance and closest points
+//! (the capsule's surface is its core pushed out by the radius), checked by a certificate,
+//! with an exact brute-force answer when the certificate fails (see `core_distance`). Once the core
 //! penetrates, a SAT between the segment and the polyhedron gives the least-penetration axis:
 //! its candidates are the polyhedron's face normals and the segment's direction crossed with
 //! each of its edge directions (the face normals of their Minkowski difference).
 //! When the normal is a face normal of the polyhedron (a capsule lying on a face), the core is
 //! clipped by the face's side planes and both ends become points, so the capsule does not rock.
 
-use super::ball_convex::CERTIFICATE;
-use super::capsule_round::CapsuleCore;
+use super::ball_convex::{point_separation, CERTIFICATE};
+use super::capsule_round::{without_component, CapsuleCore};
 use super::convex_convex::{face_towards, support_edge};
 use crate::contact::closest::closest_points_segments;
 use crate::contact::{ContactPoint, Manifold};
@@ -27,53 +28,32 @@ pub fn intersection_convex_capsule(
     poly: &ConvexPolyhedron,
     cap: &CapsuleCore,
 ) -> bool {
-    let seg = Segment { a: cap.a, b: cap.b };
-    match gjk::distance(pose, poly, &Isometry::identity(), &seg) {
-        GjkResult::Intersecting => true,
-        GjkResult::Separated { distance, .. } => distance <= cap.radius,
+    match core_distance(&Posed::new(poly, pose), cap) {
+        None => true,
+        Some((distance, ..)) => distance <= cap.radius,
     }
 }
 
 /// Contact of a polyhedron (A) against a capsule (B), gap at most `prediction` metres.
 ///
-/// GJK's normal `n` is kept only when certified: its distance `d` is an upper bound of the
-/// core's distance and the separation of the core beyond the polyhedron along `n` a lower
-/// bound, so `d − sep(n) ≤ CERTIFICATE · scale` (as for the sphere,
-/// [`super::ball_convex::CERTIFICATE`]) proves `n` right. Otherwise (GJK stopped early, or
-/// the core penetrates) the exact segment–polytope SAT decides. The depth is always
-/// `radius − sep(normal)`, the overlap along the reported normal. A nearby face normal
-/// replaces `n` (two points, so the capsule does not rock) only when its separation is as
-/// large within the same tolerance, i.e. when it is a least-depth direction too.
+/// The depth is always `radius − sep(n)`, the overlap along the reported normal `n`. A nearby
+/// face normal replaces `n` (two points, so the capsule does not rock) only when its
+/// separation is as large within the certificate's tolerance, i.e. when it is a least-depth
+/// direction too.
 pub fn contact_convex_capsule(
     pose: &Isometry,
     poly: &ConvexPolyhedron,
     cap: &CapsuleCore,
     prediction: Real,
 ) -> Option<Manifold> {
-    let seg = Segment { a: cap.a, b: cap.b };
     let posed = Posed::new(poly, pose);
-    let GjkResult::Separated {
-        distance,
-        point_a,
-        point_b,
-        normal: n,
-    } = gjk::distance(pose, poly, &Isometry::identity(), &seg)
-    else {
+    let Some((sep_n, n, core_point)) = core_distance(&posed, cap) else {
         return penetrating(&posed, cap, prediction);
     };
-    if distance > cap.radius + prediction {
+    if sep_n > cap.radius + prediction {
         return None;
     }
-    let scale = poly
-        .vertices()
-        .iter()
-        .map(|v| (pose * v).coords.amax())
-        .fold(cap.a.coords.amax().max(cap.b.coords.amax()), Real::max);
-    let tol = CERTIFICATE * scale;
-    let sep_n = core_separation(&posed, cap, &n);
-    if distance - sep_n > tol {
-        return penetrating(&posed, cap, prediction);
-    }
+    let tol = CERTIFICATE * scale_of(&posed, cap);
     let (_, nf) = face_towards(&posed, &n);
     let sep_f = core_separation(&posed, cap, &nf);
     if sep_f >= sep_n - tol {
@@ -84,13 +64,124 @@ pub fn contact_convex_capsule(
     }
     let depth = cap.radius - sep_n;
     let mut m = Manifold::new(n);
-    let sb = point_b - n * cap.radius;
     m.push(ContactPoint {
-        point: point_a + (sb - point_a) * 0.5,
+        // Midway between the polyhedron's surface and the capsule's.
+        point: core_point - n * (0.5 * (sep_n + cap.radius)),
         depth,
         id: 0,
     });
     Some(m)
+}
+
+/// The largest absolute world coordinate of the corners and the core's ends: the scale of
+/// the certificate's tolerance.
+fn scale_of(posed: &Posed, cap: &CapsuleCore) -> Real {
+    posed
+        .shape
+        .vertices()
+        .iter()
+        .map(|v| (posed.pose * v).coords.amax())
+        .fold(cap.a.coords.amax().max(cap.b.coords.amax()), Real::max)
+}
+
+/// When the core is apart from the polyhedron: its distance, the unit direction from the
+/// polyhedron to the core that realises it (world), and the core's closest point. None when
+/// they intersect.
+///
+/// GJK's answer is kept when certified: its distance `d` is an upper bound of the true one and
+/// the separation of the core along its normal `n` a lower bound, so `d − sep(n) ≤
+/// CERTIFICATE · scale` (as for the sphere, [`super::ball_convex::CERTIFICATE`]) proves `n`.
+/// Otherwise (GJK stopped early: long thin Minkowski differences round its simplex badly) the
+/// exact segment–polytope answer of [`exact_core_distance`] is used.
+fn core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Point)> {
+    let seg = Segment { a: cap.a, b: cap.b };
+    match gjk::distance(posed.pose, posed.shape, &Isometry::identity(), &seg) {
+        GjkResult::Intersecting => None,
+        GjkResult::Separated {
+            distance,
+            point_b,
+            normal,
+            ..
+        } => {
+            let sep = core_separation(posed, cap, &normal);
+            if distance - sep <= CERTIFICATE * scale_of(posed, cap) {
+                Some((sep, normal, point_b))
+            } else {
+                exact_core_distance(posed, cap)
+            }
+        }
+    }
+}
+
+/// The exact distance of a segment to a convex polyhedron, by brute force (the slow path of
+/// [`core_distance`]). The segment–polytope SAT (faces, edges × segment) proves the two apart
+/// or intersecting (None). When apart, the closest pair is an end of the segment and the
+/// polyhedron, or a point of the segment and a point of an edge (a face parallel to the
+/// segment also has an end among its closest pairs); so the distance is the largest
+/// separation over the ends' point–polytope directions
+/// ([`super::ball_convex::point_separation`]) and the directions between the segment and
+/// each edge (exactly across both when the closest points are inside both).
+fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Point)> {
+    let d = cap.b - cap.a;
+    let du = d.try_normalize(0.0).unwrap_or_else(Vector::y);
+    let faces = posed
+        .shape
+        .face_normals()
+        .iter()
+        .map(|n| posed.pose.rotation * n);
+    let edges = posed.shape.edge_directions().iter().filter_map(|e| {
+        du.cross(&(posed.pose.rotation * e))
+            .try_normalize(PARALLEL_SINE)
+    });
+    let sat = faces
+        .chain(edges)
+        .map(|l| core_separation(posed, cap, &l).max(core_separation(posed, cap, &-l)))
+        .fold(Real::NEG_INFINITY, Real::max);
+    if sat <= 0.0 {
+        return None;
+    }
+    let mut best = (Real::NEG_INFINITY, Vector::y());
+    let mut consider = |n: Vector| {
+        let s = core_separation(posed, cap, &n);
+        if s > best.0 {
+            best = (s, n);
+        }
+    };
+    for end in [cap.a, cap.b] {
+        let local = posed.pose.inverse_transform_point(&end);
+        consider(posed.pose.rotation * point_separation(posed.shape, &local).1);
+    }
+    let verts = posed.shape.vertices();
+    for &[i, j] in posed.shape.edges() {
+        let (p, q) = (
+            posed.pose * verts[i as usize],
+            posed.pose * verts[j as usize],
+        );
+        let (ce, cs, s, t) = closest_points_segments(&p, &q, &cap.a, &cap.b);
+        let between = cs - ce;
+        let (inside_e, inside_s) = (s > 0.0 && s < 1.0, t > 0.0 && t < 1.0);
+        let n = match (q - p).cross(&d).try_normalize(0.0) {
+            Some(c) if inside_e && inside_s => c * c.dot(&between).signum(),
+            _ if inside_e => without_component(&between, &(q - p)),
+            _ if inside_s => without_component(&between, &d),
+            _ => between,
+        };
+        if let Some(n) = n.try_normalize(0.0) {
+            consider(n);
+        }
+    }
+    let (sep, n) = best;
+    // The core's point nearest the polyhedron along n: the end or the middle of the part of
+    // the core that reaches furthest towards it.
+    let (ha, hb) = (n.dot(&cap.a.coords), n.dot(&cap.b.coords));
+    let core_point = if (ha - hb).abs() <= CERTIFICATE * scale_of(posed, cap) {
+        cap.a + d * 0.5
+    } else if ha < hb {
+        cap.a
+    } else {
+        cap.b
+    };
+    Some((sep, n, core_point))
 }
 
 /// How far the capsule's core lies beyond the polyhedron along the unit `n` (world):

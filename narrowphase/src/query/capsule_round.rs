@@ -80,7 +80,7 @@ fn spheres_apart_by(
 /// `v` minus its component along `d` (any length; `v` unchanged when `d` is zero), done
 /// twice: one pass leaves a residue of about one ulp of `|v|` along `d`, the second removes
 /// it to one ulp of the (possibly much shorter) result.
-fn without_component(v: &Vector, d: &Vector) -> Vector {
+pub(crate) fn without_component(v: &Vector, d: &Vector) -> Vector {
     let Some(u) = d.try_normalize(0.0) else {
         return *v;
     };
