@@ -12,7 +12,7 @@
 use super::ball_convex::{point_separation, CERTIFICATE};
 use super::capsule_round::{without_component, CapsuleCore};
 use super::convex_convex::{face_towards, support_edge};
-use crate::contact::closest::closest_points_segments;
+use crate::contact::closest::{closest_point_on_segment, closest_points_segments};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult, Segment};
 use crate::math::{Isometry, Point, Real, Vector};
@@ -140,16 +140,20 @@ fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector
     if sat <= 0.0 {
         return None;
     }
-    let mut best = (Real::NEG_INFINITY, Vector::y());
-    let mut consider = |n: Vector| {
+    // (separation, direction, the core's point of the candidate pair)
+    let mut best = (Real::NEG_INFINITY, Vector::y(), cap.a);
+    let mut consider = |n: Vector, on_core: Point| {
         let s = core_separation(posed, cap, &n);
         if s > best.0 {
-            best = (s, n);
+            best = (s, n, on_core);
         }
     };
     for end in [cap.a, cap.b] {
         let local = posed.pose.inverse_transform_point(&end);
-        consider(posed.pose.rotation * point_separation(posed.shape, &local).1);
+        consider(
+            posed.pose.rotation * point_separation(posed.shape, &local).1,
+            end,
+        );
     }
     let verts = posed.shape.vertices();
     for &[i, j] in posed.shape.edges() {
@@ -167,20 +171,10 @@ fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector
             _ => between,
         };
         if let Some(n) = n.try_normalize(0.0) {
-            consider(n);
+            consider(n, cs);
         }
     }
-    let (sep, n) = best;
-    // The core's point nearest the polyhedron along n: the end or the middle of the part of
-    // the core that reaches furthest towards it.
-    let (ha, hb) = (n.dot(&cap.a.coords), n.dot(&cap.b.coords));
-    let core_point = if (ha - hb).abs() <= CERTIFICATE * scale_of(posed, cap) {
-        cap.a + d * 0.5
-    } else if ha < hb {
-        cap.a
-    } else {
-        cap.b
-    };
+    let (sep, n, core_point) = best;
     Some((sep, n, core_point))
 }
 
@@ -259,12 +253,19 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
         return None;
     }
     let mut m = face_points(posed, cap, &n, prediction).unwrap_or_else(|| {
-        // Fallback: the deepest end of the core.
-        let p = if n.dot(&cap.a.coords) < n.dot(&cap.b.coords) {
-            cap.a
-        } else {
-            cap.b
-        };
+        // The core does not pass over the face (clipped away, or lying on one of its side
+        // planes): one point, on the core where it comes nearest the face's centre. (The
+        // deepest end of the core can be far from the polyhedron when the core lies along
+        // the face.)
+        let (f, _) = face_towards(posed, &n);
+        let shape = posed.shape;
+        let face = shape.face_loop(&shape.faces()[f]);
+        let centre = face
+            .iter()
+            .map(|&i| (posed.pose * shape.vertices()[i as usize]).coords)
+            .sum::<Vector>()
+            / face.len() as Real;
+        let (p, _) = closest_point_on_segment(&Point::from(centre), &cap.a, &cap.b);
         let mut m = Manifold::new(n);
         m.push(ContactPoint {
             point: p - n * (cap.radius - 0.5 * depth_of(s)),
