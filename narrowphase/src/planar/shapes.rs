@@ -53,7 +53,8 @@ pub struct Rect {
 }
 
 impl Rect {
-    /// A validated rectangle.
+    /// A validated rectangle: finite centre and angle, positive finite half-extents, and corners
+    /// that are finite too (sizes near the largest `f32` are refused).
     pub fn new(center: Point2, half_extents: Vector2, angle: Real) -> Result<Self, ShapeError> {
         if !finite2(&center.coords) || !angle.is_finite() {
             return Err(ShapeError::NonFinite("rectangle centre or angle"));
@@ -66,11 +67,16 @@ impl Rect {
             return Err(ShapeError::NonPositive("rectangle half-extent", m));
         }
         let (s, c) = angle.sin_cos();
-        Ok(Self {
+        let rect = Self {
             center,
             half_extents,
             axes: [Vector2::new(c, s), Vector2::new(-s, c)],
-        })
+        };
+        // Finite parts near the largest f32 can still sum to an infinite corner.
+        if !rect.corners().iter().all(|p| finite2(&p.coords)) {
+            return Err(ShapeError::NonFinite("rectangle corner"));
+        }
+        Ok(rect)
     }
 
     /// Centre.
