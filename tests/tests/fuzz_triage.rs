@@ -136,7 +136,7 @@ fn triage_fuzz_artifacts() {
             classes.len()
         );
         let mut sorted: Vec<_> = classes.into_iter().collect();
-        sorted.sort_by(|x, y| y.1 .0.cmp(&x.1 .0));
+        sorted.sort_by_key(|c| std::cmp::Reverse(c.1 .0));
         let verbose = std::env::var("TUMBLE_TRIAGE_VERBOSE").is_ok();
         for (key, (count, example, full)) in sorted {
             println!("{count:6}  {key}\n        e.g. {}", example.display());

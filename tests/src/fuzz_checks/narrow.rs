@@ -109,18 +109,28 @@ pub fn skip_open_bugs() -> bool {
     *SKIP.get_or_init(|| std::env::var("TUMBLE_FUZZ_SKIP_OPEN").is_ok_and(|v| v == "1"))
 }
 
-/// Open bug 1 (`narrowphase/src/query/capsule_round.rs`, `contact_capsule_ball` and
-/// `contact_capsule_capsule`): when the cores touch (ball centre on the capsule's segment,
-/// crossing capsule cores) `contact_ball_ball` falls back to the normal +y, which can lie
-/// along the capsule's axis. Signature: a round pair with a capsule and a normal of exactly ±y.
-fn capsule_core_fallback(case: &PairCase, m: &Manifold) -> bool {
-    let round = |r: &ShapeRecipe| matches!(r, ShapeRecipe::Ball(_) | ShapeRecipe::Capsule(..));
-    let capsule = |r: &ShapeRecipe| matches!(r, ShapeRecipe::Capsule(..));
-    round(&case.a)
-        && round(&case.b)
-        && (capsule(&case.a) || capsule(&case.b))
-        && m.normal.x == 0.0
-        && m.normal.z == 0.0
+/// Open bugs (`narrowphase/src/query/cuboid_cuboid.rs`, see the ignored tests
+/// `box_contact_depth_is_minimal_for_nearly_parallel_edges` and
+/// `box_edge_contact_point_lies_on_both_boxes`): box–box contacts where an edge of A is within
+/// 2·10⁻³ rad of parallel to an edge of B (around the contact's `PARALLEL_SINE` = 10⁻³) can be
+/// too deep or have a point off the boxes. Signature: two cuboids with such an edge pair.
+fn boxes_with_nearly_parallel_edges(case: &PairCase) -> bool {
+    if !matches!(
+        (&case.a, &case.b),
+        (ShapeRecipe::Cuboid(_), ShapeRecipe::Cuboid(_))
+    ) {
+        return false;
+    }
+    let axes = |p: &Isometry| -> Vec<Vector> {
+        (0..3).map(|i| p.rotation * Vector::ith(i, 1.0)).collect()
+    };
+    let (a, b) = (axes(&case.pose_a), axes(&case.pose_b));
+    a.iter().any(|u| {
+        b.iter().any(|v| {
+            let s = u.cross(v).norm();
+            s > 0.0 && s < 2e-3
+        })
+    })
 }
 
 /// `assert!` that also prints the case, so a fuzz artifact explains itself.
@@ -166,13 +176,11 @@ pub fn check_pair(case: &PairCase) {
     };
     let (least, least_axis, exact) = sat_overlap(&ga, &gb);
 
-    if let Some(m) = &man {
+    let skip_box_contact = skip_open_bugs() && boxes_with_nearly_parallel_edges(case);
+    if let Some(m) = man.as_ref().filter(|_| !skip_box_contact) {
         check_manifold(m, &a, pa, &b, pb, tol, case);
         let d = m.depth();
         let along = overlap_along(&ga, &gb, &m.normal);
-        if (along - d).abs() > tol && skip_open_bugs() && capsule_core_fallback(case, m) {
-            return;
-        }
         ensure!(
             case,
             (along - d).abs() <= tol,
