@@ -71,8 +71,10 @@ pub fn point_separation(poly: &ConvexPolyhedron, c: &Point) -> (Real, Vector) {
     for f in poly.faces() {
         consider(&mut best, f.normal);
     }
-    if best.0 <= 0.0 {
-        // Inside (or on) every face plane: a face is the shallowest exit.
+    if best.0 <= 0.0 && !poly.is_flat() {
+        // Inside (or on) every face plane: a face is the shallowest exit. (A flat polyhedron's
+        // two back-to-back faces only bound its plane: a point in the plane beside the
+        // triangle is outside, and its edge perpendiculars say so.)
         return best;
     }
     let verts = poly.vertices();

@@ -124,16 +124,20 @@ pub fn contact_capsule_capsule(
     // Parallel cores that overlap along their length: any pair of closest points is as close as
     // any other, and the segment routine may return two at different heights, whose difference
     // runs along the axis. Take the pair facing each other at the middle of the overlap, so the
-    // normal points across the cores (the direction of least depth).
+    // normal points across the cores (the direction of least depth) - unless the segment
+    // routine's pair is closer (cores only nearly parallel, converging within the overlap).
     let (la, lb) = (da.norm(), db.norm());
     if la > 0.0 && lb > 0.0 && da.cross(&db).norm() < PARALLEL_SINE * la * lb {
         let u = da / la;
         let (s0, s1) = (u.dot(&(b.a - a.a)), u.dot(&(b.b - a.a)));
         let (lo, hi) = (s0.min(s1).max(0.0), s0.max(s1).min(la));
         if lo <= hi {
-            s = 0.5 * (lo + hi) / la;
-            ca = a.a + u * (0.5 * (lo + hi));
-            (cb, t) = closest_point_on_segment(&ca, &b.a, &b.b);
+            let mid = a.a + u * (0.5 * (lo + hi));
+            let (mid_b, mid_t) = closest_point_on_segment(&mid, &b.a, &b.b);
+            let across = |p: Point, q: Point| without_component(&(q - p), &da).norm();
+            if across(mid, mid_b) <= across(ca, cb) {
+                (s, ca, cb, t) = (0.5 * (lo + hi) / la, mid, mid_b, mid_t);
+            }
         }
     }
     // Closest points inside a core: their difference is exactly across that core (across
