@@ -640,24 +640,140 @@ fn nearly_coplanar_triangles_apart_are_apart() {
 /// capsules whose cores are 2·10⁻⁴ rad from parallel: the normal is across A's core but leans
 /// 10⁻³ along B's, and the overlap along it is 2 mm more than the depth. Where:
 /// `contact_capsule_capsule` (the parallel branch). Fix: choose among the candidate normals the
-/// one with the largest core separation, as `capsule_convex.rs` does. Not fixed yet.
+/// one with the largest core separation, as `capsule_convex.rs` does. Not fixed yet. The
+/// fourth run added `capsule_capsule_nearly_parallel_point_deeper` (3, a point 15 mm deeper
+/// than the pair) and `capsule_capsule_coaxial_same_pose_normal_along_axis` (2: two coaxial
+/// capsules at one pose, normal 0.07 along the axis, 0.2 m too little depth), same branch.
 #[test]
 #[ignore = "open bug: nearly parallel capsule pair normal leans along one core"]
 fn nearly_parallel_capsules_get_a_least_depth_normal() {
-    check_pair(&stored_case(
-        "open/narrowphase",
+    for name in [
         "capsule_capsule_nearly_parallel_normal_not_minimal",
-    ));
+        "capsule_capsule_nearly_parallel_point_deeper",
+        "capsule_capsule_coaxial_same_pose_normal_along_axis",
+    ] {
+        check_pair(&stored_case("open/narrowphase", name));
+    }
 }
 
 /// Fuzz target `narrowphase` (third run), input `open/narrowphase/capsule_cuboid_point_off_the_box`
-/// (1): a capsule across a small box gets a single GJK-path point (id 0) outside the box's
-/// bounds. Not diagnosed yet (`capsule_convex.rs`).
+/// (1, and `capsule_cuboid_point_off_the_box_2` from the fourth run): a capsule across a small
+/// box gets a single GJK-path point (id 0) outside the box's bounds. Not diagnosed yet
+/// (`capsule_convex.rs`).
 #[test]
 #[ignore = "open bug: capsule-box contact point off the box, not diagnosed"]
 fn capsule_box_single_point_lies_on_the_box() {
-    check_pair(&stored_case(
-        "open/narrowphase",
+    for name in [
         "capsule_cuboid_point_off_the_box",
-    ));
+        "capsule_cuboid_point_off_the_box_2",
+    ] {
+        check_pair(&stored_case("open/narrowphase", name));
+    }
+}
+
+/// Fuzz target `narrowphase` (fourth run), inputs `open/narrowphase/capsule_hull_depth_not_along_normal`
+/// and `hull_capsule_depth_not_along_normal` (4): capsule against hull, depth 0.8 to 3.4 mm
+/// less than the overlap along the normal. Not diagnosed yet (`capsule_convex.rs`; possibly
+/// the hull defect below, the oracle seeing corners the hull dropped).
+#[test]
+#[ignore = "open bug: capsule-hull depth not along its normal, not diagnosed"]
+fn capsule_hull_depth_is_the_overlap_along_the_normal() {
+    for name in [
+        "capsule_hull_depth_not_along_normal",
+        "hull_capsule_depth_not_along_normal",
+    ] {
+        check_pair(&stored_case("open/narrowphase", name));
+    }
+}
+
+/// Fuzz target `narrowphase` (fourth run), inputs `open/narrowphase/hull_knife_edge_drops_a_point_ball`
+/// and `hull_knife_edge_drops_a_point_cuboid` (2): `ConvexPolyhedron::from_points` of points
+/// near one diagonal builds a knife-edged tetrahedron (dihedral angle ≈ 3·10⁻³ rad) and drops
+/// the input point (−0.243, −0.243, −0.243), which lies within its tolerance ε = 7.9·10⁻⁶ m of
+/// every face plane yet 2.1 mm outside the hull: near an edge of dihedral angle θ, planes
+/// pushed out by ε meet ε / sin(θ/2) away. The contact is then exact for the hull, and the
+/// oracle (which sees the input points) finds 2 mm more overlap.
+///
+/// Where: `narrowphase/src/shape/hull.rs` (the `dist(q) > eps` visibility test). Fix: after
+/// the build, check every input point's true distance to the hull (point–polytope SAT, as in
+/// `ball_convex.rs`) and add those beyond ε (or use a tolerance relative to the dihedral
+/// angles). Not fixed yet.
+#[test]
+#[ignore = "open bug: hull builder drops a point millimetres outside a knife edge"]
+fn hull_keeps_every_point_farther_than_its_tolerance() {
+    for name in [
+        "hull_knife_edge_drops_a_point_ball",
+        "hull_knife_edge_drops_a_point_cuboid",
+    ] {
+        check_pair(&stored_case("open/narrowphase", name));
+    }
+}
+
+fn replay_shapes_input(dir: &str, name: &str) {
+    let path = format!(
+        "{}/../fuzz/regressions/{dir}/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    check_shapes(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")));
+}
+
+/// Fuzz target `shapes` (fifth run, 219 of 221 crashes; hidden before behind the triangle
+/// class, which ended each input first): constructors at the edges of f32.
+/// - `aabb_from_points_accepts_nan` (110): `Aabb::from_points` documents None for a non-finite
+///   point but `min`/`max` skip a NaN, so a box came back without it
+///   (`narrowphase/src/bounding/aabb.rs`);
+/// - `segment_normal_nan_on_overflow` (75) and `segment_normal_zero_on_underflow` (33):
+///   `planar::Segment` accepted ends whose difference overflows, and its normal underflowed to
+///   zero for ends a few subnormals apart (`planar/shapes.rs`);
+/// - `line_normal_on_overflow` (1): `planar::Line` normalised a direction whose norm overflows;
+/// - `triangle_normal_zero_on_underflow` (2): `Triangle::normal` of a tiny triangle
+///   (`shape/triangle.rs`).
+///
+/// Fixed: non-finite points refused; a segment whose `b − a` overflows refused; directions
+/// scaled to a largest component of 1 before normalising or crossing; a line whose offset
+/// overflows refused.
+#[test]
+fn constructors_at_the_edges_of_f32_refuse_or_keep_unit_normals() {
+    let nan = Point::new(Real::NAN, 0.0, 0.0);
+    assert!(Aabb::from_points(&[Point::origin(), nan]).is_none());
+    let far = Point2::new(Real::MAX, 0.0);
+    assert!(tumble::narrowphase::planar::Segment::new(Point2::new(-Real::MAX, 0.0), far).is_err());
+    let tiny = Point2::new(0.0, 2.0 * Real::from_bits(1)); // two subnormal steps
+    let s = tumble::narrowphase::planar::Segment::new(Point2::origin(), tiny).unwrap();
+    assert!((s.normal().norm() - 1.0).abs() < 1e-6, "{:?}", s.normal());
+    let l = tumble::narrowphase::planar::Line::new(
+        Point2::origin(),
+        Vector2::new(Real::MAX, Real::MAX),
+    )
+    .unwrap();
+    assert!((l.normal().norm() - 1.0).abs() < 1e-6);
+    for name in [
+        "aabb_from_points_accepts_nan",
+        "segment_normal_nan_on_overflow",
+        "segment_normal_zero_on_underflow",
+        "line_normal_on_overflow",
+        "triangle_normal_zero_on_underflow",
+    ] {
+        replay_shapes_input("shapes", name);
+    }
+}
+
+/// Fuzz target `shapes` (fifth run), input `open/shapes/concave_polygon_misses_a_corner` (1):
+/// a concave polygon's ear-clipped triangles do not cover one of its corners
+/// (`narrowphase/src/planar/concave.rs`). Not diagnosed yet.
+#[test]
+#[ignore = "open bug: concave polygon decomposition misses a corner"]
+fn concave_polygon_covers_every_corner() {
+    replay_shapes_input("open/shapes", "concave_polygon_misses_a_corner");
+}
+
+/// Fuzz target `shapes` (fifth run), input `open/shapes/hull_of_huge_points_nan_face` (1): a
+/// hull of points at ±`f32::MAX` is accepted, and a face's plane test of an input point gives
+/// NaN (its f32 Newell normal or offset overflows). Where: `narrowphase/src/shape/hull.rs` /
+/// `polyhedron.rs`. Fix: refuse hull points whose coordinates make the normals overflow (as the
+/// planar polygons do with `MAX_COORDINATE`). Not fixed yet.
+#[test]
+#[ignore = "open bug: hull of points near f32::MAX gives NaN face planes"]
+fn hull_of_huge_points_is_refused_or_finite() {
+    replay_shapes_input("open/shapes", "hull_of_huge_points_nan_face");
 }

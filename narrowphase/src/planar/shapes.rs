@@ -124,6 +124,9 @@ impl Segment {
         if a == b {
             return Err(ShapeError::Degenerate("segment ends coincide"));
         }
+        if !finite2(&(b - a)) {
+            return Err(ShapeError::NonFinite("segment direction (b − a overflows)"));
+        }
         Ok(Self { a, b })
     }
 
@@ -133,9 +136,11 @@ impl Segment {
         [self.a, self.b]
     }
 
-    /// Unit normal (the direction turned +90°).
+    /// Unit normal (the direction turned +90°). The direction is scaled to a largest component
+    /// of 1 first, so ends a few subnormals apart still give a unit normal.
     pub fn normal(&self) -> Vector2 {
         let d = self.b - self.a;
+        let d = d / d.amax();
         Vector2::new(-d.y, d.x).normalize()
     }
 }
@@ -153,13 +158,19 @@ impl Line {
         if !finite2(&point.coords) || !finite2(&dir) {
             return Err(ShapeError::NonFinite("line point or direction"));
         }
-        let normal = Vector2::new(-dir.y, dir.x)
-            .try_normalize(Real::MIN_POSITIVE)
-            .ok_or(ShapeError::Degenerate("line direction is zero"))?;
-        Ok(Self {
-            normal,
-            offset: normal.dot(&point.coords),
-        })
+        let m = dir.amax();
+        if m == 0.0 {
+            return Err(ShapeError::Degenerate("line direction is zero"));
+        }
+        // Scaled to a largest component of 1 first: a huge direction's norm would overflow.
+        let normal = Vector2::new(-dir.y / m, dir.x / m).normalize();
+        let offset = normal.dot(&point.coords);
+        if !offset.is_finite() {
+            return Err(ShapeError::NonFinite(
+                "line offset (the point is too far out)",
+            ));
+        }
+        Ok(Self { normal, offset })
     }
 
     /// Unit normal (the direction turned +90°).
