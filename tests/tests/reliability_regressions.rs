@@ -635,24 +635,26 @@ fn nearly_coplanar_triangles_apart_are_apart() {
     ));
 }
 
-/// Fuzz target `narrowphase` (third run), input
-/// `open/narrowphase/capsule_capsule_nearly_parallel_normal_not_minimal` (1): two 3.5 m
-/// capsules whose cores are 2·10⁻⁴ rad from parallel: the normal is across A's core but leans
-/// 10⁻³ along B's, and the overlap along it is 2 mm more than the depth. Where:
-/// `contact_capsule_capsule` (the parallel branch). Fix: choose among the candidate normals the
-/// one with the largest core separation, as `capsule_convex.rs` does. Not fixed yet. The
-/// fourth run added `capsule_capsule_nearly_parallel_point_deeper` (3, a point 15 mm deeper
-/// than the pair) and `capsule_capsule_coaxial_same_pose_normal_along_axis` (2: two coaxial
-/// capsules at one pose, normal 0.07 along the axis, 0.2 m too little depth), same branch.
+/// Fuzz target `narrowphase` (third and fourth runs), inputs
+/// `capsule_capsule_nearly_parallel_normal_not_minimal` (1: cores 2·10⁻⁴ rad from parallel,
+/// normal across A's core but leaning 10⁻³ along B's, 2 mm too little depth),
+/// `capsule_capsule_nearly_parallel_point_deeper` (3: a point 15 mm deeper than the pair) and
+/// `capsule_capsule_coaxial_same_pose_normal_along_axis` (2: coaxial capsules at one pose,
+/// normal 0.07 along the axis from the rounding noise of `da × db`, 0.2 m too little depth).
+///
+/// Where: `narrowphase/src/query/capsule_round.rs`, `contact_capsule_capsule`. Fixed: the depth
+/// along a unit `n` is `ra + rb − sep(n)` with `sep` the cores' gap along `n`, so the candidate
+/// directions (the closest pair's, across either core, across both when `da × db` is above its
+/// rounding floor, a fixed perpendicular of coaxial cores) compete on `sep`; the winner gives
+/// the normal and the depth together.
 #[test]
-#[ignore = "open bug: nearly parallel capsule pair normal leans along one core"]
 fn nearly_parallel_capsules_get_a_least_depth_normal() {
     for name in [
         "capsule_capsule_nearly_parallel_normal_not_minimal",
         "capsule_capsule_nearly_parallel_point_deeper",
         "capsule_capsule_coaxial_same_pose_normal_along_axis",
     ] {
-        check_pair(&stored_case("open/narrowphase", name));
+        check_pair(&stored_case("narrowphase", name));
     }
 }
 

@@ -166,6 +166,42 @@ pub fn contact_capsule_capsule(
         }
         None => perpendicular(&da),
     };
+    // The pair above is the closest up to rounding, but for nearly parallel cores that rounding
+    // turns its direction. The depth along a unit `n` is `ra + rb − sep(n)`, `sep(n)` the gap
+    // of the cores along it, and the least depth is along the direction of largest `sep`: so
+    // the candidate directions (that pair's, across either core at the pair's point, across
+    // both cores, a fixed perpendicular of coaxial cores) compete on `sep`, and the winner gives
+    // the normal and the depth together.
+    let sep = |n: &Vector| {
+        n.dot(&b.a.coords).min(n.dot(&b.b.coords)) - n.dot(&a.a.coords).max(n.dot(&a.b.coords))
+    };
+    let mut candidates = vec![
+        between,
+        without_component(&between, &db),
+        without_component(&between, &da),
+        perpendicular(&da),
+        -perpendicular(&da),
+    ];
+    // (Below a sine of 10⁻⁶ the cross product of the axes is rounding noise.)
+    if da.cross(&db).norm() > 1e-6 * la * lb {
+        if let Some(c) = da.cross(&db).try_normalize(0.0) {
+            candidates.extend([c, -c]);
+        }
+    }
+    let mut best: Option<(Real, Vector)> = None;
+    for n in candidates.iter().filter_map(|d| d.try_normalize(0.0)) {
+        let g = sep(&n);
+        if best.is_none_or(|(bg, _)| g > bg) {
+            best = Some((g, n));
+        }
+    }
+    let (between, across) = match best {
+        // A positive gap: the difference vector along the winner, of that length.
+        Some((g, n)) if g > 0.0 => (n * g, across),
+        // Touching or crossing cores: depth ra + rb along the winner.
+        Some((_, n)) => (Vector::zeros(), n),
+        None => (between, across),
+    };
     let mut m = spheres_apart_by(&ca, a.radius, &between, b.radius, prediction, &across)?;
     if la > 0.0 && lb > 0.0 && da.cross(&db).norm() < PARALLEL_SINE * la * lb {
         // Overlap of B's core projected on A's core, as parameters along A.
