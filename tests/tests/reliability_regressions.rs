@@ -676,21 +676,38 @@ fn capsule_box_single_point_lies_on_the_box() {
     }
 }
 
-/// Fuzz target `narrowphase` (fourth run), inputs `open/narrowphase/capsule_hull_depth_not_along_normal`
-/// and `hull_capsule_depth_not_along_normal` (4; the `_2` inputs, 5 more, from the sixth run,
-/// up to 19 mm): capsule against hull, depth less than the overlap along the normal. Not diagnosed yet (`capsule_convex.rs`; possibly
-/// the hull defect below, the oracle seeing corners the hull dropped).
+/// Fuzz target `narrowphase` (fourth and sixth runs), inputs
+/// `capsule_hull_depth_not_along_normal`, `capsule_hull_depth_not_along_normal_2` and
+/// `hull_capsule_depth_not_along_normal_2` (7 of 9): a capsule whose core penetrates a hull got
+/// the depth of a face *direction* tested towards a side where the hull has no face, with the
+/// normal of the nearest face (up to 2.6° away): 0.8 to 19 mm less depth than the overlap along
+/// that normal. Same cause as `face_axis_without_a_facing_face_keeps_points_and_depth_consistent`.
+///
+/// Where: `narrowphase/src/query/capsule_convex.rs`, `penetrating`. Fixed: the face is clipped
+/// against only when it faces the axis (within sin 10⁻⁴); otherwise one point at the core's
+/// deepest point along the axis.
 #[test]
-#[ignore = "open bug: capsule-hull depth not along its normal, not diagnosed"]
-fn capsule_hull_depth_is_the_overlap_along_the_normal() {
+fn penetrating_capsule_keeps_the_normal_of_its_axis() {
     for name in [
         "capsule_hull_depth_not_along_normal",
-        "hull_capsule_depth_not_along_normal",
         "capsule_hull_depth_not_along_normal_2",
         "hull_capsule_depth_not_along_normal_2",
     ] {
-        check_pair(&stored_case("open/narrowphase", name));
+        check_pair(&stored_case("narrowphase", name));
     }
+}
+
+/// Fuzz target `narrowphase` (fourth run), input
+/// `open/narrowphase/hull_capsule_depth_not_along_normal` (the 2 left of the class above): depth
+/// 0.4556 where the overlap along the normal is 0.4564 (tol 0.0007), a hull–capsule pair on the
+/// GJK path. Not diagnosed yet.
+#[test]
+#[ignore = "open bug: hull-capsule depth 0.8 mm off its normal, not diagnosed"]
+fn capsule_hull_depth_is_the_overlap_along_the_normal() {
+    check_pair(&stored_case(
+        "open/narrowphase",
+        "hull_capsule_depth_not_along_normal",
+    ));
 }
 
 /// Fuzz target `narrowphase` (fourth run), inputs `open/narrowphase/hull_knife_edge_drops_a_point_ball`

@@ -22,6 +22,11 @@ use crate::shape::ConvexPolyhedron;
 /// Cosine above which a contact normal counts as a face normal (two-point manifold).
 const FACE_ALIGNED: Real = 0.999;
 
+/// Sine of the largest angle between a SAT face axis and the face taken as facing it (as
+/// `convex_convex`'s `FACE_ALIGNED_SINE`): face directions are merged within 10⁻⁵, rotations
+/// add rounding; beyond this it is another face.
+const FACE_AXIS_SINE: Real = 1e-4;
+
 /// True when the polyhedron at `pose` and the capsule overlap or touch.
 pub fn intersection_convex_capsule(
     pose: &Isometry,
@@ -252,20 +257,34 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
     if s - cap.radius > prediction {
         return None;
     }
-    let mut m = face_points(posed, cap, &n, prediction).unwrap_or_else(|| {
-        // The core does not pass over the face (clipped away, or lying on one of its side
-        // planes): one point, on the core where it comes nearest the face's centre. (The
-        // deepest end of the core can be far from the polyhedron when the core lies along
-        // the face.)
-        let (f, _) = face_towards(posed, &n);
-        let shape = posed.shape;
-        let face = shape.face_loop(&shape.faces()[f]);
-        let centre = face
-            .iter()
-            .map(|&i| (posed.pose * shape.vertices()[i as usize]).coords)
-            .sum::<Vector>()
-            / face.len() as Real;
-        let (p, _) = closest_point_on_segment(&Point::from(centre), &cap.a, &cap.b);
+    // A face direction is tested both ways: the polyhedron may have no face facing `n` (then
+    // the nearest face's normal would disagree with the depth measured along `n`).
+    let (f, nf) = face_towards(posed, &n);
+    let facing = nf.dot(&n) > 0.0 && nf.cross(&n).norm() <= FACE_AXIS_SINE;
+    let clipped = if facing {
+        face_points(posed, cap, &n, prediction)
+    } else {
+        None
+    };
+    let mut m = clipped.unwrap_or_else(|| {
+        // One point. Under a facing face whose clipping left nothing (the core lies on one of
+        // its side planes): on the core where it comes nearest the face's centre (the deepest
+        // end of the core can be far from the polyhedron when the core lies along the face).
+        // Otherwise: the core's deepest point along −n.
+        let p = if facing {
+            let shape = posed.shape;
+            let face = shape.face_loop(&shape.faces()[f]);
+            let centre = face
+                .iter()
+                .map(|&i| (posed.pose * shape.vertices()[i as usize]).coords)
+                .sum::<Vector>()
+                / face.len() as Real;
+            closest_point_on_segment(&Point::from(centre), &cap.a, &cap.b).0
+        } else if n.dot(&cap.a.coords) < n.dot(&cap.b.coords) {
+            cap.a
+        } else {
+            cap.b
+        };
         let mut m = Manifold::new(n);
         m.push(ContactPoint {
             point: p - n * (cap.radius - 0.5 * depth_of(s)),
