@@ -47,6 +47,10 @@ impl Aabb {
 
     /// The smallest box holding every point (None for an empty slice or a non-finite point).
     pub fn from_points(points: &[Point]) -> Option<Self> {
+        // (min/max skip a NaN, so the final validity check alone would miss one.)
+        if !points.iter().all(is_finite_point) {
+            return None;
+        }
         let first = points.first()?;
         let mut b = Self::new_unchecked(*first, *first);
         for p in &points[1..] {

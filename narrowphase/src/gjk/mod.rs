@@ -156,6 +156,10 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let (w, pa, pb) = diff.support(&-dir);
     let mut s = Simplex::new(w, pa, pb);
     let mut best = Real::INFINITY;
+    // The reduced simplex of the closest point so far, which is the answer: when rounding
+    // makes a step go back (a degenerate simplex, e.g. nearly collinear points), not the worse
+    // simplex that step produced.
+    let mut kept = s;
     for _ in 0..MAX_ITERATIONS {
         let v = s.reduce_closest();
         let vv = v.norm_squared();
@@ -168,14 +172,15 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             break;
         }
         best = vv;
+        kept = s;
         let (w, pa, pb) = diff.support(&-v);
         if vv - v.dot(&w) <= 1e-6 * vv || s.contains(&w) {
             break;
         }
         s.push(w, pa, pb);
     }
-    let v = s.reduce_closest();
-    let (pa, pb) = s.witnesses();
+    let v = kept.reduce_closest();
+    let (pa, pb) = kept.witnesses();
     let d = v.norm();
     if d.is_nan() || d <= 0.0 {
         return GjkResult::Intersecting;

@@ -13,6 +13,7 @@ struct Vertex {
 
 /// 1 to 4 vertices and, after [`Simplex::reduce_closest`], the barycentric weights of the
 /// closest point.
+#[derive(Clone, Copy)]
 pub(super) struct Simplex {
     v: [Vertex; 4],
     weights: [Real; 4],

@@ -53,7 +53,8 @@ pub struct Rect {
 }
 
 impl Rect {
-    /// A validated rectangle.
+    /// A validated rectangle: finite centre and angle, positive finite half-extents, and corners
+    /// that are finite too (sizes near the largest `f32` are refused).
     pub fn new(center: Point2, half_extents: Vector2, angle: Real) -> Result<Self, ShapeError> {
         if !finite2(&center.coords) || !angle.is_finite() {
             return Err(ShapeError::NonFinite("rectangle centre or angle"));
@@ -66,11 +67,16 @@ impl Rect {
             return Err(ShapeError::NonPositive("rectangle half-extent", m));
         }
         let (s, c) = angle.sin_cos();
-        Ok(Self {
+        let rect = Self {
             center,
             half_extents,
             axes: [Vector2::new(c, s), Vector2::new(-s, c)],
-        })
+        };
+        // Finite parts near the largest f32 can still sum to an infinite corner.
+        if !rect.corners().iter().all(|p| finite2(&p.coords)) {
+            return Err(ShapeError::NonFinite("rectangle corner"));
+        }
+        Ok(rect)
     }
 
     /// Centre.
@@ -118,6 +124,9 @@ impl Segment {
         if a == b {
             return Err(ShapeError::Degenerate("segment ends coincide"));
         }
+        if !finite2(&(b - a)) {
+            return Err(ShapeError::NonFinite("segment direction (b − a overflows)"));
+        }
         Ok(Self { a, b })
     }
 
@@ -127,9 +136,11 @@ impl Segment {
         [self.a, self.b]
     }
 
-    /// Unit normal (the direction turned +90°).
+    /// Unit normal (the direction turned +90°). The direction is scaled to a largest component
+    /// of 1 first, so ends a few subnormals apart still give a unit normal.
     pub fn normal(&self) -> Vector2 {
         let d = self.b - self.a;
+        let d = d / d.amax();
         Vector2::new(-d.y, d.x).normalize()
     }
 }
@@ -147,13 +158,19 @@ impl Line {
         if !finite2(&point.coords) || !finite2(&dir) {
             return Err(ShapeError::NonFinite("line point or direction"));
         }
-        let normal = Vector2::new(-dir.y, dir.x)
-            .try_normalize(Real::MIN_POSITIVE)
-            .ok_or(ShapeError::Degenerate("line direction is zero"))?;
-        Ok(Self {
-            normal,
-            offset: normal.dot(&point.coords),
-        })
+        let m = dir.amax();
+        if m == 0.0 {
+            return Err(ShapeError::Degenerate("line direction is zero"));
+        }
+        // Scaled to a largest component of 1 first: a huge direction's norm would overflow.
+        let normal = Vector2::new(-dir.y / m, dir.x / m).normalize();
+        let offset = normal.dot(&point.coords);
+        if !offset.is_finite() {
+            return Err(ShapeError::NonFinite(
+                "line offset (the point is too far out)",
+            ));
+        }
+        Ok(Self { normal, offset })
     }
 
     /// Unit normal (the direction turned +90°).

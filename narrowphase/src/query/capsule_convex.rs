@@ -1,16 +1,18 @@
 //! Convex polyhedron (boxes and triangles included) against capsule.
 //!
-//! While the core segment is outside the polyhedron, GJK gives the exact distance and closest
-//! points (the capsule's surface is its core pushed out by the radius). Once the core
+//! While the core segment is outside the polyhedron, GJK gives the distance and closest points
+//! (the capsule's surface is its core pushed out by the radius), checked by a certificate,
+//! with an exact brute-force answer when the certificate fails (see `core_distance`). Once the core
 //! penetrates, a SAT between the segment and the polyhedron gives the least-penetration axis:
 //! its candidates are the polyhedron's face normals and the segment's direction crossed with
 //! each of its edge directions (the face normals of their Minkowski difference).
 //! When the normal is a face normal of the polyhedron (a capsule lying on a face), the core is
 //! clipped by the face's side planes and both ends become points, so the capsule does not rock.
 
-use super::capsule_round::CapsuleCore;
+use super::ball_convex::{point_separation, CERTIFICATE};
+use super::capsule_round::{without_component, CapsuleCore};
 use super::convex_convex::{face_towards, support_edge};
-use crate::contact::closest::closest_points_segments;
+use crate::contact::closest::{closest_point_on_segment, closest_points_segments};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult, Segment};
 use crate::math::{Isometry, Point, Real, Vector};
@@ -20,54 +22,172 @@ use crate::shape::ConvexPolyhedron;
 /// Cosine above which a contact normal counts as a face normal (two-point manifold).
 const FACE_ALIGNED: Real = 0.999;
 
+/// Sine of the largest angle between a SAT face axis and the face taken as facing it (as
+/// `convex_convex`'s `FACE_ALIGNED_SINE`): face directions are merged within 10⁻⁵, rotations
+/// add rounding; beyond this it is another face.
+const FACE_AXIS_SINE: Real = 1e-4;
+
 /// True when the polyhedron at `pose` and the capsule overlap or touch.
 pub fn intersection_convex_capsule(
     pose: &Isometry,
     poly: &ConvexPolyhedron,
     cap: &CapsuleCore,
 ) -> bool {
-    let seg = Segment { a: cap.a, b: cap.b };
-    match gjk::distance(pose, poly, &Isometry::identity(), &seg) {
-        GjkResult::Intersecting => true,
-        GjkResult::Separated { distance, .. } => distance <= cap.radius,
+    match core_distance(&Posed::new(poly, pose), cap) {
+        None => true,
+        Some((distance, ..)) => distance <= cap.radius,
     }
 }
 
 /// Contact of a polyhedron (A) against a capsule (B), gap at most `prediction` metres.
+///
+/// The depth is always `radius − sep(n)`, the overlap along the reported normal `n`. A nearby
+/// face normal replaces `n` (two points, so the capsule does not rock) only when its
+/// separation is as large within the certificate's tolerance, i.e. when it is a least-depth
+/// direction too.
 pub fn contact_convex_capsule(
     pose: &Isometry,
     poly: &ConvexPolyhedron,
     cap: &CapsuleCore,
     prediction: Real,
 ) -> Option<Manifold> {
-    let seg = Segment { a: cap.a, b: cap.b };
     let posed = Posed::new(poly, pose);
-    match gjk::distance(pose, poly, &Isometry::identity(), &seg) {
+    let Some((sep_n, n, core_point)) = core_distance(&posed, cap) else {
+        return penetrating(&posed, cap, prediction);
+    };
+    if sep_n > cap.radius + prediction {
+        return None;
+    }
+    let tol = CERTIFICATE * scale_of(&posed, cap);
+    let (_, nf) = face_towards(&posed, &n);
+    let sep_f = core_separation(&posed, cap, &nf);
+    if sep_f >= sep_n - tol {
+        if let Some(mut m) = face_points(&posed, cap, &nf, prediction) {
+            m.set_depth(cap.radius - sep_f);
+            return Some(m);
+        }
+    }
+    let depth = cap.radius - sep_n;
+    let mut m = Manifold::new(n);
+    m.push(ContactPoint {
+        // Midway between the polyhedron's surface and the capsule's.
+        point: core_point - n * (0.5 * (sep_n + cap.radius)),
+        depth,
+        id: 0,
+    });
+    Some(m)
+}
+
+/// The largest absolute world coordinate of the corners and the core's ends: the scale of
+/// the certificate's tolerance.
+fn scale_of(posed: &Posed, cap: &CapsuleCore) -> Real {
+    posed
+        .shape
+        .vertices()
+        .iter()
+        .map(|v| (posed.pose * v).coords.amax())
+        .fold(cap.a.coords.amax().max(cap.b.coords.amax()), Real::max)
+}
+
+/// When the core is apart from the polyhedron: its distance, the unit direction from the
+/// polyhedron to the core that realises it (world), and the core's closest point. None when
+/// they intersect.
+///
+/// GJK's answer is kept when certified: its distance `d` is an upper bound of the true one and
+/// the separation of the core along its normal `n` a lower bound, so `d − sep(n) ≤
+/// CERTIFICATE · scale` (as for the sphere, [`super::ball_convex::CERTIFICATE`]) proves `n`.
+/// Otherwise (GJK stopped early: long thin Minkowski differences round its simplex badly) the
+/// exact segment–polytope answer of [`exact_core_distance`] is used.
+fn core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Point)> {
+    let seg = Segment { a: cap.a, b: cap.b };
+    match gjk::distance(posed.pose, posed.shape, &Isometry::identity(), &seg) {
+        GjkResult::Intersecting => None,
         GjkResult::Separated {
             distance,
-            point_a,
             point_b,
-            normal: n,
+            normal,
+            ..
         } => {
-            if distance > cap.radius + prediction {
-                return None;
+            let sep = core_separation(posed, cap, &normal);
+            if distance - sep <= CERTIFICATE * scale_of(posed, cap) {
+                Some((sep, normal, point_b))
+            } else {
+                exact_core_distance(posed, cap)
             }
-            let depth = cap.radius - distance;
-            if let Some(mut m) = face_points(&posed, cap, &n, prediction) {
-                m.set_depth(depth);
-                return Some(m);
-            }
-            let mut m = Manifold::new(n);
-            let sb = point_b - n * cap.radius;
-            m.push(ContactPoint {
-                point: point_a + (sb - point_a) * 0.5,
-                depth,
-                id: 0,
-            });
-            Some(m)
         }
-        GjkResult::Intersecting => penetrating(&posed, cap, prediction),
     }
+}
+
+/// The exact distance of a segment to a convex polyhedron, by brute force (the slow path of
+/// [`core_distance`]). The segment–polytope SAT (faces, edges × segment) proves the two apart
+/// or intersecting (None). When apart, the closest pair is an end of the segment and the
+/// polyhedron, or a point of the segment and a point of an edge (a face parallel to the
+/// segment also has an end among its closest pairs); so the distance is the largest
+/// separation over the ends' point–polytope directions
+/// ([`super::ball_convex::point_separation`]) and the directions between the segment and
+/// each edge (exactly across both when the closest points are inside both).
+fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Point)> {
+    let d = cap.b - cap.a;
+    let du = d.try_normalize(0.0).unwrap_or_else(Vector::y);
+    let faces = posed
+        .shape
+        .face_normals()
+        .iter()
+        .map(|n| posed.pose.rotation * n);
+    let edges = posed.shape.edge_directions().iter().filter_map(|e| {
+        du.cross(&(posed.pose.rotation * e))
+            .try_normalize(PARALLEL_SINE)
+    });
+    let sat = faces
+        .chain(edges)
+        .map(|l| core_separation(posed, cap, &l).max(core_separation(posed, cap, &-l)))
+        .fold(Real::NEG_INFINITY, Real::max);
+    if sat <= 0.0 {
+        return None;
+    }
+    // (separation, direction, the core's point of the candidate pair)
+    let mut best = (Real::NEG_INFINITY, Vector::y(), cap.a);
+    let mut consider = |n: Vector, on_core: Point| {
+        let s = core_separation(posed, cap, &n);
+        if s > best.0 {
+            best = (s, n, on_core);
+        }
+    };
+    for end in [cap.a, cap.b] {
+        let local = posed.pose.inverse_transform_point(&end);
+        consider(
+            posed.pose.rotation * point_separation(posed.shape, &local).1,
+            end,
+        );
+    }
+    let verts = posed.shape.vertices();
+    for &[i, j] in posed.shape.edges() {
+        let (p, q) = (
+            posed.pose * verts[i as usize],
+            posed.pose * verts[j as usize],
+        );
+        let (ce, cs, s, t) = closest_points_segments(&p, &q, &cap.a, &cap.b);
+        let between = cs - ce;
+        let (inside_e, inside_s) = (s > 0.0 && s < 1.0, t > 0.0 && t < 1.0);
+        let n = match (q - p).cross(&d).try_normalize(0.0) {
+            Some(c) if inside_e && inside_s => c * c.dot(&between).signum(),
+            _ if inside_e => without_component(&between, &(q - p)),
+            _ if inside_s => without_component(&between, &d),
+            _ => between,
+        };
+        if let Some(n) = n.try_normalize(0.0) {
+            consider(n, cs);
+        }
+    }
+    let (sep, n, core_point) = best;
+    Some((sep, n, core_point))
+}
+
+/// How far the capsule's core lies beyond the polyhedron along the unit `n` (world):
+/// `min(a · n, b · n) − h(n)`, negative when they overlap on `n`.
+fn core_separation(posed: &Posed, cap: &CapsuleCore, n: &Vector) -> Real {
+    let (_, pmax) = posed.project(n);
+    n.dot(&cap.a.coords).min(n.dot(&cap.b.coords)) - pmax
 }
 
 /// The core penetrates: SAT between the segment and the polyhedron.
@@ -137,9 +257,30 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
     if s - cap.radius > prediction {
         return None;
     }
-    let mut m = face_points(posed, cap, &n, prediction).unwrap_or_else(|| {
-        // Fallback: the deepest end of the core.
-        let p = if n.dot(&cap.a.coords) < n.dot(&cap.b.coords) {
+    // A face direction is tested both ways: the polyhedron may have no face facing `n` (then
+    // the nearest face's normal would disagree with the depth measured along `n`).
+    let (f, nf) = face_towards(posed, &n);
+    let facing = nf.dot(&n) > 0.0 && nf.cross(&n).norm() <= FACE_AXIS_SINE;
+    let clipped = if facing {
+        face_points(posed, cap, &n, prediction)
+    } else {
+        None
+    };
+    let mut m = clipped.unwrap_or_else(|| {
+        // One point. Under a facing face whose clipping left nothing (the core lies on one of
+        // its side planes): on the core where it comes nearest the face's centre (the deepest
+        // end of the core can be far from the polyhedron when the core lies along the face).
+        // Otherwise: the core's deepest point along −n.
+        let p = if facing {
+            let shape = posed.shape;
+            let face = shape.face_loop(&shape.faces()[f]);
+            let centre = face
+                .iter()
+                .map(|&i| (posed.pose * shape.vertices()[i as usize]).coords)
+                .sum::<Vector>()
+                / face.len() as Real;
+            closest_point_on_segment(&Point::from(centre), &cap.a, &cap.b).0
+        } else if n.dot(&cap.a.coords) < n.dot(&cap.b.coords) {
             cap.a
         } else {
             cap.b

@@ -103,9 +103,14 @@ pub(crate) fn manifold_from_axis(
     prediction: Real,
 ) -> Manifold {
     let n = best.normal;
+    // A face *direction* is tested both ways, so the axis may be the normal of a face on one
+    // side of a shape only (a wedge's base tested upwards, towards its ridge): then the other
+    // shape's face may face it, or neither does and the support points make the contact.
     let m = match best.axis {
-        SeparatingAxis::FaceA(_) => face_manifold(a, b, &n, false, prediction),
-        SeparatingAxis::FaceB(_) => face_manifold(b, a, &-n, true, prediction),
+        SeparatingAxis::FaceA(_) => face_manifold(a, b, &n, false, prediction)
+            .or_else(|| face_manifold(b, a, &-n, true, prediction)),
+        SeparatingAxis::FaceB(_) => face_manifold(b, a, &-n, true, prediction)
+            .or_else(|| face_manifold(a, b, &n, false, prediction)),
         SeparatingAxis::EdgeEdge(i, j) => Some(edge_manifold(a, b, i, j, best)),
         _ => None,
     };
@@ -129,7 +134,14 @@ pub(crate) fn face_towards(p: &Posed, dir: &Vector) -> (usize, Vector) {
     (best, p.pose.rotation * p.shape.faces()[best].normal)
 }
 
-/// Reference face of `rf` facing `dir` (from `rf` towards `inc`), incident face of `inc`.
+/// Sine of the largest angle between the SAT's axis and a reference face's normal: face
+/// directions are merged within 10⁻⁵ (`ConvexPolyhedron`), rotations add rounding; beyond
+/// 10⁻⁴ the face is another face, and points measured along its normal would not match the
+/// axis's depth (by up to the angle times the size of the pair).
+const FACE_ALIGNED_SINE: Real = 1e-4;
+
+/// Reference face of `rf` facing `dir` (from `rf` towards `inc`), incident face of `inc`;
+/// None when no face of `rf` faces `dir` (within [`FACE_ALIGNED_SINE`]).
 /// `flipped`: `rf` is shape B (the manifold normal is then `−dir`).
 fn face_manifold(
     rf: &Posed,
@@ -139,6 +151,10 @@ fn face_manifold(
     prediction: Real,
 ) -> Option<Manifold> {
     let (ref_face, nr) = face_towards(rf, dir);
+    if nr.cross(dir).norm() > FACE_ALIGNED_SINE || nr.dot(dir) <= 0.0 {
+        // No face of `rf` faces `dir`: its depth and the points' would disagree.
+        return None;
+    }
     let (inc_face, _) = face_towards(inc, &-nr);
     let ref_loop: Vec<Point> = rf
         .shape

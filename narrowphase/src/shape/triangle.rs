@@ -75,7 +75,11 @@ impl Triangle {
     /// The unit normal `(b − a) × (c − a) / |…|`, local frame.
     pub fn normal(&self) -> Vector {
         let [a, b, c] = self.corners;
-        (b - a).cross(&(c - a)).normalize()
+        // Scaled to a largest component of 1 first: the cross product of tiny edges would
+        // underflow (a zero normal), of huge ones overflow.
+        let (e1, e2) = (b - a, c - a);
+        let s = e1.amax().max(e2.amax());
+        (e1 / s).cross(&(e2 / s)).normalize()
     }
 
     /// The corners in world space at `pose`.

@@ -18,9 +18,15 @@
 //!    tol along each of 26 directions penetrates by more than 0.88·tol, so `contact` must
 //!    report it; for exact pairs, an overlap above tol means the test is true;
 //! 6. swapping A and B gives the same test answer and the same depth.
+//!
+//! One stated exception: two boxes apart by less than the slack of the box–box test's
+//! `|R| + ε` guard (per axis, derived in [`super::oracle::box_box_within_parallel_slack`])
+//! may be reported as touching by either or both orders of `intersection_test` (5 and 6).
 
 use super::input::{pose, shape_size, ShapeRecipe};
-use super::oracle::{cube_directions, overlap_along, sat_overlap, Geom};
+use super::oracle::{
+    box_box_within_parallel_slack, cube_directions, overlap_along, sat_overlap, Geom,
+};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use tumble::math::{Isometry, Real, Translation, Vector};
 use tumble::narrowphase::query::{contact, intersection_test};
@@ -103,18 +109,28 @@ pub fn skip_open_bugs() -> bool {
     *SKIP.get_or_init(|| std::env::var("TUMBLE_FUZZ_SKIP_OPEN").is_ok_and(|v| v == "1"))
 }
 
-/// Open bug 1 (`narrowphase/src/query/capsule_round.rs`, `contact_capsule_ball` and
-/// `contact_capsule_capsule`): when the cores touch (ball centre on the capsule's segment,
-/// crossing capsule cores) `contact_ball_ball` falls back to the normal +y, which can lie
-/// along the capsule's axis. Signature: a round pair with a capsule and a normal of exactly ±y.
-fn capsule_core_fallback(case: &PairCase, m: &Manifold) -> bool {
-    let round = |r: &ShapeRecipe| matches!(r, ShapeRecipe::Ball(_) | ShapeRecipe::Capsule(..));
-    let capsule = |r: &ShapeRecipe| matches!(r, ShapeRecipe::Capsule(..));
-    round(&case.a)
-        && round(&case.b)
-        && (capsule(&case.a) || capsule(&case.b))
-        && m.normal.x == 0.0
-        && m.normal.z == 0.0
+/// Open bugs (`narrowphase/src/query/cuboid_cuboid.rs`, see the ignored tests
+/// `box_contact_depth_is_minimal_for_nearly_parallel_edges` and
+/// `box_edge_contact_point_lies_on_both_boxes`): box–box contacts where an edge of A is within
+/// 2·10⁻³ rad of parallel to an edge of B (around the contact's `PARALLEL_SINE` = 10⁻³) can be
+/// too deep or have a point off the boxes. Signature: two cuboids with such an edge pair.
+fn boxes_with_nearly_parallel_edges(case: &PairCase) -> bool {
+    if !matches!(
+        (&case.a, &case.b),
+        (ShapeRecipe::Cuboid(_), ShapeRecipe::Cuboid(_))
+    ) {
+        return false;
+    }
+    let axes = |p: &Isometry| -> Vec<Vector> {
+        (0..3).map(|i| p.rotation * Vector::ith(i, 1.0)).collect()
+    };
+    let (a, b) = (axes(&case.pose_a), axes(&case.pose_b));
+    a.iter().any(|u| {
+        b.iter().any(|v| {
+            let s = u.cross(v).norm();
+            s > 0.0 && s < 2e-3
+        })
+    })
 }
 
 /// `assert!` that also prints the case, so a fuzz artifact explains itself.
@@ -160,13 +176,11 @@ pub fn check_pair(case: &PairCase) {
     };
     let (least, least_axis, exact) = sat_overlap(&ga, &gb);
 
-    if let Some(m) = &man {
+    let skip_box_contact = skip_open_bugs() && boxes_with_nearly_parallel_edges(case);
+    if let Some(m) = man.as_ref().filter(|_| !skip_box_contact) {
         check_manifold(m, &a, pa, &b, pb, tol, case);
         let d = m.depth();
         let along = overlap_along(&ga, &gb, &m.normal);
-        if (along - d).abs() > tol && skip_open_bugs() && capsule_core_fallback(case, m) {
-            return;
-        }
         ensure!(
             case,
             (along - d).abs() <= tol,
@@ -198,10 +212,18 @@ pub fn check_pair(case: &PairCase) {
     }
 
     let depth = man.as_ref().map(Manifold::depth);
+    // Box–box: "touching" is by design allowed while every axis separates by at most the slack
+    // its |R| + ε guard adds (derived in `box_box_within_parallel_slack`).
+    let within_slack = match (&case.a, &case.b) {
+        (ShapeRecipe::Cuboid(ha), ShapeRecipe::Cuboid(hb)) => {
+            least < 0.0 && box_box_within_parallel_slack(ha, pa, hb, pb, tol)
+        }
+        _ => false,
+    };
     if least < -tol {
         ensure!(
             case,
-            !test,
+            !test || within_slack,
             "intersection_test true but the axis {least_axis:?} separates by {}",
             -least
         );
@@ -244,7 +266,7 @@ pub fn check_pair(case: &PairCase) {
 
     // Symmetry.
     let test_ba = intersection_test(pb, &b, pa, &a);
-    if least.abs() > tol {
+    if least.abs() > tol && !within_slack {
         ensure_eq!(
             case,
             test_ba,
@@ -303,6 +325,13 @@ fn check_manifold(
             "point depth {} deeper than the pair's {d}",
             p.depth
         );
+        // Open bugs (see the ignored tests `support_manifold_point_lies_on_both_shapes`,
+        // `edge_contact_point_lies_on_both_shapes`, `box_edge_contact_point_lies_on_both_boxes`):
+        // single-point fallbacks (id bit 29: support points; bit 30: edge × edge) can be off
+        // the shapes. Skipped in fuzz runs only.
+        if skip_open_bugs() && p.id & (3 << 29) != 0 {
+            continue;
+        }
         ensure!(
             case,
             ba.contains_point(&p.point) && bb.contains_point(&p.point),

@@ -13,6 +13,7 @@
 
 use super::input::ShapeRecipe;
 use tumble::math::{Isometry, Point, Real, Vector};
+use tumble::narrowphase::sat::box_box::PARALLEL_EPSILON;
 
 /// A shape placed in the world, as the oracle sees it.
 #[derive(Clone, Debug)]
@@ -225,4 +226,55 @@ pub fn sat_overlap(a: &Geom, b: &Geom) -> (Real, Vector, bool) {
         }
     }
     (best.0, best.1, exact)
+}
+
+/// How far apart two boxes can be while `intersection_test` still (by design) says they touch.
+///
+/// The box–box test (`tumble::narrowphase::sat::box_box`, Ericson RTCD §4.4.1) takes the
+/// projection radii with `|Rᵢⱼ| + ε` ([`PARALLEL_EPSILON`]) instead of `|Rᵢⱼ|`, so each radius
+/// is overestimated by ε times the sum of the half-extents it multiplies. Per candidate axis
+/// (`a₀..a₂`, `b₀..b₂` the boxes' unit axes, `e`, `f` their half-extents; `i₁, i₂` the other
+/// two indices of `i`):
+///
+/// | axis | slack of `rA + rB` | length of the axis | slack of the separation (metres) |
+/// |---|---|---|---|
+/// | face `aᵢ` | `ε (f₀ + f₁ + f₂)` | 1 | `ε Σf` |
+/// | face `bⱼ` | `ε (e₀ + e₁ + e₂)` | 1 | `ε Σe` |
+/// | edge `aᵢ × bⱼ` | `ε (e_{i₁} + e_{i₂} + f_{j₁} + f_{j₂})` | `sin θᵢⱼ = ‖aᵢ × bⱼ‖` | slack / `sin θᵢⱼ` |
+///
+/// The edge axes are not normalised in the test, so their slack is divided by the axis length:
+/// for edges θ from parallel it is `ε (…) / sin θ`, millimetres for 6 m boxes at θ ≈ 10⁻³.
+/// The test says "touching" only if no axis separates by more than its slack; so a "touching"
+/// verdict is correct exactly when every one of the 15 axes separates the boxes by at most its
+/// slack (plus the rounding tolerance `tol`). This function checks that.
+///
+/// `(ha, pa)`, `(hb, pb)`: half-extents and poses; `tol`: the rounding tolerance of the check.
+pub fn box_box_within_parallel_slack(
+    ha: &Vector,
+    pa: &Isometry,
+    hb: &Vector,
+    pb: &Isometry,
+    tol: Real,
+) -> bool {
+    let ga = Geom::new(&ShapeRecipe::Cuboid(*ha), pa);
+    let gb = Geom::new(&ShapeRecipe::Cuboid(*hb), pb);
+    let a: Vec<Vector> = (0..3).map(|i| pa.rotation * Vector::ith(i, 1.0)).collect();
+    let b: Vec<Vector> = (0..3).map(|j| pb.rotation * Vector::ith(j, 1.0)).collect();
+    let (sum_a, sum_b) = (ha.sum(), hb.sum());
+    // Separation along unit `n` (either sign): the larger of the two one-sided gaps.
+    let gap = |n: &Vector| -overlap_along(&ga, &gb, n).min(overlap_along(&ga, &gb, &-n));
+    let eps = PARALLEL_EPSILON;
+    let faces_ok = a.iter().all(|n| gap(n) <= eps * sum_b + tol)
+        && b.iter().all(|n| gap(n) <= eps * sum_a + tol);
+    let edges_ok = (0..3).all(|i| {
+        (0..3).all(|j| {
+            let l = a[i].cross(&b[j]);
+            let len = l.norm();
+            let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
+            let slack = eps * (ha[i1] + ha[i2] + hb[j1] + hb[j2]);
+            // A zero-length axis cannot separate (the test's sums are all ≥ 0 there).
+            len == 0.0 || gap(&(l / len)) <= slack / len + tol
+        })
+    });
+    faces_ok && edges_ok
 }
