@@ -28,22 +28,42 @@
 //!    an impulse, `vn ← −e·vn0`;
 //! 8. **store**: accumulated impulses go back into the contact cache for the next step.
 
+mod lanes;
+
 use crate::math::{Matrix, Real, Vector};
+use lanes::{F4, M4, V4, LANES};
 use rayon::prelude::*;
 
-/// Velocity state of a body as the solver sees it (indexed by body slot).
+/// Velocity of a body as the solver sees it (indexed by body slot; one extra zero body at the
+/// end stands for the empty lanes of a bundle).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SolverBody {
+    /// Linear velocity of the centre of mass, m/s, world frame.
     pub v: Vector,
+    /// Angular velocity, rad/s, world frame.
     pub w: Vector,
-    pub inv_mass: Real,
-    pub inv_inertia: Matrix,
 }
 
 impl SolverBody {
-    pub const STATIC: SolverBody = SolverBody {
+    /// At rest.
+    pub const ZERO: SolverBody = SolverBody {
         v: Vector::new(0.0, 0.0, 0.0),
         w: Vector::new(0.0, 0.0, 0.0),
+    };
+}
+
+/// Mass properties of a body, read only while constraints are built (zero unless dynamic).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyMass {
+    /// 1/kg.
+    pub inv_mass: Real,
+    /// Inverse inertia tensor about the centre of mass, world frame, 1/(kg·m²).
+    pub inv_inertia: Matrix,
+}
+
+impl BodyMass {
+    /// Immovable.
+    pub const STATIC: BodyMass = BodyMass {
         inv_mass: 0.0,
         inv_inertia: Matrix::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
     };
@@ -69,7 +89,7 @@ pub(crate) struct Row {
 impl Row {
     /// The row of anchors `ra`, `rb` (relative to the centres of mass, world frame) along `d`.
     #[inline]
-    pub fn new(a: &SolverBody, b: &SolverBody, ra: &Vector, rb: &Vector, d: &Vector) -> Self {
+    pub fn new(a: &BodyMass, b: &BodyMass, ra: &Vector, rb: &Vector, d: &Vector) -> Self {
         let ang_a = ra.cross(d);
         let ang_b = rb.cross(d);
         let imp_a = a.inv_inertia * ang_a;
@@ -83,15 +103,9 @@ impl Row {
             mass: if k > 0.0 { 1.0 / k } else { 0.0 },
         }
     }
-
-    /// Relative velocity along the row, given `dvl = vb − va` projected on `d` as `lin`.
-    #[inline(always)]
-    fn velocity(&self, lin: Real, wa: &Vector, wb: &Vector) -> Real {
-        lin + self.ang_b.dot(wb) - self.ang_a.dot(wa)
-    }
 }
 
-/// One contact point of a constraint.
+/// One contact point of a constraint, as built (one lane of a [`PointW`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ConstraintPoint {
     /// The normal row and the two friction rows.
@@ -104,11 +118,10 @@ pub(crate) struct ConstraintPoint {
     pub jt: [Real; 2],
     /// Normal relative velocity before solving (m/s, negative when approaching).
     pub vn0: Real,
-    /// Largest normal impulse applied during this step.
-    pub max_jn: Real,
 }
 
-/// A contact constraint between bodies `a` and `b` (slot indices).
+/// A contact constraint between bodies `a` and `b` (slot indices), as built (one lane of a
+/// [`Bundle`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Constraint {
     pub a: u32,
@@ -116,15 +129,188 @@ pub(crate) struct Constraint {
     /// Whether the solver may write the body's velocity (dynamic bodies only).
     pub write_a: bool,
     pub write_b: bool,
-    /// Index of the contact pair this constraint came from.
-    pub pair: u32,
+    /// Unit normal from A to B and the two tangents completing it (world frame).
     pub normal: Vector,
     pub tangents: [Vector; 2],
     pub friction: Real,
+    /// Restitution coefficient; 0 when no point approaches fast enough to bounce.
     pub restitution: Real,
-    /// The constraint's points are `Solver::points[first..first + len]`.
-    pub first: u32,
+    /// Inverse masses of A and B, 1/kg.
+    pub inv_mass_a: Real,
+    pub inv_mass_b: Real,
+    /// The first `len` entries of `points` are used.
     pub len: u8,
+    pub points: [ConstraintPoint; 4],
+}
+
+impl Constraint {
+    /// A constraint that does nothing, between bodies `a` and `b`, neither written.
+    pub fn empty(a: u32, b: u32) -> Self {
+        Self {
+            a,
+            b,
+            write_a: false,
+            write_b: false,
+            normal: Vector::zeros(),
+            tangents: [Vector::zeros(); 2],
+            friction: 0.0,
+            restitution: 0.0,
+            inv_mass_a: 0.0,
+            inv_mass_b: 0.0,
+            len: 0,
+            points: [ConstraintPoint::default(); 4],
+        }
+    }
+}
+
+/// Four [`Row`]s, one per lane.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowW {
+    ang_a: V4,
+    ang_b: V4,
+    imp_a: V4,
+    imp_b: V4,
+    mass: F4,
+}
+
+impl RowW {
+    fn from_lanes(f: impl Fn(usize) -> Row) -> Self {
+        let r: [Row; LANES] = std::array::from_fn(f);
+        Self {
+            ang_a: V4::from_lanes(|l| r[l].ang_a),
+            ang_b: V4::from_lanes(|l| r[l].ang_b),
+            imp_a: V4::from_lanes(|l| r[l].imp_a),
+            imp_b: V4::from_lanes(|l| r[l].imp_b),
+            mass: F4(std::array::from_fn(|l| r[l].mass)),
+        }
+    }
+
+    /// Relative velocity along the row, given `lin = d·(vb − va)`:
+    /// `lin + ang_b·wb − ang_a·wa`.
+    #[inline(always)]
+    fn velocity(&self, lin: F4, wa: &V4, wb: &V4) -> F4 {
+        lin + self.ang_b.dot(wb) - self.ang_a.dot(wa)
+    }
+}
+
+/// Point `k` of the four constraints of a [`Bundle`] (structure of arrays; lanes whose
+/// constraint has fewer points are zero).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PointW {
+    normal: RowW,
+    tangent: [RowW; 2],
+    sep: F4,
+    jn: F4,
+    jt: [F4; 2],
+    vn0: F4,
+    /// Largest normal impulse applied during this step.
+    max_jn: F4,
+}
+
+/// Marks an empty lane of a bundle.
+const NO_PAIR: u32 = u32::MAX;
+
+/// Up to four constraints of one colour, solved together lane by lane. They touch disjoint
+/// dynamic bodies (graph colouring), so solving them together gives the same result as one
+/// after the other.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bundle {
+    /// Body slots per lane (the zero body for empty lanes).
+    a: [u32; LANES],
+    b: [u32; LANES],
+    write_a: [bool; LANES],
+    write_b: [bool; LANES],
+    /// Contact-pair index per lane, `NO_PAIR` for an empty lane.
+    pair: [u32; LANES],
+    /// Points per lane.
+    lens: [u8; LANES],
+    /// The bundle's points are `Solver::points[first..first + len]`.
+    first: u32,
+    len: u8,
+    /// Whether some lane with bodies has fewer than `len` points: its missing points must not
+    /// touch its velocities (not even by adding a zero, which may turn −0 into +0).
+    masked: bool,
+    normal: V4,
+    tangents: [V4; 2],
+    friction: F4,
+    restitution: F4,
+    inv_mass_a: F4,
+    inv_mass_b: F4,
+}
+
+impl Bundle {
+    fn new(pair: [u32; LANES], lens: [u8; LANES], first: u32) -> Self {
+        Self {
+            a: [0; LANES],
+            b: [0; LANES],
+            write_a: [false; LANES],
+            write_b: [false; LANES],
+            pair,
+            lens,
+            first,
+            len: lens.iter().copied().max().unwrap_or(0),
+            masked: false,
+            normal: V4::ZERO,
+            tangents: [V4::ZERO; 2],
+            friction: F4::ZERO,
+            restitution: F4::ZERO,
+            inv_mass_a: F4::ZERO,
+            inv_mass_b: F4::ZERO,
+        }
+    }
+
+    /// Fills the bundle from its lanes' constraints and returns its points (`self.len` of
+    /// them are meaningful).
+    fn fill(&mut self, c: &[Constraint; LANES]) -> [PointW; 4] {
+        for (l, c) in c.iter().enumerate() {
+            self.a[l] = c.a;
+            self.b[l] = c.b;
+            self.write_a[l] = c.write_a;
+            self.write_b[l] = c.write_b;
+            self.lens[l] = c.len.min(self.len);
+        }
+        self.masked = (0..LANES).any(|l| self.pair[l] != NO_PAIR && self.lens[l] < self.len);
+        self.normal = V4::from_lanes(|l| c[l].normal);
+        self.tangents = [
+            V4::from_lanes(|l| c[l].tangents[0]),
+            V4::from_lanes(|l| c[l].tangents[1]),
+        ];
+        self.friction = F4(std::array::from_fn(|l| c[l].friction));
+        self.restitution = F4(std::array::from_fn(|l| c[l].restitution));
+        self.inv_mass_a = F4(std::array::from_fn(|l| c[l].inv_mass_a));
+        self.inv_mass_b = F4(std::array::from_fn(|l| c[l].inv_mass_b));
+        let lens = self.lens;
+        std::array::from_fn(|k| {
+            let at = |l: usize| -> ConstraintPoint {
+                if k < lens[l] as usize {
+                    c[l].points[k]
+                } else {
+                    ConstraintPoint::default()
+                }
+            };
+            PointW {
+                normal: RowW::from_lanes(|l| at(l).normal),
+                tangent: [
+                    RowW::from_lanes(|l| at(l).tangent[0]),
+                    RowW::from_lanes(|l| at(l).tangent[1]),
+                ],
+                sep: F4(std::array::from_fn(|l| at(l).sep)),
+                jn: F4(std::array::from_fn(|l| at(l).jn)),
+                jt: [
+                    F4(std::array::from_fn(|l| at(l).jt[0])),
+                    F4(std::array::from_fn(|l| at(l).jt[1])),
+                ],
+                vn0: F4(std::array::from_fn(|l| at(l).vn0)),
+                max_jn: F4::ZERO,
+            }
+        })
+    }
+
+    /// The lanes whose point `k` exists.
+    #[inline(always)]
+    fn active(&self, k: usize) -> M4 {
+        M4(std::array::from_fn(|l| k < self.lens[l] as usize))
+    }
 }
 
 /// Soft-constraint coefficients (Box2D v3 `b2MakeSoft`).
@@ -177,71 +363,110 @@ enum Pass {
     Restitution,
 }
 
-/// The bodies, shared by the constraints of one colour. The colouring guarantees that within a
+/// The bodies, shared by the bundles of one colour. The colouring guarantees that within a
 /// colour no two constraints write the same body, and bodies that are only read (static,
-/// kinematic, frozen) are never written by anyone.
+/// kinematic, frozen, the zero body) are never written by anyone.
 #[derive(Clone, Copy)]
 struct BodiesPtr(*mut SolverBody);
 
-// SAFETY: the pointer is only dereferenced during a colour pass, on indices that are in bounds
-// (checked by `solve_colour`'s caller building constraints from valid slots); writes go to
-// dynamic bodies, each owned by at most one constraint of the colour (graph colouring), and no
-// constraint reads a dynamic body owned by another constraint of the same colour (a dynamic body
-// appearing in two constraints would make them share it, which the colouring forbids).
+// SAFETY: the pointer is only dereferenced during a colour pass, on indices checked against
+// the array's length; writes go to dynamic bodies, each owned by at most one constraint of the
+// colour (graph colouring; the overflow colour has one constraint per bundle and runs
+// serially), and no constraint reads a dynamic body owned by another constraint of the same
+// colour (a dynamic body appearing in two constraints would make them share it, which the
+// colouring forbids).
 unsafe impl Send for BodiesPtr {}
 // SAFETY: see `Send` above.
 unsafe impl Sync for BodiesPtr {}
 
-/// The constraint points, shared by the constraints of one pass: each constraint owns the
-/// disjoint range `first..first + len` (prefix sums of the lengths), so no two constraints
-/// touch the same point.
+/// The bundle points, shared by the bundles of one pass: each bundle owns the disjoint range
+/// `first..first + len` (prefix sums of the lengths), so no two bundles touch the same point.
 #[derive(Clone, Copy)]
-pub(crate) struct PointsPtr(pub *mut ConstraintPoint);
+struct PointsPtr(*mut PointW);
 
-// SAFETY: only dereferenced within the disjoint range each constraint owns (see above), and
-// only while the `points` vector it points into is alive and not resized.
+// SAFETY: only dereferenced within the disjoint range each bundle owns (see above, checked
+// against the vector's length), and only while the `points` vector it points into is alive
+// and not resized.
 unsafe impl Send for PointsPtr {}
 // SAFETY: see `Send` above.
 unsafe impl Sync for PointsPtr {}
 
-/// Constraints smaller than this per colour are solved on the calling thread.
-const PARALLEL_MIN: usize = 256;
-/// Constraints per rayon task.
-const CHUNK: usize = 128;
+impl PointsPtr {
+    /// The address of point `i` (a method, so that closures capture the whole `Sync` wrapper).
+    #[inline(always)]
+    fn at(self, i: usize) -> *mut PointW {
+        self.0.wrapping_add(i)
+    }
+}
 
-/// The solver's scratch: constraints stored colour by colour, and colour boundaries.
+impl BodiesPtr {
+    /// The address of body `i` (a method, so that closures capture the whole `Sync` wrapper).
+    #[inline(always)]
+    fn at(self, i: usize) -> *mut SolverBody {
+        self.0.wrapping_add(i)
+    }
+}
+
+/// Bundles smaller than this per colour are solved on the calling thread.
+const PARALLEL_MIN: usize = 64;
+/// Bundles per rayon task.
+const CHUNK: usize = 32;
+
+/// Number of colours tried before a constraint goes to the overflow colour (solved last).
+const COLOURS: usize = 64;
+/// Manifolds have at most this many points.
+const MAX_POINTS: usize = 4;
+
+/// What a solved contact point hands back to the contact cache.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointResult {
+    /// Accumulated normal impulse, N·s (≥ 0).
+    pub normal: Real,
+    /// Accumulated friction impulse, N·s, world frame (orthogonal to the normal).
+    pub tangent: Vector,
+    /// Largest normal impulse applied during the step, N·s.
+    pub max_normal: Real,
+}
+
+/// The solver's scratch: bundles stored colour by colour, and colour boundaries.
 #[derive(Default)]
 pub(crate) struct Solver {
-    pub constraints: Vec<Constraint>,
-    /// Points of all constraints, in constraint order.
-    pub points: Vec<ConstraintPoint>,
-    /// Offset of each constraint's first point (prefix sums of the lengths, colour order).
-    pub offsets: Vec<u32>,
-    /// Contact-pair indices in colour order (the order of `constraints`).
-    pub order: Vec<u32>,
-    /// `colour_starts[c]..colour_starts[c+1]` is colour `c` in `constraints`.
-    pub colour_starts: Vec<usize>,
+    /// Mass properties per body slot, for building constraints.
+    pub masses: Vec<BodyMass>,
+    bundles: Vec<Bundle>,
+    /// Points of all bundles, in bundle order.
+    points: Vec<PointW>,
+    /// `bundle_starts[c]..bundle_starts[c+1]` is colour `c` in `bundles`.
+    bundle_starts: Vec<usize>,
+    /// Contact-pair indices sorted by colour, then by decreasing point count.
+    order: Vec<u32>,
     colour_of: Vec<u8>,
+    lens: Vec<u8>,
     masks: Vec<u64>,
     counts: Vec<usize>,
 }
 
-/// Number of colours tried before a constraint goes to the overflow colour (solved last).
-const COLOURS: usize = 64;
-
 impl Solver {
-    /// Greedy graph colouring of the constraints `(a, b, write_a, write_b)` given in pair order:
-    /// each takes the lowest colour free on both of its dynamic bodies. Fills `order` (pair
-    /// indices sorted by colour, pair order kept within a colour) and `colour_starts`.
+    /// Greedy graph colouring of the constraints `(a, b, write_a, write_b, points)` given in
+    /// pair order: each takes the lowest colour free on both of its dynamic bodies. Within a
+    /// colour, constraints are sorted by decreasing point count (pair order kept among equals;
+    /// the order within a colour does not change the result) and grouped four by four into
+    /// bundles (one by one in the overflow colour, whose constraints may share bodies).
     /// `n_bodies` bounds the slot indices.
     #[inline(never)]
-    pub fn colour(&mut self, pairs: impl Iterator<Item = (u32, u32, bool, bool)>, n_bodies: usize) {
+    pub fn colour(
+        &mut self,
+        pairs: impl Iterator<Item = (u32, u32, bool, bool, usize)>,
+        n_bodies: usize,
+    ) {
+        const KEYS: usize = (COLOURS + 1) * MAX_POINTS;
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
         self.colour_of.clear();
+        self.lens.clear();
         self.counts.clear();
-        self.counts.resize(COLOURS + 1, 0);
-        for (a, b, write_a, write_b) in pairs {
+        self.counts.resize(KEYS, 0);
+        for (a, b, write_a, write_b, len) in pairs {
             let ma = if write_a { self.masks[a as usize] } else { 0 };
             let mb = if write_b { self.masks[b as usize] } else { 0 };
             let free = !(ma | mb);
@@ -259,27 +484,79 @@ impl Solver {
                     self.masks[b as usize] |= bit;
                 }
             }
+            let len = len.clamp(1, MAX_POINTS);
             self.colour_of.push(colour as u8);
-            self.counts[colour] += 1;
+            self.lens.push(len as u8);
+            self.counts[colour * MAX_POINTS + (MAX_POINTS - len)] += 1;
         }
-        // Counting sort by colour (stable).
-        self.colour_starts.clear();
+        // Counting sort by (colour, decreasing length), stable.
         let mut start = 0;
-        for &n in &self.counts {
-            self.colour_starts.push(start);
-            start += n;
-        }
-        self.colour_starts.push(start);
-        for c in 0..=COLOURS {
-            self.counts[c] = self.colour_starts[c];
+        for n in self.counts.iter_mut() {
+            let here = *n;
+            *n = start;
+            start += here;
         }
         self.order.clear();
         self.order.resize(self.colour_of.len(), 0);
-        for (k, &colour) in self.colour_of.iter().enumerate() {
-            let slot = &mut self.counts[colour as usize];
-            self.order[*slot] = k as u32;
-            *slot += 1;
+        for (k, (&colour, &len)) in self.colour_of.iter().zip(&self.lens).enumerate() {
+            let key = colour as usize * MAX_POINTS + (MAX_POINTS - len as usize);
+            self.order[self.counts[key]] = k as u32;
+            self.counts[key] += 1;
         }
+        // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`).
+        self.bundles.clear();
+        self.bundle_starts.clear();
+        let mut first = 0u32;
+        let mut from = 0;
+        for colour in 0..=COLOURS {
+            self.bundle_starts.push(self.bundles.len());
+            let to = self.counts[colour * MAX_POINTS + MAX_POINTS - 1];
+            let width = if colour < COLOURS { LANES } else { 1 };
+            for group in self.order[from..to].chunks(width) {
+                let mut pair = [NO_PAIR; LANES];
+                let mut lens = [0u8; LANES];
+                for (l, &k) in group.iter().enumerate() {
+                    pair[l] = k;
+                    lens[l] = self.lens[k as usize];
+                }
+                let bundle = Bundle::new(pair, lens, first);
+                first += bundle.len as u32;
+                self.bundles.push(bundle);
+            }
+            from = to;
+        }
+        self.bundle_starts.push(self.bundles.len());
+        // Every point is written by `build`; reuse the buffer without clearing it.
+        self.points.resize(first as usize, PointW::default());
+    }
+
+    /// Fills the bundles made by [`Solver::colour`] with the constraints `make(pair)`, in
+    /// parallel; `zero` is the index of the zero body that empty lanes point at.
+    #[inline(never)]
+    pub fn build(&mut self, make: impl Fn(u32) -> Constraint + Sync, zero: u32) {
+        let pts = PointsPtr(self.points.as_mut_ptr());
+        let n_points = self.points.len();
+        self.bundles
+            .par_iter_mut()
+            .with_min_len(16)
+            .for_each(|bundle| {
+                let c: [Constraint; LANES] = std::array::from_fn(|l| match bundle.pair[l] {
+                    NO_PAIR => Constraint::empty(zero, zero),
+                    k => make(k),
+                });
+                let points = bundle.fill(&c);
+                let (first, len) = (bundle.first as usize, bundle.len as usize);
+                if first + len > n_points {
+                    debug_assert!(false, "bundle points out of bounds");
+                    bundle.len = 0;
+                    return;
+                }
+                for (k, p) in points.iter().take(len).enumerate() {
+                    // SAFETY: `first + k < n_points` (checked above) lies in the range reserved
+                    // for this bundle alone by `colour`; the vector is alive and not resized.
+                    unsafe { pts.at(first + k).write(*p) };
+                }
+            });
     }
 
     /// Runs the whole velocity solve that precedes position integration: warm start, then
@@ -311,35 +588,98 @@ impl Solver {
         self.run(bodies, p, Pass::Restitution);
     }
 
+    /// Calls `f(pair, k, result)` for point `k` of every solved constraint.
+    pub fn for_each_result(&self, mut f: impl FnMut(usize, usize, PointResult)) {
+        for bundle in &self.bundles {
+            let first = bundle.first as usize;
+            let Some(points) = self.points.get(first..first + bundle.len as usize) else {
+                continue;
+            };
+            for l in 0..LANES {
+                if bundle.pair[l] == NO_PAIR {
+                    continue;
+                }
+                let (t1, t2) = (bundle.tangents[0].lane(l), bundle.tangents[1].lane(l));
+                for (k, p) in points.iter().take(bundle.lens[l] as usize).enumerate() {
+                    f(
+                        bundle.pair[l] as usize,
+                        k,
+                        PointResult {
+                            normal: p.jn.0[l],
+                            tangent: t1 * p.jt[0].0[l] + t2 * p.jt[1].0[l],
+                            max_normal: p.max_jn.0[l],
+                        },
+                    );
+                }
+            }
+        }
+    }
+
     fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
         let ptr = BodiesPtr(bodies.as_mut_ptr());
         let n = bodies.len();
         let pts = PointsPtr(self.points.as_mut_ptr());
         let n_points = self.points.len();
         let parallel = rayon::current_num_threads() > 1;
-        for colour in 0..self.colour_starts.len().saturating_sub(1) {
-            let (start, end) = (self.colour_starts[colour], self.colour_starts[colour + 1]);
-            let slice = &self.constraints[start..end];
+        for colour in 0..self.bundle_starts.len().saturating_sub(1) {
+            let (start, end) = (self.bundle_starts[colour], self.bundle_starts[colour + 1]);
+            let slice = &self.bundles[start..end];
             // The overflow colour (index COLOURS) may share bodies: always serial.
             if parallel && slice.len() >= PARALLEL_MIN && colour < COLOURS {
                 slice.par_chunks(CHUNK).for_each(|chunk| {
                     for c in chunk {
-                        solve_constraint(c, ptr, n, pts, n_points, p, pass);
+                        solve_bundle(c, ptr, n, pts, n_points, p, pass);
                     }
                 });
             } else {
                 for c in slice {
-                    solve_constraint(c, ptr, n, pts, n_points, p, pass);
+                    solve_bundle(c, ptr, n, pts, n_points, p, pass);
                 }
             }
         }
     }
 }
 
-/// Solves one constraint for one pass, reading and writing the two bodies through `ptr`.
+/// The velocities of the two bodies of each lane.
+struct Velocities {
+    va: V4,
+    wa: V4,
+    vb: V4,
+    wb: V4,
+}
+
+impl Velocities {
+    /// Applies an impulse `lin` (world vector, N·s) to B and its opposite to A, whose angular
+    /// effects (already through the inverse inertia) are `ang_a`, `ang_b`; only in the lanes
+    /// of `mask` when there is one.
+    #[inline(always)]
+    fn apply(&mut self, b: &Bundle, lin: V4, ang_a: V4, ang_b: V4, mask: Option<M4>) {
+        let va = self.va - lin.scale(b.inv_mass_a);
+        let wa = self.wa - ang_a;
+        let vb = self.vb + lin.scale(b.inv_mass_b);
+        let wb = self.wb + ang_b;
+        match mask {
+            None => {
+                self.va = va;
+                self.wa = wa;
+                self.vb = vb;
+                self.wb = wb;
+            }
+            Some(m) => {
+                self.va = m.select_v(va, self.va);
+                self.wa = m.select_v(wa, self.wa);
+                self.vb = m.select_v(vb, self.vb);
+                self.wb = m.select_v(wb, self.wb);
+            }
+        }
+    }
+}
+
+/// Solves the (up to four) constraints of one bundle for one pass, reading and writing their
+/// bodies through `ptr`.
 #[inline]
-fn solve_constraint(
-    c: &Constraint,
+fn solve_bundle(
+    bd: &Bundle,
     ptr: BodiesPtr,
     n: usize,
     pts: PointsPtr,
@@ -347,149 +687,158 @@ fn solve_constraint(
     p: &SolverParams,
     pass: Pass,
 ) {
-    let len = c.len as usize;
-    if (c.a as usize) >= n || (c.b as usize) >= n || c.first as usize + len > n_points {
-        debug_assert!(false, "constraint out of bounds");
+    let len = bd.len as usize;
+    let in_bounds = bd.a.iter().chain(&bd.b).all(|&i| (i as usize) < n);
+    if !in_bounds || bd.first as usize + len > n_points {
+        debug_assert!(false, "bundle out of bounds");
         return;
     }
-    // SAFETY: the range is in bounds (checked above) and owned by this constraint alone
-    // (see `PointsPtr`); the vector outlives the pass.
-    let points = unsafe { std::slice::from_raw_parts_mut(pts.0.add(c.first as usize), len) };
-    // SAFETY: indices are in bounds (constraints are built from live slots of this body array)
-    // and see `BodiesPtr` for why no other thread writes these bodies during this colour.
-    let (ba, bb) = unsafe { (&*ptr.0.add(c.a as usize), &*ptr.0.add(c.b as usize)) };
-    let (mut va, mut wa, mut vb, mut wb) = (ba.v, ba.w, bb.v, bb.w);
-    let (ima, imb) = (ba.inv_mass, bb.inv_mass);
-    let n_ = c.normal;
-    let [t1, t2] = c.tangents;
-
-    // An impulse `lin` (world vector, N·s) whose angular effects on A and B are `ang_a`, `ang_b`.
-    let apply = |lin: Vector,
-                 ang_a: Vector,
-                 ang_b: Vector,
-                 va: &mut Vector,
-                 wa: &mut Vector,
-                 vb: &mut Vector,
-                 wb: &mut Vector| {
-        *va -= lin * ima;
-        *wa -= ang_a;
-        *vb += lin * imb;
-        *wb += ang_b;
+    if pass == Pass::Restitution && bd.restitution == F4::ZERO {
+        return;
+    }
+    // SAFETY: the range is in bounds (checked above) and owned by this bundle alone (see
+    // `PointsPtr`); the vector outlives the pass.
+    let points = unsafe { std::slice::from_raw_parts_mut(pts.at(bd.first as usize), len) };
+    // SAFETY: indices are in bounds (checked above); see `BodiesPtr` for why no other thread
+    // writes these bodies during this colour.
+    let gather = |idx: &[u32; LANES]| -> (V4, V4) {
+        let body: [SolverBody; LANES] =
+            std::array::from_fn(|l| unsafe { *ptr.at(idx[l] as usize) });
+        (
+            V4::from_lanes(|l| body[l].v),
+            V4::from_lanes(|l| body[l].w),
+        )
     };
-    // Normal impulse `d` at point `cp`.
-    let apply_normal = |cp: &ConstraintPoint,
-                        d: Real,
-                        va: &mut Vector,
-                        wa: &mut Vector,
-                        vb: &mut Vector,
-                        wb: &mut Vector| {
-        apply(
-            n_ * d,
-            cp.normal.imp_a * d,
-            cp.normal.imp_b * d,
-            va,
-            wa,
-            vb,
-            wb,
-        );
-    };
+    let (va, wa) = gather(&bd.a);
+    let (vb, wb) = gather(&bd.b);
+    let mut vel = Velocities { va, wa, vb, wb };
+    let n_ = &bd.normal;
+    let [t1, t2] = &bd.tangents;
+    let mask = |k: usize| bd.masked.then(|| bd.active(k));
 
     match pass {
         Pass::WarmStart => {
-            for cp in points.iter() {
+            for (k, cp) in points.iter().enumerate() {
                 let [j1, j2] = cp.jt;
                 let [r1, r2] = &cp.tangent;
-                apply(
-                    n_ * cp.jn + t1 * j1 + t2 * j2,
-                    cp.normal.imp_a * cp.jn + r1.imp_a * j1 + r2.imp_a * j2,
-                    cp.normal.imp_b * cp.jn + r1.imp_b * j1 + r2.imp_b * j2,
-                    &mut va,
-                    &mut wa,
-                    &mut vb,
-                    &mut wb,
+                let jn = cp.jn;
+                vel.apply(
+                    bd,
+                    n_.scale(jn) + t1.scale(j1) + t2.scale(j2),
+                    cp.normal.imp_a.scale(jn) + r1.imp_a.scale(j1) + r2.imp_a.scale(j2),
+                    cp.normal.imp_b.scale(jn) + r1.imp_b.scale(j1) + r2.imp_b.scale(j2),
+                    mask(k),
                 );
             }
         }
         Pass::Solve | Pass::Relax => {
             let use_bias = pass == Pass::Solve;
             // Friction first, normal last (the normal matters most).
-            for cp in points.iter_mut() {
-                let dvl = vb - va;
+            for (k, cp) in points.iter_mut().enumerate() {
+                let dvl = vel.vb - vel.va;
                 let [r1, r2] = &cp.tangent;
-                let max_f = c.friction * cp.jn;
+                let max_f = bd.friction * cp.jn;
                 let old = cp.jt;
-                let mut new = [
-                    old[0] - r1.mass * r1.velocity(t1.dot(&dvl), &wa, &wb),
-                    old[1] - r2.mass * r2.velocity(t2.dot(&dvl), &wa, &wb),
-                ];
-                let mag2 = new[0] * new[0] + new[1] * new[1];
-                if mag2 > max_f * max_f {
-                    let s = if mag2 > 0.0 { max_f / mag2.sqrt() } else { 0.0 };
-                    new = [new[0] * s, new[1] * s];
-                }
+                let n0 = old[0] - r1.mass * r1.velocity(t1.dot(&dvl), &vel.wa, &vel.wb);
+                let n1 = old[1] - r2.mass * r2.velocity(t2.dot(&dvl), &vel.wa, &vel.wb);
+                // Clamp to the Coulomb disc `|jt| ≤ μ·jn`.
+                let mag2 = n0 * n0 + n1 * n1;
+                let clamp = mag2.gt(max_f * max_f);
+                let s = mag2.gt(F4::ZERO).select(max_f.div(mag2.sqrt()), F4::ZERO);
+                let new = [clamp.select(n0 * s, n0), clamp.select(n1 * s, n1)];
                 cp.jt = new;
                 let (d1, d2) = (new[0] - old[0], new[1] - old[1]);
-                apply(
-                    t1 * d1 + t2 * d2,
-                    r1.imp_a * d1 + r2.imp_a * d2,
-                    r1.imp_b * d1 + r2.imp_b * d2,
-                    &mut va,
-                    &mut wa,
-                    &mut vb,
-                    &mut wb,
+                vel.apply(
+                    bd,
+                    t1.scale(d1) + t2.scale(d2),
+                    r1.imp_a.scale(d1) + r2.imp_a.scale(d2),
+                    r1.imp_b.scale(d1) + r2.imp_b.scale(d2),
+                    mask(k),
                 );
             }
-            for cp in points.iter_mut() {
-                let vn = cp.normal.velocity(n_.dot(&(vb - va)), &wa, &wb);
+            let speculative_bias = F4::splat(p.inv_h);
+            let (soft_bias, soft_mass, soft_impulse) = if use_bias {
+                (
+                    F4::splat(p.soft.bias_rate),
+                    F4::splat(p.soft.mass_scale),
+                    F4::splat(p.soft.impulse_scale),
+                )
+            } else {
+                (F4::ZERO, F4::splat(1.0), F4::ZERO)
+            };
+            let allowed = F4::splat(p.allowed_penetration);
+            let max_push = F4::splat(-p.max_push);
+            for (k, cp) in points.iter_mut().enumerate() {
+                let vn = cp
+                    .normal
+                    .velocity(n_.dot(&(vel.vb - vel.va)), &vel.wa, &vel.wb);
                 let s = cp.sep;
-                let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-                    (s * p.inv_h, 1.0, 0.0)
-                } else if use_bias {
-                    (
-                        (p.soft.bias_rate * (s + p.allowed_penetration).min(0.0)).max(-p.max_push),
-                        p.soft.mass_scale,
-                        p.soft.impulse_scale,
-                    )
+                // A speculative point (s > 0) may close the gap this step, no more; a
+                // penetrating one is pushed out softly (only in the biased passes).
+                let speculative = s.gt(F4::ZERO);
+                let push = if use_bias {
+                    (soft_bias * (s + allowed).min(F4::ZERO)).max(max_push)
                 } else {
-                    (0.0, 1.0, 0.0)
+                    F4::ZERO
                 };
+                let bias = speculative.select(s * speculative_bias, push);
+                let mass_scale = speculative.select(F4::splat(1.0), soft_mass);
+                let impulse_scale = speculative.select(F4::ZERO, soft_impulse);
                 let imp = -cp.normal.mass * mass_scale * (vn + bias) - impulse_scale * cp.jn;
-                let new = (cp.jn + imp).max(0.0);
+                let new = (cp.jn + imp).max(F4::ZERO);
                 let d = new - cp.jn;
                 cp.jn = new;
                 cp.max_jn = cp.max_jn.max(d);
-                apply_normal(cp, d, &mut va, &mut wa, &mut vb, &mut wb);
+                vel.apply(
+                    bd,
+                    n_.scale(d),
+                    cp.normal.imp_a.scale(d),
+                    cp.normal.imp_b.scale(d),
+                    mask(k),
+                );
             }
         }
         Pass::Restitution => {
-            if c.restitution == 0.0 {
-                return;
-            }
-            for cp in points.iter_mut() {
-                if cp.vn0 > -p.restitution_threshold || cp.max_jn == 0.0 {
+            let threshold = F4::splat(-p.restitution_threshold);
+            let bouncy = bd.restitution.eq(F4::ZERO).not();
+            for (k, cp) in points.iter_mut().enumerate() {
+                // Only points that approached fast enough and took an impulse bounce.
+                let skip = cp.vn0.gt(threshold).or(cp.max_jn.eq(F4::ZERO));
+                let m = skip.not().and(bouncy).and(bd.active(k));
+                if !m.any() {
                     continue;
                 }
-                let vn = cp.normal.velocity(n_.dot(&(vb - va)), &wa, &wb);
-                let imp = -cp.normal.mass * (vn + c.restitution * cp.vn0);
-                let new = (cp.jn + imp).max(0.0);
+                let vn = cp
+                    .normal
+                    .velocity(n_.dot(&(vel.vb - vel.va)), &vel.wa, &vel.wb);
+                let imp = -cp.normal.mass * (vn + bd.restitution * cp.vn0);
+                let new = (cp.jn + imp).max(F4::ZERO);
                 let d = new - cp.jn;
-                cp.jn = new;
-                cp.max_jn = cp.max_jn.max(d);
-                apply_normal(cp, d, &mut va, &mut wa, &mut vb, &mut wb);
+                cp.jn = m.select(new, cp.jn);
+                cp.max_jn = m.select(cp.max_jn.max(d), cp.max_jn);
+                vel.apply(
+                    bd,
+                    n_.scale(d),
+                    cp.normal.imp_a.scale(d),
+                    cp.normal.imp_b.scale(d),
+                    Some(m),
+                );
             }
         }
     }
     // SAFETY: as above; only dynamic bodies (write_* true) are written.
     unsafe {
-        if c.write_a {
-            let a = &mut *ptr.0.add(c.a as usize);
-            a.v = va;
-            a.w = wa;
-        }
-        if c.write_b {
-            let b = &mut *ptr.0.add(c.b as usize);
-            b.v = vb;
-            b.w = wb;
+        for l in 0..LANES {
+            if bd.write_a[l] {
+                let a = &mut *ptr.at(bd.a[l] as usize);
+                a.v = vel.va.lane(l);
+                a.w = vel.wa.lane(l);
+            }
+            if bd.write_b[l] {
+                let b = &mut *ptr.at(bd.b[l] as usize);
+                b.v = vel.vb.lane(l);
+                b.w = vel.wb.lane(l);
+            }
         }
     }
 }
