@@ -31,25 +31,48 @@
 mod lanes;
 
 use crate::math::{Matrix, Real, Vector};
-use lanes::{F4, M4, V4, LANES};
+use lanes::{transpose, F4, LANES, M4, V4};
 use rayon::prelude::*;
 
 /// Velocity of a body as the solver sees it (indexed by body slot; one extra zero body at the
-/// end stands for the empty lanes of a bundle).
+/// end stands for the empty lanes of a bundle). Padded to two aligned groups of four floats so
+/// that four bodies load into lanes with one transpose.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(16))]
 pub(crate) struct SolverBody {
-    /// Linear velocity of the centre of mass, m/s, world frame.
-    pub v: Vector,
-    /// Angular velocity, rad/s, world frame.
-    pub w: Vector,
+    /// Linear velocity of the centre of mass, m/s, world frame; then a zero.
+    lin: [Real; 4],
+    /// Angular velocity, rad/s, world frame; then a zero.
+    ang: [Real; 4],
 }
 
 impl SolverBody {
     /// At rest.
     pub const ZERO: SolverBody = SolverBody {
-        v: Vector::new(0.0, 0.0, 0.0),
-        w: Vector::new(0.0, 0.0, 0.0),
+        lin: [0.0; 4],
+        ang: [0.0; 4],
     };
+
+    /// A body moving with linear velocity `v` (m/s) and angular velocity `w` (rad/s).
+    #[inline]
+    pub fn new(v: Vector, w: Vector) -> Self {
+        Self {
+            lin: [v.x, v.y, v.z, 0.0],
+            ang: [w.x, w.y, w.z, 0.0],
+        }
+    }
+
+    /// Linear velocity of the centre of mass, m/s, world frame.
+    #[inline]
+    pub fn v(&self) -> Vector {
+        Vector::new(self.lin[0], self.lin[1], self.lin[2])
+    }
+
+    /// Angular velocity, rad/s, world frame.
+    #[inline]
+    pub fn w(&self) -> Vector {
+        Vector::new(self.ang[0], self.ang[1], self.ang[2])
+    }
 }
 
 /// Mass properties of a body, read only while constraints are built (zero unless dynamic).
@@ -121,7 +144,7 @@ pub(crate) struct ConstraintPoint {
 }
 
 /// A contact constraint between bodies `a` and `b` (slot indices), as built (one lane of a
-/// [`Bundle`]).
+/// [`Bundle`]; its points go to the lanes of the bundle's [`PointW`]s).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Constraint {
     pub a: u32,
@@ -138,9 +161,8 @@ pub(crate) struct Constraint {
     /// Inverse masses of A and B, 1/kg.
     pub inv_mass_a: Real,
     pub inv_mass_b: Real,
-    /// The first `len` entries of `points` are used.
+    /// Number of points.
     pub len: u8,
-    pub points: [ConstraintPoint; 4],
 }
 
 impl Constraint {
@@ -158,7 +180,6 @@ impl Constraint {
             inv_mass_a: 0.0,
             inv_mass_b: 0.0,
             len: 0,
-            points: [ConstraintPoint::default(); 4],
         }
     }
 }
@@ -174,15 +195,14 @@ struct RowW {
 }
 
 impl RowW {
-    fn from_lanes(f: impl Fn(usize) -> Row) -> Self {
-        let r: [Row; LANES] = std::array::from_fn(f);
-        Self {
-            ang_a: V4::from_lanes(|l| r[l].ang_a),
-            ang_b: V4::from_lanes(|l| r[l].ang_b),
-            imp_a: V4::from_lanes(|l| r[l].imp_a),
-            imp_b: V4::from_lanes(|l| r[l].imp_b),
-            mass: F4(std::array::from_fn(|l| r[l].mass)),
-        }
+    /// Sets lane `l` to `r`.
+    #[inline]
+    fn set_lane(&mut self, l: usize, r: &Row) {
+        self.ang_a.set_lane(l, &r.ang_a);
+        self.ang_b.set_lane(l, &r.ang_b);
+        self.imp_a.set_lane(l, &r.imp_a);
+        self.imp_b.set_lane(l, &r.imp_b);
+        self.mass.set_lane(l, r.mass);
     }
 
     /// Relative velocity along the row, given `lin = d·(vb − va)`:
@@ -205,6 +225,22 @@ pub(crate) struct PointW {
     vn0: F4,
     /// Largest normal impulse applied during this step.
     max_jn: F4,
+}
+
+impl PointW {
+    /// Sets lane `l` to `p` (with no normal impulse applied yet this step).
+    #[inline]
+    fn set_lane(&mut self, l: usize, p: &ConstraintPoint) {
+        self.normal.set_lane(l, &p.normal);
+        self.tangent[0].set_lane(l, &p.tangent[0]);
+        self.tangent[1].set_lane(l, &p.tangent[1]);
+        self.sep.set_lane(l, p.sep);
+        self.jn.set_lane(l, p.jn);
+        self.jt[0].set_lane(l, p.jt[0]);
+        self.jt[1].set_lane(l, p.jt[1]);
+        self.vn0.set_lane(l, p.vn0);
+        self.max_jn.set_lane(l, 0.0);
+    }
 }
 
 /// Marks an empty lane of a bundle.
@@ -259,57 +295,26 @@ impl Bundle {
         }
     }
 
-    /// Fills the bundle from its lanes' constraints and returns its points (`self.len` of
-    /// them are meaningful).
-    fn fill(&mut self, c: &[Constraint; LANES]) -> [PointW; 4] {
-        for (l, c) in c.iter().enumerate() {
-            self.a[l] = c.a;
-            self.b[l] = c.b;
-            self.write_a[l] = c.write_a;
-            self.write_b[l] = c.write_b;
-            self.lens[l] = c.len.min(self.len);
-        }
-        self.masked = (0..LANES).any(|l| self.pair[l] != NO_PAIR && self.lens[l] < self.len);
-        self.normal = V4::from_lanes(|l| c[l].normal);
-        self.tangents = [
-            V4::from_lanes(|l| c[l].tangents[0]),
-            V4::from_lanes(|l| c[l].tangents[1]),
-        ];
-        self.friction = F4(std::array::from_fn(|l| c[l].friction));
-        self.restitution = F4(std::array::from_fn(|l| c[l].restitution));
-        self.inv_mass_a = F4(std::array::from_fn(|l| c[l].inv_mass_a));
-        self.inv_mass_b = F4(std::array::from_fn(|l| c[l].inv_mass_b));
-        let lens = self.lens;
-        std::array::from_fn(|k| {
-            let at = |l: usize| -> ConstraintPoint {
-                if k < lens[l] as usize {
-                    c[l].points[k]
-                } else {
-                    ConstraintPoint::default()
-                }
-            };
-            PointW {
-                normal: RowW::from_lanes(|l| at(l).normal),
-                tangent: [
-                    RowW::from_lanes(|l| at(l).tangent[0]),
-                    RowW::from_lanes(|l| at(l).tangent[1]),
-                ],
-                sep: F4(std::array::from_fn(|l| at(l).sep)),
-                jn: F4(std::array::from_fn(|l| at(l).jn)),
-                jt: [
-                    F4(std::array::from_fn(|l| at(l).jt[0])),
-                    F4(std::array::from_fn(|l| at(l).jt[1])),
-                ],
-                vn0: F4(std::array::from_fn(|l| at(l).vn0)),
-                max_jn: F4::ZERO,
-            }
-        })
+    /// Sets lane `l` to the constraint `c` (whose points are set separately).
+    fn set_lane(&mut self, l: usize, c: &Constraint) {
+        self.a[l] = c.a;
+        self.b[l] = c.b;
+        self.write_a[l] = c.write_a;
+        self.write_b[l] = c.write_b;
+        self.lens[l] = c.len.min(self.len);
+        self.normal.set_lane(l, &c.normal);
+        self.tangents[0].set_lane(l, &c.tangents[0]);
+        self.tangents[1].set_lane(l, &c.tangents[1]);
+        self.friction.set_lane(l, c.friction);
+        self.restitution.set_lane(l, c.restitution);
+        self.inv_mass_a.set_lane(l, c.inv_mass_a);
+        self.inv_mass_b.set_lane(l, c.inv_mass_b);
     }
 
     /// The lanes whose point `k` exists.
     #[inline(always)]
     fn active(&self, k: usize) -> M4 {
-        M4(std::array::from_fn(|l| k < self.lens[l] as usize))
+        M4::from_array(std::array::from_fn(|l| k < self.lens[l] as usize))
     }
 }
 
@@ -530,32 +535,45 @@ impl Solver {
         self.points.resize(first as usize, PointW::default());
     }
 
-    /// Fills the bundles made by [`Solver::colour`] with the constraints `make(pair)`, in
-    /// parallel; `zero` is the index of the zero body that empty lanes point at.
+    /// Fills the bundles made by [`Solver::colour`], in parallel, with the constraints
+    /// `make(pair, emit)`, which hands point `i` of the constraint to `emit(i, point)` (`i` below
+    /// the manifold length given to `colour`); `zero` is the index of the zero body that empty
+    /// lanes point at.
     #[inline(never)]
-    pub fn build(&mut self, make: impl Fn(u32) -> Constraint + Sync, zero: u32) {
+    pub fn build(
+        &mut self,
+        make: impl Fn(u32, &mut dyn FnMut(usize, &ConstraintPoint)) -> Constraint + Sync,
+        zero: u32,
+    ) {
         let pts = PointsPtr(self.points.as_mut_ptr());
         let n_points = self.points.len();
         self.bundles
             .par_iter_mut()
             .with_min_len(16)
             .for_each(|bundle| {
-                let c: [Constraint; LANES] = std::array::from_fn(|l| match bundle.pair[l] {
-                    NO_PAIR => Constraint::empty(zero, zero),
-                    k => make(k),
-                });
-                let points = bundle.fill(&c);
                 let (first, len) = (bundle.first as usize, bundle.len as usize);
                 if first + len > n_points {
                     debug_assert!(false, "bundle points out of bounds");
-                    bundle.len = 0;
+                    *bundle = Bundle::new([NO_PAIR; LANES], [0; LANES], 0);
                     return;
                 }
-                for (k, p) in points.iter().take(len).enumerate() {
-                    // SAFETY: `first + k < n_points` (checked above) lies in the range reserved
-                    // for this bundle alone by `colour`; the vector is alive and not resized.
-                    unsafe { pts.at(first + k).write(*p) };
+                // SAFETY: the range is in bounds (checked above) and reserved for this bundle
+                // alone by `colour`; the vector is alive and not resized during the build.
+                let points = unsafe { std::slice::from_raw_parts_mut(pts.at(first), len) };
+                points.fill(PointW::default());
+                for l in 0..LANES {
+                    let c = match bundle.pair[l] {
+                        NO_PAIR => Constraint::empty(zero, zero),
+                        k => make(k, &mut |i, p| {
+                            if let Some(w) = points.get_mut(i) {
+                                w.set_lane(l, p);
+                            }
+                        }),
+                    };
+                    bundle.set_lane(l, &c);
                 }
+                bundle.masked =
+                    (0..LANES).any(|l| bundle.pair[l] != NO_PAIR && bundle.lens[l] < bundle.len);
             });
     }
 
@@ -605,9 +623,9 @@ impl Solver {
                         bundle.pair[l] as usize,
                         k,
                         PointResult {
-                            normal: p.jn.0[l],
-                            tangent: t1 * p.jt[0].0[l] + t2 * p.jt[1].0[l],
-                            max_normal: p.max_jn.0[l],
+                            normal: p.jn.to_array()[l],
+                            tangent: t1 * p.jt[0].to_array()[l] + t2 * p.jt[1].to_array()[l],
+                            max_normal: p.max_jn.to_array()[l],
                         },
                     );
                 }
@@ -693,7 +711,7 @@ fn solve_bundle(
         debug_assert!(false, "bundle out of bounds");
         return;
     }
-    if pass == Pass::Restitution && bd.restitution == F4::ZERO {
+    if pass == Pass::Restitution && bd.restitution.eq(F4::ZERO).all() {
         return;
     }
     // SAFETY: the range is in bounds (checked above) and owned by this bundle alone (see
@@ -702,11 +720,22 @@ fn solve_bundle(
     // SAFETY: indices are in bounds (checked above); see `BodiesPtr` for why no other thread
     // writes these bodies during this colour.
     let gather = |idx: &[u32; LANES]| -> (V4, V4) {
+        // SAFETY: as above.
         let body: [SolverBody; LANES] =
             std::array::from_fn(|l| unsafe { *ptr.at(idx[l] as usize) });
+        let [vx, vy, vz, _] = transpose(body.map(|b| F4::from_array(b.lin)));
+        let [wx, wy, wz, _] = transpose(body.map(|b| F4::from_array(b.ang)));
         (
-            V4::from_lanes(|l| body[l].v),
-            V4::from_lanes(|l| body[l].w),
+            V4 {
+                x: vx,
+                y: vy,
+                z: vz,
+            },
+            V4 {
+                x: wx,
+                y: wy,
+                z: wz,
+            },
         )
     };
     let (va, wa) = gather(&bd.a);
@@ -826,18 +855,23 @@ fn solve_bundle(
             }
         }
     }
-    // SAFETY: as above; only dynamic bodies (write_* true) are written.
-    unsafe {
-        for l in 0..LANES {
+    // Back to one body per row (the fourth column is the zero pad).
+    let rows = |v: &V4| transpose([v.x, v.y, v.z, F4::ZERO]).map(F4::to_array);
+    let (va, wa, vb, wb) = (rows(&vel.va), rows(&vel.wa), rows(&vel.vb), rows(&vel.wb));
+    for l in 0..LANES {
+        // SAFETY: as above; only dynamic bodies (write_* true) are written.
+        unsafe {
             if bd.write_a[l] {
-                let a = &mut *ptr.at(bd.a[l] as usize);
-                a.v = vel.va.lane(l);
-                a.w = vel.wa.lane(l);
+                *ptr.at(bd.a[l] as usize) = SolverBody {
+                    lin: va[l],
+                    ang: wa[l],
+                };
             }
             if bd.write_b[l] {
-                let b = &mut *ptr.at(bd.b[l] as usize);
-                b.v = vel.vb.lane(l);
-                b.w = vel.wb.lane(l);
+                *ptr.at(bd.b[l] as usize) = SolverBody {
+                    lin: vb[l],
+                    ang: wb[l],
+                };
             }
         }
     }

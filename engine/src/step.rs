@@ -427,22 +427,15 @@ impl World {
             .with_min_len(256)
             .map(|s| match &s.body {
                 Some(b) if b.is_dynamic() => (
-                    SolverBody {
-                        v: b.linvel,
-                        w: b.angvel,
-                    },
+                    SolverBody::new(b.linvel, b.angvel),
                     BodyMass {
                         inv_mass: b.inv_mass,
                         inv_inertia: b.inv_inertia_world(),
                     },
                 ),
-                Some(b) if b.kind == BodyKind::Kinematic && !b.frozen => (
-                    SolverBody {
-                        v: b.linvel,
-                        w: b.angvel,
-                    },
-                    BodyMass::STATIC,
-                ),
+                Some(b) if b.kind == BodyKind::Kinematic && !b.frozen => {
+                    (SolverBody::new(b.linvel, b.angvel), BodyMass::STATIC)
+                }
                 _ => (SolverBody::ZERO, BodyMass::STATIC),
             })
             .unzip_into_vecs(&mut sc.solver_bodies, &mut sc.solver.masses);
@@ -473,7 +466,16 @@ impl World {
         let solver = &mut sc.solver;
         let masses = std::mem::take(&mut solver.masses);
         solver.build(
-            |k| make_constraint(&contacts[k as usize], slots, bodies, &masses, threshold),
+            |k, emit| {
+                make_constraint(
+                    &contacts[k as usize],
+                    slots,
+                    bodies,
+                    &masses,
+                    threshold,
+                    emit,
+                )
+            },
             zero,
         );
         solver.masses = masses;
@@ -504,7 +506,7 @@ impl World {
                     return;
                 }
                 let (v, w) = if b.is_dynamic() {
-                    (bodies[i].v, bodies[i].w)
+                    (bodies[i].v(), bodies[i].w())
                 } else {
                     (b.linvel, b.angvel)
                 };
@@ -526,8 +528,8 @@ impl World {
         for (slot, sb) in self.state.slots.iter_mut().zip(&sc.solver_bodies) {
             if let Some(b) = slot.body.as_mut() {
                 if b.is_dynamic() {
-                    b.linvel = sb.v;
-                    b.angvel = sb.w;
+                    b.linvel = sb.v();
+                    b.angvel = sb.w();
                 }
             }
         }
@@ -720,13 +722,15 @@ fn contact_pair(
     }))
 }
 
-/// The solver constraint of contact pair `cp` (`bodies` and `masses` indexed by slot).
+/// The solver constraint of contact pair `cp` (`bodies` and `masses` indexed by slot); its
+/// points go to `emit(i, point)`.
 fn make_constraint(
     cp: &ContactPair,
     slots: &[Slot],
     bodies: &[SolverBody],
     masses: &[BodyMass],
     restitution_threshold: Real,
+    emit: &mut dyn FnMut(usize, &ConstraintPoint),
 ) -> Constraint {
     let (a, b) = (cp.a.index(), cp.b.index());
     let (ba, bb) = (&slots[a as usize].body, &slots[b as usize].body);
@@ -749,9 +753,9 @@ fn make_constraint(
     c.friction = crate::Material::combine_friction(ba.material.friction, bb.material.friction);
     c.restitution =
         crate::Material::combine_restitution(ba.material.restitution, bb.material.restitution);
-    c.len = cp.manifold.len().min(c.points.len()) as u8;
+    c.len = cp.manifold.len() as u8;
     let mut approaching = false;
-    for (i, p) in cp.manifold.points().iter().take(c.points.len()).enumerate() {
+    for (i, p) in cp.manifold.points().iter().enumerate() {
         let ra = p.point.coords - ca;
         let rb = p.point.coords - cb;
         let imp = cp.impulses[i];
@@ -765,10 +769,10 @@ fn make_constraint(
             jn: imp.normal,
             jt: [imp.tangent.dot(&tangents[0]), imp.tangent.dot(&tangents[1])],
             // The relative normal velocity `n·(vb − va) + (rb × n)·wb − (ra × n)·wa`.
-            vn0: n.dot(&(sb.v - sa.v)) + normal.ang_b.dot(&sb.w) - normal.ang_a.dot(&sa.w),
+            vn0: n.dot(&(sb.v() - sa.v())) + normal.ang_b.dot(&sb.w()) - normal.ang_a.dot(&sa.w()),
             normal,
         };
-        c.points[i] = point;
+        emit(i, &point);
         approaching |= point.vn0 < -restitution_threshold;
     }
     // No point approaches fast enough to bounce: the restitution pass can skip this one.
