@@ -109,14 +109,39 @@ pub(crate) struct Row {
     pub mass: Real,
 }
 
+/// `m·v`, written out: nalgebra's generic product runs loops; this sums the same products in
+/// the same order (`m[i][0]·v.x + m[i][1]·v.y + m[i][2]·v.z`, left to right).
+#[inline(always)]
+pub(crate) fn mat_vec(m: &Matrix, v: &Vector) -> Vector {
+    Vector::new(
+        m[(0, 0)] * v.x + m[(0, 1)] * v.y + m[(0, 2)] * v.z,
+        m[(1, 0)] * v.x + m[(1, 1)] * v.y + m[(1, 2)] * v.z,
+        m[(2, 0)] * v.x + m[(2, 1)] * v.y + m[(2, 2)] * v.z,
+    )
+}
+
+/// `a·b`, written out column by column with [`mat_vec`] (the same sums as nalgebra's).
+#[inline(always)]
+fn mat_mul(a: &Matrix, b: &Matrix) -> Matrix {
+    let col = |j: usize| mat_vec(a, &Vector::new(b[(0, j)], b[(1, j)], b[(2, j)]));
+    Matrix::from_columns(&[col(0), col(1), col(2)])
+}
+
+/// A body tensor given in its local frame, in the world frame: `R·m·Rᵀ` for the rotation
+/// matrix `R` (as `Body::inv_inertia_world` computes it, without the generic loops).
+#[inline]
+pub(crate) fn rotate_tensor(r: &Matrix, m: &Matrix) -> Matrix {
+    mat_mul(&mat_mul(r, m), &r.transpose())
+}
+
 impl Row {
     /// The row of anchors `ra`, `rb` (relative to the centres of mass, world frame) along `d`.
     #[inline]
     pub fn new(a: &BodyMass, b: &BodyMass, ra: &Vector, rb: &Vector, d: &Vector) -> Self {
         let ang_a = ra.cross(d);
         let ang_b = rb.cross(d);
-        let imp_a = a.inv_inertia * ang_a;
-        let imp_b = b.inv_inertia * ang_b;
+        let imp_a = mat_vec(&a.inv_inertia, &ang_a);
+        let imp_b = mat_vec(&b.inv_inertia, &ang_b);
         let k = a.inv_mass + b.inv_mass + ang_a.dot(&imp_a) + ang_b.dot(&imp_b);
         Self {
             ang_a,
@@ -445,6 +470,8 @@ pub(crate) struct Solver {
     bundle_starts: Vec<usize>,
     /// Contact-pair indices sorted by colour, then by decreasing point count.
     order: Vec<u32>,
+    /// Per contact pair, `4·bundle + lane` of its constraint.
+    lane_of: Vec<u32>,
     colour_of: Vec<u8>,
     lens: Vec<u8>,
     masks: Vec<u64>,
@@ -509,6 +536,8 @@ impl Solver {
             self.counts[key] += 1;
         }
         // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`).
+        self.lane_of.clear();
+        self.lane_of.resize(self.order.len(), 0);
         self.bundles.clear();
         self.bundle_starts.clear();
         let mut first = 0u32;
@@ -523,6 +552,7 @@ impl Solver {
                 for (l, &k) in group.iter().enumerate() {
                     pair[l] = k;
                     lens[l] = self.lens[k as usize];
+                    self.lane_of[k as usize] = (self.bundles.len() * LANES + l) as u32;
                 }
                 let bundle = Bundle::new(pair, lens, first);
                 first += bundle.len as u32;
@@ -560,7 +590,6 @@ impl Solver {
                 // SAFETY: the range is in bounds (checked above) and reserved for this bundle
                 // alone by `colour`; the vector is alive and not resized during the build.
                 let points = unsafe { std::slice::from_raw_parts_mut(pts.at(first), len) };
-                points.fill(PointW::default());
                 for l in 0..LANES {
                     let c = match bundle.pair[l] {
                         NO_PAIR => Constraint::empty(zero, zero),
@@ -571,6 +600,10 @@ impl Solver {
                         }),
                     };
                     bundle.set_lane(l, &c);
+                    // The lane's missing points are zero (no stale values from a past step).
+                    for w in points.iter_mut().skip(bundle.lens[l] as usize) {
+                        w.set_lane(l, &ConstraintPoint::default());
+                    }
                 }
                 bundle.masked =
                     (0..LANES).any(|l| bundle.pair[l] != NO_PAIR && bundle.lens[l] < bundle.len);
@@ -606,30 +639,30 @@ impl Solver {
         self.run(bodies, p, Pass::Restitution);
     }
 
-    /// Calls `f(pair, k, result)` for point `k` of every solved constraint.
-    pub fn for_each_result(&self, mut f: impl FnMut(usize, usize, PointResult)) {
-        for bundle in &self.bundles {
-            let first = bundle.first as usize;
-            let Some(points) = self.points.get(first..first + bundle.len as usize) else {
-                continue;
-            };
-            for l in 0..LANES {
-                if bundle.pair[l] == NO_PAIR {
-                    continue;
-                }
-                let (t1, t2) = (bundle.tangents[0].lane(l), bundle.tangents[1].lane(l));
-                for (k, p) in points.iter().take(bundle.lens[l] as usize).enumerate() {
-                    f(
-                        bundle.pair[l] as usize,
-                        k,
-                        PointResult {
-                            normal: p.jn.to_array()[l],
-                            tangent: t1 * p.jt[0].to_array()[l] + t2 * p.jt[1].to_array()[l],
-                            max_normal: p.max_jn.to_array()[l],
-                        },
-                    );
-                }
-            }
+    /// Calls `f(k, result)` for point `k` of the constraint of contact pair `pair` (an index
+    /// into the pairs given to [`Solver::colour`]), once solved.
+    pub fn results_of(&self, pair: usize, mut f: impl FnMut(usize, PointResult)) {
+        let Some(&at) = self.lane_of.get(pair) else {
+            return;
+        };
+        let (bundle, l) = (at as usize / LANES, at as usize % LANES);
+        let Some(bundle) = self.bundles.get(bundle) else {
+            return;
+        };
+        let first = bundle.first as usize;
+        let Some(points) = self.points.get(first..first + bundle.len as usize) else {
+            return;
+        };
+        let (t1, t2) = (bundle.tangents[0].lane(l), bundle.tangents[1].lane(l));
+        for (k, p) in points.iter().take(bundle.lens[l] as usize).enumerate() {
+            f(
+                k,
+                PointResult {
+                    normal: p.jn.to_array()[l],
+                    tangent: t1 * p.jt[0].to_array()[l] + t2 * p.jt[1].to_array()[l],
+                    max_normal: p.max_jn.to_array()[l],
+                },
+            );
         }
     }
 
@@ -909,6 +942,18 @@ mod tests {
             assert!((t2.norm() - 1.0).abs() < 1e-5);
             assert!(t1.dot(&n).abs() < 1e-5 && t2.dot(&n).abs() < 1e-5 && t1.dot(&t2).abs() < 1e-5);
         }
+    }
+
+    #[test]
+    fn written_out_products_match_nalgebra() {
+        let m = Matrix::new(1.5, -0.25, 3.0, 0.125, 2.0, -7.5, 0.3, 0.7, -1.1);
+        let r = crate::math::Rotation::from_euler_angles(0.3, -1.2, 2.0)
+            .to_rotation_matrix()
+            .into_inner();
+        let v = Vector::new(0.2, -3.0, 1.7);
+        assert_eq!(mat_vec(&m, &v), m * v);
+        assert_eq!(mat_mul(&m, &r), m * r);
+        assert_eq!(rotate_tensor(&r, &m), r * m * r.transpose());
     }
 
     #[test]

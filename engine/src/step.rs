@@ -21,7 +21,8 @@ use crate::handle::BodyHandle;
 use crate::math::{Real, Rotation, Vector};
 use crate::narrowphase::{query, Manifold};
 use crate::solver::{
-    tangent_basis, BodyMass, Constraint, ConstraintPoint, Row, Softness, SolverBody, SolverParams,
+    rotate_tensor, tangent_basis, BodyMass, Constraint, ConstraintPoint, Row, Softness, SolverBody,
+    SolverParams,
 };
 use crate::stage::{Stage, Timer};
 use crate::world::{Candidate, ContactPair, PointImpulse, Slot, World};
@@ -430,7 +431,11 @@ impl World {
                     SolverBody::new(b.linvel, b.angvel),
                     BodyMass {
                         inv_mass: b.inv_mass,
-                        inv_inertia: b.inv_inertia_world(),
+                        // `b.inv_inertia_world()`, written out.
+                        inv_inertia: rotate_tensor(
+                            b.pose.rotation.to_rotation_matrix().matrix(),
+                            &b.inv_inertia_local,
+                        ),
                     },
                 ),
                 Some(b) if b.kind == BodyKind::Kinematic && !b.frozen => {
@@ -521,28 +526,39 @@ impl World {
             });
     }
 
-    /// Velocities back into the bodies, impulses back into the contact cache.
+    /// Velocities back into the bodies, impulses back into the contact cache (both in
+    /// parallel: each body and each contact pair is written by one task).
     #[inline(never)]
     fn store_solver_results(&mut self) {
         let sc = &mut self.scratch;
-        for (slot, sb) in self.state.slots.iter_mut().zip(&sc.solver_bodies) {
-            if let Some(b) = slot.body.as_mut() {
-                if b.is_dynamic() {
-                    b.linvel = sb.v();
-                    b.angvel = sb.w();
+        self.state
+            .slots
+            .par_iter_mut()
+            .zip(sc.solver_bodies.par_iter())
+            .with_min_len(256)
+            .for_each(|(slot, sb)| {
+                if let Some(b) = slot.body.as_mut() {
+                    if b.is_dynamic() {
+                        b.linvel = sb.v();
+                        b.angvel = sb.w();
+                    }
                 }
-            }
-        }
-        let contacts = &mut sc.new_contacts;
-        sc.solver.for_each_result(|pair, k, r| {
-            let cp = &mut contacts[pair];
-            cp.impulses[k] = PointImpulse {
-                normal: r.normal,
-                tangent: r.tangent,
-            };
-            // A speculative contact that stopped the bodies counts as touching.
-            cp.touching |= r.max_normal > 0.0;
-        });
+            });
+        let solver = &sc.solver;
+        sc.new_contacts
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(256)
+            .for_each(|(pair, cp)| {
+                solver.results_of(pair, |k, r| {
+                    cp.impulses[k] = PointImpulse {
+                        normal: r.normal,
+                        tangent: r.tangent,
+                    };
+                    // A speculative contact that stopped the bodies counts as touching.
+                    cp.touching |= r.max_normal > 0.0;
+                });
+            });
     }
 
     #[inline(never)]
