@@ -75,20 +75,34 @@ impl SolverBody {
     }
 }
 
-/// Mass properties of a body, read only while constraints are built (zero unless dynamic).
+/// What building a constraint needs of a body, gathered once per step so that the build reads
+/// compact arrays instead of the bodies themselves (mass properties are zero unless dynamic).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BodyMass {
     /// 1/kg.
     pub inv_mass: Real,
     /// Inverse inertia tensor about the centre of mass, world frame, 1/(kg·m²).
     pub inv_inertia: Matrix,
+    /// Centre of mass, world frame, metres.
+    pub com: Vector,
+    /// The body's friction and restitution coefficients (before combining with another's).
+    pub friction: Real,
+    pub restitution: Real,
+    /// Whether the slot holds a body, and whether the solver may change its velocity.
+    pub live: bool,
+    pub dynamic: bool,
 }
 
 impl BodyMass {
-    /// Immovable.
-    pub const STATIC: BodyMass = BodyMass {
+    /// An empty slot.
+    pub const DEAD: BodyMass = BodyMass {
         inv_mass: 0.0,
         inv_inertia: Matrix::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+        com: Vector::new(0.0, 0.0, 0.0),
+        friction: 0.0,
+        restitution: 0.0,
+        live: false,
+        dynamic: false,
     };
 }
 

@@ -426,34 +426,41 @@ impl World {
         slots
             .par_iter()
             .with_min_len(256)
-            .map(|s| match &s.body {
-                Some(b) if b.is_dynamic() => (
-                    SolverBody::new(b.linvel, b.angvel),
-                    BodyMass {
-                        inv_mass: b.inv_mass,
-                        // `b.inv_inertia_world()`, written out.
-                        inv_inertia: rotate_tensor(
-                            b.pose.rotation.to_rotation_matrix().matrix(),
-                            &b.inv_inertia_local,
-                        ),
-                    },
-                ),
-                Some(b) if b.kind == BodyKind::Kinematic && !b.frozen => {
-                    (SolverBody::new(b.linvel, b.angvel), BodyMass::STATIC)
-                }
-                _ => (SolverBody::ZERO, BodyMass::STATIC),
+            .map(|s| {
+                let Some(b) = &s.body else {
+                    return (SolverBody::ZERO, BodyMass::DEAD);
+                };
+                let mut mass = BodyMass {
+                    com: b.com(),
+                    friction: b.material.friction,
+                    restitution: b.material.restitution,
+                    live: true,
+                    ..BodyMass::DEAD
+                };
+                let body = if b.is_dynamic() {
+                    mass.dynamic = true;
+                    mass.inv_mass = b.inv_mass;
+                    // `b.inv_inertia_world()`, written out.
+                    mass.inv_inertia = rotate_tensor(
+                        b.pose.rotation.to_rotation_matrix().matrix(),
+                        &b.inv_inertia_local,
+                    );
+                    SolverBody::new(b.linvel, b.angvel)
+                } else if b.kind == BodyKind::Kinematic && !b.frozen {
+                    SolverBody::new(b.linvel, b.angvel)
+                } else {
+                    SolverBody::ZERO
+                };
+                (body, mass)
             })
             .unzip_into_vecs(&mut sc.solver_bodies, &mut sc.solver.masses);
         // The zero body, read by the empty lanes of the solver's bundles.
         let zero = sc.solver_bodies.len() as u32;
         sc.solver_bodies.push(SolverBody::ZERO);
         let contacts = &sc.new_contacts;
-        let dynamic = |h: BodyHandle| {
-            slots[h.index() as usize]
-                .body
-                .as_ref()
-                .is_some_and(|b| b.is_dynamic())
-        };
+        // Taken out of the solver while it colours and builds (put back below).
+        let masses = std::mem::take(&mut sc.solver.masses);
+        let dynamic = |h: BodyHandle| masses[h.index() as usize].dynamic;
         sc.solver.colour(
             contacts.iter().map(|c| {
                 (
@@ -469,18 +476,8 @@ impl World {
         let threshold = cfg.restitution_threshold;
         let bodies = &sc.solver_bodies;
         let solver = &mut sc.solver;
-        let masses = std::mem::take(&mut solver.masses);
         solver.build(
-            |k, emit| {
-                make_constraint(
-                    &contacts[k as usize],
-                    slots,
-                    bodies,
-                    &masses,
-                    threshold,
-                    emit,
-                )
-            },
+            |k, emit| make_constraint(&contacts[k as usize], bodies, &masses, threshold, emit),
             zero,
         );
         solver.masses = masses;
@@ -742,33 +739,30 @@ fn contact_pair(
 /// points go to `emit(i, point)`.
 fn make_constraint(
     cp: &ContactPair,
-    slots: &[Slot],
     bodies: &[SolverBody],
     masses: &[BodyMass],
     restitution_threshold: Real,
     emit: &mut dyn FnMut(usize, &ConstraintPoint),
 ) -> Constraint {
     let (a, b) = (cp.a.index(), cp.b.index());
-    let (ba, bb) = (&slots[a as usize].body, &slots[b as usize].body);
+    let (ma, mb) = (&masses[a as usize], &masses[b as usize]);
     let mut c = Constraint::empty(a, b);
     // Contact pairs name live bodies; an empty constraint (a no-op) otherwise.
-    let (Some(ba), Some(bb)) = (ba.as_ref(), bb.as_ref()) else {
+    if !(ma.live && mb.live) {
         return c;
-    };
+    }
     let n = cp.manifold.normal;
     let tangents = tangent_basis(&n);
     let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
-    let (ma, mb) = (&masses[a as usize], &masses[b as usize]);
-    let (ca, cb) = (ba.com(), bb.com());
+    let (ca, cb) = (ma.com, mb.com);
     c.normal = n;
     c.tangents = tangents;
-    c.write_a = ba.is_dynamic();
-    c.write_b = bb.is_dynamic();
+    c.write_a = ma.dynamic;
+    c.write_b = mb.dynamic;
     c.inv_mass_a = ma.inv_mass;
     c.inv_mass_b = mb.inv_mass;
-    c.friction = crate::Material::combine_friction(ba.material.friction, bb.material.friction);
-    c.restitution =
-        crate::Material::combine_restitution(ba.material.restitution, bb.material.restitution);
+    c.friction = crate::Material::combine_friction(ma.friction, mb.friction);
+    c.restitution = crate::Material::combine_restitution(ma.restitution, mb.restitution);
     c.len = cp.manifold.len() as u8;
     let mut approaching = false;
     for (i, p) in cp.manifold.points().iter().enumerate() {
