@@ -4,17 +4,26 @@
 //! 2024), with one substep.
 //!
 //! Per step:
-//! 1. **prepare**: one `Constraint` per touching pair (up to 4 points); per point and per
-//!    direction (normal, two tangents) the angular Jacobians `r × d` of the anchors relative to
-//!    the centres of mass, their images `I⁻¹(r × d)` under the inverse inertia, and the
-//!    effective mass, so that the passes below need no cross or matrix products; the approach
-//!    speed `vn0` (for restitution), and last step's impulses matched by feature id (or, when
-//!    the narrow phase changed reference face, by the nearest old point within 2 cm). Points
-//!    of all constraints live in one buffer, each constraint owning a disjoint range;
-//! 2. **colour**: greedy graph colouring so that no two constraints of one colour share a
-//!    dynamic body; constraints are stored colour by colour. Every pass below walks the colours
-//!    in order, and a colour's constraints may run in parallel: they touch disjoint dynamic
-//!    bodies, so the result is the same for any thread count;
+//! 1. **colour**: greedy graph colouring so that no two constraints of one colour share a
+//!    dynamic body. Within a colour, constraints are sorted by decreasing point count and
+//!    grouped four by four into `Bundle`s, solved together lane by lane with four-wide
+//!    arithmetic (`lanes`: SSE2 on x86-64, a scalar twin elsewhere; the layout follows Box2D
+//!    v3's `contact_solver.c` and rapier's wide constraints). Every pass below walks the
+//!    colours in order, and a colour's bundles may run in parallel: they touch disjoint dynamic
+//!    bodies, so the result is the same for any thread count, and the same as solving the
+//!    constraints one by one (the order within a colour does not matter, and each lane does
+//!    the scalar arithmetic in the scalar order). Constraints the 64 colours cannot place go to
+//!    an overflow colour, one per bundle, solved serially;
+//! 2. **build**: one constraint per touching pair (up to 4 points), written into its lane; per
+//!    point and per direction (normal, two tangents) the angular Jacobians `r × d` of the
+//!    anchors relative to the centres of mass, their images `I⁻¹(r × d)` under the inverse
+//!    inertia, and the effective mass, so that the passes below need no cross or matrix
+//!    products; the approach speed `vn0` (for restitution), and last step's impulses matched by
+//!    feature id (or, when the narrow phase changed reference face, by the nearest old point
+//!    within 2 cm). A bundle's points live in one buffer as structures of arrays (`PointW`,
+//!    point `k` of the four lanes), each bundle owning a disjoint range. The passes read body
+//!    velocities only (`SolverBody`, 32 bytes, loaded into lanes by one transpose); masses
+//!    and inertias are folded into the constraint rows;
 //! 3. **warm start**: apply last step's accumulated impulses;
 //! 4. **solve** (`solver_iterations` times): friction, clamped to the Coulomb disc
 //!    `|jt| ≤ μ·jn`, then the normal impulse, accumulated and clamped `jn ≥ 0`. A point with a
