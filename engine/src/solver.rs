@@ -4,17 +4,26 @@
 //! 2024), with one substep.
 //!
 //! Per step:
-//! 1. **prepare**: one `Constraint` per touching pair (up to 4 points); per point and per
-//!    direction (normal, two tangents) the angular Jacobians `r × d` of the anchors relative to
-//!    the centres of mass, their images `I⁻¹(r × d)` under the inverse inertia, and the
-//!    effective mass, so that the passes below need no cross or matrix products; the approach
-//!    speed `vn0` (for restitution), and last step's impulses matched by feature id (or, when
-//!    the narrow phase changed reference face, by the nearest old point within 2 cm). Points
-//!    of all constraints live in one buffer, each constraint owning a disjoint range;
-//! 2. **colour**: greedy graph colouring so that no two constraints of one colour share a
-//!    dynamic body; constraints are stored colour by colour. Every pass below walks the colours
-//!    in order, and a colour's constraints may run in parallel: they touch disjoint dynamic
-//!    bodies, so the result is the same for any thread count;
+//! 1. **colour**: greedy graph colouring so that no two constraints of one colour share a
+//!    dynamic body. Within a colour, constraints are sorted by decreasing point count and
+//!    grouped four by four into `Bundle`s, solved together lane by lane with four-wide
+//!    arithmetic (`lanes`: SSE2 on x86-64, a scalar twin elsewhere; the layout follows Box2D
+//!    v3's `contact_solver.c` and rapier's wide constraints). Every pass below walks the
+//!    colours in order, and a colour's bundles may run in parallel: they touch disjoint dynamic
+//!    bodies, so the result is the same for any thread count, and the same as solving the
+//!    constraints one by one (the order within a colour does not matter, and each lane does
+//!    the scalar arithmetic in the scalar order). Constraints the 64 colours cannot place go to
+//!    an overflow colour, one per bundle, solved serially;
+//! 2. **build**: one constraint per touching pair (up to 4 points), written into its lane; per
+//!    point and per direction (normal, two tangents) the angular Jacobians `r × d` of the
+//!    anchors relative to the centres of mass, their images `I⁻¹(r × d)` under the inverse
+//!    inertia, and the effective mass, so that the passes below need no cross or matrix
+//!    products; the approach speed `vn0` (for restitution), and last step's impulses matched by
+//!    feature id (or, when the narrow phase changed reference face, by the nearest old point
+//!    within 2 cm). A bundle's points live in one buffer as structures of arrays (`PointW`,
+//!    point `k` of the four lanes), each bundle owning a disjoint range. The passes read body
+//!    velocities only (`SolverBody`, 32 bytes, loaded into lanes by one transpose); masses
+//!    and inertias are folded into the constraint rows;
 //! 3. **warm start**: apply last step's accumulated impulses;
 //! 4. **solve** (`solver_iterations` times): friction, clamped to the Coulomb disc
 //!    `|jt| ≤ μ·jn`, then the normal impulse, accumulated and clamped `jn ≥ 0`. A point with a
@@ -28,24 +37,81 @@
 //!    an impulse, `vn ← −e·vn0`;
 //! 8. **store**: accumulated impulses go back into the contact cache for the next step.
 
+mod lanes;
+
 use crate::math::{Matrix, Real, Vector};
+use lanes::{transpose, F4, LANES, M4, V4};
 use rayon::prelude::*;
 
-/// Velocity state of a body as the solver sees it (indexed by body slot).
+/// Velocity of a body as the solver sees it (indexed by body slot; one extra zero body at the
+/// end stands for the empty lanes of a bundle). Padded to two aligned groups of four floats so
+/// that four bodies load into lanes with one transpose.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(16))]
 pub(crate) struct SolverBody {
-    pub v: Vector,
-    pub w: Vector,
-    pub inv_mass: Real,
-    pub inv_inertia: Matrix,
+    /// Linear velocity of the centre of mass, m/s, world frame; then a zero.
+    lin: [Real; 4],
+    /// Angular velocity, rad/s, world frame; then a zero.
+    ang: [Real; 4],
 }
 
 impl SolverBody {
-    pub const STATIC: SolverBody = SolverBody {
-        v: Vector::new(0.0, 0.0, 0.0),
-        w: Vector::new(0.0, 0.0, 0.0),
+    /// At rest.
+    pub const ZERO: SolverBody = SolverBody {
+        lin: [0.0; 4],
+        ang: [0.0; 4],
+    };
+
+    /// A body moving with linear velocity `v` (m/s) and angular velocity `w` (rad/s).
+    #[inline]
+    pub fn new(v: Vector, w: Vector) -> Self {
+        Self {
+            lin: [v.x, v.y, v.z, 0.0],
+            ang: [w.x, w.y, w.z, 0.0],
+        }
+    }
+
+    /// Linear velocity of the centre of mass, m/s, world frame.
+    #[inline]
+    pub fn v(&self) -> Vector {
+        Vector::new(self.lin[0], self.lin[1], self.lin[2])
+    }
+
+    /// Angular velocity, rad/s, world frame.
+    #[inline]
+    pub fn w(&self) -> Vector {
+        Vector::new(self.ang[0], self.ang[1], self.ang[2])
+    }
+}
+
+/// What building a constraint needs of a body, gathered once per step so that the build reads
+/// compact arrays instead of the bodies themselves (mass properties are zero unless dynamic).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyMass {
+    /// 1/kg.
+    pub inv_mass: Real,
+    /// Inverse inertia tensor about the centre of mass, world frame, 1/(kg·m²).
+    pub inv_inertia: Matrix,
+    /// Centre of mass, world frame, metres.
+    pub com: Vector,
+    /// The body's friction and restitution coefficients (before combining with another's).
+    pub friction: Real,
+    pub restitution: Real,
+    /// Whether the slot holds a body, and whether the solver may change its velocity.
+    pub live: bool,
+    pub dynamic: bool,
+}
+
+impl BodyMass {
+    /// An empty slot.
+    pub const DEAD: BodyMass = BodyMass {
         inv_mass: 0.0,
         inv_inertia: Matrix::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+        com: Vector::new(0.0, 0.0, 0.0),
+        friction: 0.0,
+        restitution: 0.0,
+        live: false,
+        dynamic: false,
     };
 }
 
@@ -66,14 +132,39 @@ pub(crate) struct Row {
     pub mass: Real,
 }
 
+/// `m·v`, written out: nalgebra's generic product runs loops; this sums the same products in
+/// the same order (`m[i][0]·v.x + m[i][1]·v.y + m[i][2]·v.z`, left to right).
+#[inline(always)]
+pub(crate) fn mat_vec(m: &Matrix, v: &Vector) -> Vector {
+    Vector::new(
+        m[(0, 0)] * v.x + m[(0, 1)] * v.y + m[(0, 2)] * v.z,
+        m[(1, 0)] * v.x + m[(1, 1)] * v.y + m[(1, 2)] * v.z,
+        m[(2, 0)] * v.x + m[(2, 1)] * v.y + m[(2, 2)] * v.z,
+    )
+}
+
+/// `a·b`, written out column by column with [`mat_vec`] (the same sums as nalgebra's).
+#[inline(always)]
+fn mat_mul(a: &Matrix, b: &Matrix) -> Matrix {
+    let col = |j: usize| mat_vec(a, &Vector::new(b[(0, j)], b[(1, j)], b[(2, j)]));
+    Matrix::from_columns(&[col(0), col(1), col(2)])
+}
+
+/// A body tensor given in its local frame, in the world frame: `R·m·Rᵀ` for the rotation
+/// matrix `R` (as `Body::inv_inertia_world` computes it, without the generic loops).
+#[inline]
+pub(crate) fn rotate_tensor(r: &Matrix, m: &Matrix) -> Matrix {
+    mat_mul(&mat_mul(r, m), &r.transpose())
+}
+
 impl Row {
     /// The row of anchors `ra`, `rb` (relative to the centres of mass, world frame) along `d`.
     #[inline]
-    pub fn new(a: &SolverBody, b: &SolverBody, ra: &Vector, rb: &Vector, d: &Vector) -> Self {
+    pub fn new(a: &BodyMass, b: &BodyMass, ra: &Vector, rb: &Vector, d: &Vector) -> Self {
         let ang_a = ra.cross(d);
         let ang_b = rb.cross(d);
-        let imp_a = a.inv_inertia * ang_a;
-        let imp_b = b.inv_inertia * ang_b;
+        let imp_a = mat_vec(&a.inv_inertia, &ang_a);
+        let imp_b = mat_vec(&b.inv_inertia, &ang_b);
         let k = a.inv_mass + b.inv_mass + ang_a.dot(&imp_a) + ang_b.dot(&imp_b);
         Self {
             ang_a,
@@ -83,15 +174,9 @@ impl Row {
             mass: if k > 0.0 { 1.0 / k } else { 0.0 },
         }
     }
-
-    /// Relative velocity along the row, given `dvl = vb − va` projected on `d` as `lin`.
-    #[inline(always)]
-    fn velocity(&self, lin: Real, wa: &Vector, wb: &Vector) -> Real {
-        lin + self.ang_b.dot(wb) - self.ang_a.dot(wa)
-    }
 }
 
-/// One contact point of a constraint.
+/// One contact point of a constraint, as built (one lane of a [`PointW`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ConstraintPoint {
     /// The normal row and the two friction rows.
@@ -104,11 +189,10 @@ pub(crate) struct ConstraintPoint {
     pub jt: [Real; 2],
     /// Normal relative velocity before solving (m/s, negative when approaching).
     pub vn0: Real,
-    /// Largest normal impulse applied during this step.
-    pub max_jn: Real,
 }
 
-/// A contact constraint between bodies `a` and `b` (slot indices).
+/// A contact constraint between bodies `a` and `b` (slot indices), as built (one lane of a
+/// [`Bundle`]; its points go to the lanes of the bundle's [`PointW`]s).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Constraint {
     pub a: u32,
@@ -116,15 +200,170 @@ pub(crate) struct Constraint {
     /// Whether the solver may write the body's velocity (dynamic bodies only).
     pub write_a: bool,
     pub write_b: bool,
-    /// Index of the contact pair this constraint came from.
-    pub pair: u32,
+    /// Unit normal from A to B and the two tangents completing it (world frame).
     pub normal: Vector,
     pub tangents: [Vector; 2],
     pub friction: Real,
+    /// Restitution coefficient; 0 when no point approaches fast enough to bounce.
     pub restitution: Real,
-    /// The constraint's points are `Solver::points[first..first + len]`.
-    pub first: u32,
+    /// Inverse masses of A and B, 1/kg.
+    pub inv_mass_a: Real,
+    pub inv_mass_b: Real,
+    /// Number of points.
     pub len: u8,
+}
+
+impl Constraint {
+    /// A constraint that does nothing, between bodies `a` and `b`, neither written.
+    pub fn empty(a: u32, b: u32) -> Self {
+        Self {
+            a,
+            b,
+            write_a: false,
+            write_b: false,
+            normal: Vector::zeros(),
+            tangents: [Vector::zeros(); 2],
+            friction: 0.0,
+            restitution: 0.0,
+            inv_mass_a: 0.0,
+            inv_mass_b: 0.0,
+            len: 0,
+        }
+    }
+}
+
+/// Four [`Row`]s, one per lane.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowW {
+    ang_a: V4,
+    ang_b: V4,
+    imp_a: V4,
+    imp_b: V4,
+    mass: F4,
+}
+
+impl RowW {
+    /// Sets lane `l` to `r`.
+    #[inline]
+    fn set_lane(&mut self, l: usize, r: &Row) {
+        self.ang_a.set_lane(l, &r.ang_a);
+        self.ang_b.set_lane(l, &r.ang_b);
+        self.imp_a.set_lane(l, &r.imp_a);
+        self.imp_b.set_lane(l, &r.imp_b);
+        self.mass.set_lane(l, r.mass);
+    }
+
+    /// Relative velocity along the row, given `lin = d·(vb − va)`:
+    /// `lin + ang_b·wb − ang_a·wa`.
+    #[inline(always)]
+    fn velocity(&self, lin: F4, wa: &V4, wb: &V4) -> F4 {
+        lin + self.ang_b.dot(wb) - self.ang_a.dot(wa)
+    }
+}
+
+/// Point `k` of the four constraints of a [`Bundle`] (structure of arrays; lanes whose
+/// constraint has fewer points are zero).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PointW {
+    normal: RowW,
+    tangent: [RowW; 2],
+    sep: F4,
+    jn: F4,
+    jt: [F4; 2],
+    vn0: F4,
+    /// Largest normal impulse applied during this step.
+    max_jn: F4,
+}
+
+impl PointW {
+    /// Sets lane `l` to `p` (with no normal impulse applied yet this step).
+    #[inline]
+    fn set_lane(&mut self, l: usize, p: &ConstraintPoint) {
+        self.normal.set_lane(l, &p.normal);
+        self.tangent[0].set_lane(l, &p.tangent[0]);
+        self.tangent[1].set_lane(l, &p.tangent[1]);
+        self.sep.set_lane(l, p.sep);
+        self.jn.set_lane(l, p.jn);
+        self.jt[0].set_lane(l, p.jt[0]);
+        self.jt[1].set_lane(l, p.jt[1]);
+        self.vn0.set_lane(l, p.vn0);
+        self.max_jn.set_lane(l, 0.0);
+    }
+}
+
+/// Marks an empty lane of a bundle.
+const NO_PAIR: u32 = u32::MAX;
+
+/// Up to four constraints of one colour, solved together lane by lane. They touch disjoint
+/// dynamic bodies (graph colouring), so solving them together gives the same result as one
+/// after the other.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bundle {
+    /// Body slots per lane (the zero body for empty lanes).
+    a: [u32; LANES],
+    b: [u32; LANES],
+    write_a: [bool; LANES],
+    write_b: [bool; LANES],
+    /// Contact-pair index per lane, `NO_PAIR` for an empty lane.
+    pair: [u32; LANES],
+    /// Points per lane.
+    lens: [u8; LANES],
+    /// The bundle's points are `Solver::points[first..first + len]`.
+    first: u32,
+    len: u8,
+    /// Whether some lane with bodies has fewer than `len` points: its missing points must not
+    /// touch its velocities (not even by adding a zero, which may turn −0 into +0).
+    masked: bool,
+    normal: V4,
+    tangents: [V4; 2],
+    friction: F4,
+    restitution: F4,
+    inv_mass_a: F4,
+    inv_mass_b: F4,
+}
+
+impl Bundle {
+    fn new(pair: [u32; LANES], lens: [u8; LANES], first: u32) -> Self {
+        Self {
+            a: [0; LANES],
+            b: [0; LANES],
+            write_a: [false; LANES],
+            write_b: [false; LANES],
+            pair,
+            lens,
+            first,
+            len: lens.iter().copied().max().unwrap_or(0),
+            masked: false,
+            normal: V4::ZERO,
+            tangents: [V4::ZERO; 2],
+            friction: F4::ZERO,
+            restitution: F4::ZERO,
+            inv_mass_a: F4::ZERO,
+            inv_mass_b: F4::ZERO,
+        }
+    }
+
+    /// Sets lane `l` to the constraint `c` (whose points are set separately).
+    fn set_lane(&mut self, l: usize, c: &Constraint) {
+        self.a[l] = c.a;
+        self.b[l] = c.b;
+        self.write_a[l] = c.write_a;
+        self.write_b[l] = c.write_b;
+        self.lens[l] = c.len.min(self.len);
+        self.normal.set_lane(l, &c.normal);
+        self.tangents[0].set_lane(l, &c.tangents[0]);
+        self.tangents[1].set_lane(l, &c.tangents[1]);
+        self.friction.set_lane(l, c.friction);
+        self.restitution.set_lane(l, c.restitution);
+        self.inv_mass_a.set_lane(l, c.inv_mass_a);
+        self.inv_mass_b.set_lane(l, c.inv_mass_b);
+    }
+
+    /// The lanes whose point `k` exists.
+    #[inline(always)]
+    fn active(&self, k: usize) -> M4 {
+        M4::from_array(std::array::from_fn(|l| k < self.lens[l] as usize))
+    }
 }
 
 /// Soft-constraint coefficients (Box2D v3 `b2MakeSoft`).
@@ -177,71 +416,112 @@ enum Pass {
     Restitution,
 }
 
-/// The bodies, shared by the constraints of one colour. The colouring guarantees that within a
+/// The bodies, shared by the bundles of one colour. The colouring guarantees that within a
 /// colour no two constraints write the same body, and bodies that are only read (static,
-/// kinematic, frozen) are never written by anyone.
+/// kinematic, frozen, the zero body) are never written by anyone.
 #[derive(Clone, Copy)]
 struct BodiesPtr(*mut SolverBody);
 
-// SAFETY: the pointer is only dereferenced during a colour pass, on indices that are in bounds
-// (checked by `solve_colour`'s caller building constraints from valid slots); writes go to
-// dynamic bodies, each owned by at most one constraint of the colour (graph colouring), and no
-// constraint reads a dynamic body owned by another constraint of the same colour (a dynamic body
-// appearing in two constraints would make them share it, which the colouring forbids).
+// SAFETY: the pointer is only dereferenced during a colour pass, on indices checked against
+// the array's length; writes go to dynamic bodies, each owned by at most one constraint of the
+// colour (graph colouring; the overflow colour has one constraint per bundle and runs
+// serially), and no constraint reads a dynamic body owned by another constraint of the same
+// colour (a dynamic body appearing in two constraints would make them share it, which the
+// colouring forbids).
 unsafe impl Send for BodiesPtr {}
 // SAFETY: see `Send` above.
 unsafe impl Sync for BodiesPtr {}
 
-/// The constraint points, shared by the constraints of one pass: each constraint owns the
-/// disjoint range `first..first + len` (prefix sums of the lengths), so no two constraints
-/// touch the same point.
+/// The bundle points, shared by the bundles of one pass: each bundle owns the disjoint range
+/// `first..first + len` (prefix sums of the lengths), so no two bundles touch the same point.
 #[derive(Clone, Copy)]
-pub(crate) struct PointsPtr(pub *mut ConstraintPoint);
+struct PointsPtr(*mut PointW);
 
-// SAFETY: only dereferenced within the disjoint range each constraint owns (see above), and
-// only while the `points` vector it points into is alive and not resized.
+// SAFETY: only dereferenced within the disjoint range each bundle owns (see above, checked
+// against the vector's length), and only while the `points` vector it points into is alive
+// and not resized.
 unsafe impl Send for PointsPtr {}
 // SAFETY: see `Send` above.
 unsafe impl Sync for PointsPtr {}
 
-/// Constraints smaller than this per colour are solved on the calling thread.
-const PARALLEL_MIN: usize = 256;
-/// Constraints per rayon task.
-const CHUNK: usize = 128;
+impl PointsPtr {
+    /// The address of point `i` (a method, so that closures capture the whole `Sync` wrapper).
+    #[inline(always)]
+    fn at(self, i: usize) -> *mut PointW {
+        self.0.wrapping_add(i)
+    }
+}
 
-/// The solver's scratch: constraints stored colour by colour, and colour boundaries.
+impl BodiesPtr {
+    /// The address of body `i` (a method, so that closures capture the whole `Sync` wrapper).
+    #[inline(always)]
+    fn at(self, i: usize) -> *mut SolverBody {
+        self.0.wrapping_add(i)
+    }
+}
+
+/// Bundles smaller than this per colour are solved on the calling thread.
+const PARALLEL_MIN: usize = 64;
+/// Bundles per rayon task.
+const CHUNK: usize = 32;
+
+/// Number of colours tried before a constraint goes to the overflow colour (solved last).
+const COLOURS: usize = 64;
+/// Manifolds have at most this many points.
+const MAX_POINTS: usize = 4;
+
+/// What a solved contact point hands back to the contact cache.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointResult {
+    /// Accumulated normal impulse, N·s (≥ 0).
+    pub normal: Real,
+    /// Accumulated friction impulse, N·s, world frame (orthogonal to the normal).
+    pub tangent: Vector,
+    /// Largest normal impulse applied during the step, N·s.
+    pub max_normal: Real,
+}
+
+/// The solver's scratch: bundles stored colour by colour, and colour boundaries.
 #[derive(Default)]
 pub(crate) struct Solver {
-    pub constraints: Vec<Constraint>,
-    /// Points of all constraints, in constraint order.
-    pub points: Vec<ConstraintPoint>,
-    /// Offset of each constraint's first point (prefix sums of the lengths, colour order).
-    pub offsets: Vec<u32>,
-    /// Contact-pair indices in colour order (the order of `constraints`).
-    pub order: Vec<u32>,
-    /// `colour_starts[c]..colour_starts[c+1]` is colour `c` in `constraints`.
-    pub colour_starts: Vec<usize>,
+    /// Mass properties per body slot, for building constraints.
+    pub masses: Vec<BodyMass>,
+    bundles: Vec<Bundle>,
+    /// Points of all bundles, in bundle order.
+    points: Vec<PointW>,
+    /// `bundle_starts[c]..bundle_starts[c+1]` is colour `c` in `bundles`.
+    bundle_starts: Vec<usize>,
+    /// Contact-pair indices sorted by colour, then by decreasing point count.
+    order: Vec<u32>,
+    /// Per contact pair, `4·bundle + lane` of its constraint.
+    lane_of: Vec<u32>,
     colour_of: Vec<u8>,
+    lens: Vec<u8>,
     masks: Vec<u64>,
     counts: Vec<usize>,
 }
 
-/// Number of colours tried before a constraint goes to the overflow colour (solved last).
-const COLOURS: usize = 64;
-
 impl Solver {
-    /// Greedy graph colouring of the constraints `(a, b, write_a, write_b)` given in pair order:
-    /// each takes the lowest colour free on both of its dynamic bodies. Fills `order` (pair
-    /// indices sorted by colour, pair order kept within a colour) and `colour_starts`.
+    /// Greedy graph colouring of the constraints `(a, b, write_a, write_b, points)` given in
+    /// pair order: each takes the lowest colour free on both of its dynamic bodies. Within a
+    /// colour, constraints are sorted by decreasing point count (pair order kept among equals;
+    /// the order within a colour does not change the result) and grouped four by four into
+    /// bundles (one by one in the overflow colour, whose constraints may share bodies).
     /// `n_bodies` bounds the slot indices.
     #[inline(never)]
-    pub fn colour(&mut self, pairs: impl Iterator<Item = (u32, u32, bool, bool)>, n_bodies: usize) {
+    pub fn colour(
+        &mut self,
+        pairs: impl Iterator<Item = (u32, u32, bool, bool, usize)>,
+        n_bodies: usize,
+    ) {
+        const KEYS: usize = (COLOURS + 1) * MAX_POINTS;
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
         self.colour_of.clear();
+        self.lens.clear();
         self.counts.clear();
-        self.counts.resize(COLOURS + 1, 0);
-        for (a, b, write_a, write_b) in pairs {
+        self.counts.resize(KEYS, 0);
+        for (a, b, write_a, write_b, len) in pairs {
             let ma = if write_a { self.masks[a as usize] } else { 0 };
             let mb = if write_b { self.masks[b as usize] } else { 0 };
             let free = !(ma | mb);
@@ -259,27 +539,98 @@ impl Solver {
                     self.masks[b as usize] |= bit;
                 }
             }
+            let len = len.clamp(1, MAX_POINTS);
             self.colour_of.push(colour as u8);
-            self.counts[colour] += 1;
+            self.lens.push(len as u8);
+            self.counts[colour * MAX_POINTS + (MAX_POINTS - len)] += 1;
         }
-        // Counting sort by colour (stable).
-        self.colour_starts.clear();
+        // Counting sort by (colour, decreasing length), stable.
         let mut start = 0;
-        for &n in &self.counts {
-            self.colour_starts.push(start);
-            start += n;
-        }
-        self.colour_starts.push(start);
-        for c in 0..=COLOURS {
-            self.counts[c] = self.colour_starts[c];
+        for n in self.counts.iter_mut() {
+            let here = *n;
+            *n = start;
+            start += here;
         }
         self.order.clear();
         self.order.resize(self.colour_of.len(), 0);
-        for (k, &colour) in self.colour_of.iter().enumerate() {
-            let slot = &mut self.counts[colour as usize];
-            self.order[*slot] = k as u32;
-            *slot += 1;
+        for (k, (&colour, &len)) in self.colour_of.iter().zip(&self.lens).enumerate() {
+            let key = colour as usize * MAX_POINTS + (MAX_POINTS - len as usize);
+            self.order[self.counts[key]] = k as u32;
+            self.counts[key] += 1;
         }
+        // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`).
+        self.lane_of.clear();
+        self.lane_of.resize(self.order.len(), 0);
+        self.bundles.clear();
+        self.bundle_starts.clear();
+        let mut first = 0u32;
+        let mut from = 0;
+        for colour in 0..=COLOURS {
+            self.bundle_starts.push(self.bundles.len());
+            let to = self.counts[colour * MAX_POINTS + MAX_POINTS - 1];
+            let width = if colour < COLOURS { LANES } else { 1 };
+            for group in self.order[from..to].chunks(width) {
+                let mut pair = [NO_PAIR; LANES];
+                let mut lens = [0u8; LANES];
+                for (l, &k) in group.iter().enumerate() {
+                    pair[l] = k;
+                    lens[l] = self.lens[k as usize];
+                    self.lane_of[k as usize] = (self.bundles.len() * LANES + l) as u32;
+                }
+                let bundle = Bundle::new(pair, lens, first);
+                first += bundle.len as u32;
+                self.bundles.push(bundle);
+            }
+            from = to;
+        }
+        self.bundle_starts.push(self.bundles.len());
+        // Every point is written by `build`; reuse the buffer without clearing it.
+        self.points.resize(first as usize, PointW::default());
+    }
+
+    /// Fills the bundles made by [`Solver::colour`], in parallel, with the constraints
+    /// `make(pair, emit)`, which hands point `i` of the constraint to `emit(i, point)` (`i` below
+    /// the manifold length given to `colour`); `zero` is the index of the zero body that empty
+    /// lanes point at.
+    #[inline(never)]
+    pub fn build(
+        &mut self,
+        make: impl Fn(u32, &mut dyn FnMut(usize, &ConstraintPoint)) -> Constraint + Sync,
+        zero: u32,
+    ) {
+        let pts = PointsPtr(self.points.as_mut_ptr());
+        let n_points = self.points.len();
+        self.bundles
+            .par_iter_mut()
+            .with_min_len(16)
+            .for_each(|bundle| {
+                let (first, len) = (bundle.first as usize, bundle.len as usize);
+                if first + len > n_points {
+                    debug_assert!(false, "bundle points out of bounds");
+                    *bundle = Bundle::new([NO_PAIR; LANES], [0; LANES], 0);
+                    return;
+                }
+                // SAFETY: the range is in bounds (checked above) and reserved for this bundle
+                // alone by `colour`; the vector is alive and not resized during the build.
+                let points = unsafe { std::slice::from_raw_parts_mut(pts.at(first), len) };
+                for l in 0..LANES {
+                    let c = match bundle.pair[l] {
+                        NO_PAIR => Constraint::empty(zero, zero),
+                        k => make(k, &mut |i, p| {
+                            if let Some(w) = points.get_mut(i) {
+                                w.set_lane(l, p);
+                            }
+                        }),
+                    };
+                    bundle.set_lane(l, &c);
+                    // The lane's missing points are zero (no stale values from a past step).
+                    for w in points.iter_mut().skip(bundle.lens[l] as usize) {
+                        w.set_lane(l, &ConstraintPoint::default());
+                    }
+                }
+                bundle.masked =
+                    (0..LANES).any(|l| bundle.pair[l] != NO_PAIR && bundle.lens[l] < bundle.len);
+            });
     }
 
     /// Runs the whole velocity solve that precedes position integration: warm start, then
@@ -311,35 +662,98 @@ impl Solver {
         self.run(bodies, p, Pass::Restitution);
     }
 
+    /// Calls `f(k, result)` for point `k` of the constraint of contact pair `pair` (an index
+    /// into the pairs given to [`Solver::colour`]), once solved.
+    pub fn results_of(&self, pair: usize, mut f: impl FnMut(usize, PointResult)) {
+        let Some(&at) = self.lane_of.get(pair) else {
+            return;
+        };
+        let (bundle, l) = (at as usize / LANES, at as usize % LANES);
+        let Some(bundle) = self.bundles.get(bundle) else {
+            return;
+        };
+        let first = bundle.first as usize;
+        let Some(points) = self.points.get(first..first + bundle.len as usize) else {
+            return;
+        };
+        let (t1, t2) = (bundle.tangents[0].lane(l), bundle.tangents[1].lane(l));
+        for (k, p) in points.iter().take(bundle.lens[l] as usize).enumerate() {
+            f(
+                k,
+                PointResult {
+                    normal: p.jn.to_array()[l],
+                    tangent: t1 * p.jt[0].to_array()[l] + t2 * p.jt[1].to_array()[l],
+                    max_normal: p.max_jn.to_array()[l],
+                },
+            );
+        }
+    }
+
     fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
         let ptr = BodiesPtr(bodies.as_mut_ptr());
         let n = bodies.len();
         let pts = PointsPtr(self.points.as_mut_ptr());
         let n_points = self.points.len();
         let parallel = rayon::current_num_threads() > 1;
-        for colour in 0..self.colour_starts.len().saturating_sub(1) {
-            let (start, end) = (self.colour_starts[colour], self.colour_starts[colour + 1]);
-            let slice = &self.constraints[start..end];
+        for colour in 0..self.bundle_starts.len().saturating_sub(1) {
+            let (start, end) = (self.bundle_starts[colour], self.bundle_starts[colour + 1]);
+            let slice = &self.bundles[start..end];
             // The overflow colour (index COLOURS) may share bodies: always serial.
             if parallel && slice.len() >= PARALLEL_MIN && colour < COLOURS {
                 slice.par_chunks(CHUNK).for_each(|chunk| {
                     for c in chunk {
-                        solve_constraint(c, ptr, n, pts, n_points, p, pass);
+                        solve_bundle(c, ptr, n, pts, n_points, p, pass);
                     }
                 });
             } else {
                 for c in slice {
-                    solve_constraint(c, ptr, n, pts, n_points, p, pass);
+                    solve_bundle(c, ptr, n, pts, n_points, p, pass);
                 }
             }
         }
     }
 }
 
-/// Solves one constraint for one pass, reading and writing the two bodies through `ptr`.
+/// The velocities of the two bodies of each lane.
+struct Velocities {
+    va: V4,
+    wa: V4,
+    vb: V4,
+    wb: V4,
+}
+
+impl Velocities {
+    /// Applies an impulse `lin` (world vector, N·s) to B and its opposite to A, whose angular
+    /// effects (already through the inverse inertia) are `ang_a`, `ang_b`; only in the lanes
+    /// of `mask` when there is one.
+    #[inline(always)]
+    fn apply(&mut self, b: &Bundle, lin: V4, ang_a: V4, ang_b: V4, mask: Option<M4>) {
+        let va = self.va - lin.scale(b.inv_mass_a);
+        let wa = self.wa - ang_a;
+        let vb = self.vb + lin.scale(b.inv_mass_b);
+        let wb = self.wb + ang_b;
+        match mask {
+            None => {
+                self.va = va;
+                self.wa = wa;
+                self.vb = vb;
+                self.wb = wb;
+            }
+            Some(m) => {
+                self.va = m.select_v(va, self.va);
+                self.wa = m.select_v(wa, self.wa);
+                self.vb = m.select_v(vb, self.vb);
+                self.wb = m.select_v(wb, self.wb);
+            }
+        }
+    }
+}
+
+/// Solves the (up to four) constraints of one bundle for one pass, reading and writing their
+/// bodies through `ptr`.
 #[inline]
-fn solve_constraint(
-    c: &Constraint,
+fn solve_bundle(
+    bd: &Bundle,
     ptr: BodiesPtr,
     n: usize,
     pts: PointsPtr,
@@ -347,149 +761,174 @@ fn solve_constraint(
     p: &SolverParams,
     pass: Pass,
 ) {
-    let len = c.len as usize;
-    if (c.a as usize) >= n || (c.b as usize) >= n || c.first as usize + len > n_points {
-        debug_assert!(false, "constraint out of bounds");
+    let len = bd.len as usize;
+    let in_bounds = bd.a.iter().chain(&bd.b).all(|&i| (i as usize) < n);
+    if !in_bounds || bd.first as usize + len > n_points {
+        debug_assert!(false, "bundle out of bounds");
         return;
     }
-    // SAFETY: the range is in bounds (checked above) and owned by this constraint alone
-    // (see `PointsPtr`); the vector outlives the pass.
-    let points = unsafe { std::slice::from_raw_parts_mut(pts.0.add(c.first as usize), len) };
-    // SAFETY: indices are in bounds (constraints are built from live slots of this body array)
-    // and see `BodiesPtr` for why no other thread writes these bodies during this colour.
-    let (ba, bb) = unsafe { (&*ptr.0.add(c.a as usize), &*ptr.0.add(c.b as usize)) };
-    let (mut va, mut wa, mut vb, mut wb) = (ba.v, ba.w, bb.v, bb.w);
-    let (ima, imb) = (ba.inv_mass, bb.inv_mass);
-    let n_ = c.normal;
-    let [t1, t2] = c.tangents;
-
-    // An impulse `lin` (world vector, N·s) whose angular effects on A and B are `ang_a`, `ang_b`.
-    let apply = |lin: Vector,
-                 ang_a: Vector,
-                 ang_b: Vector,
-                 va: &mut Vector,
-                 wa: &mut Vector,
-                 vb: &mut Vector,
-                 wb: &mut Vector| {
-        *va -= lin * ima;
-        *wa -= ang_a;
-        *vb += lin * imb;
-        *wb += ang_b;
+    if pass == Pass::Restitution && bd.restitution.eq(F4::ZERO).all() {
+        return;
+    }
+    // SAFETY: the range is in bounds (checked above) and owned by this bundle alone (see
+    // `PointsPtr`); the vector outlives the pass.
+    let points = unsafe { std::slice::from_raw_parts_mut(pts.at(bd.first as usize), len) };
+    // SAFETY: indices are in bounds (checked above); see `BodiesPtr` for why no other thread
+    // writes these bodies during this colour.
+    let gather = |idx: &[u32; LANES]| -> (V4, V4) {
+        // SAFETY: as above.
+        let body: [SolverBody; LANES] =
+            std::array::from_fn(|l| unsafe { *ptr.at(idx[l] as usize) });
+        let [vx, vy, vz, _] = transpose(body.map(|b| F4::from_array(b.lin)));
+        let [wx, wy, wz, _] = transpose(body.map(|b| F4::from_array(b.ang)));
+        (
+            V4 {
+                x: vx,
+                y: vy,
+                z: vz,
+            },
+            V4 {
+                x: wx,
+                y: wy,
+                z: wz,
+            },
+        )
     };
-    // Normal impulse `d` at point `cp`.
-    let apply_normal = |cp: &ConstraintPoint,
-                        d: Real,
-                        va: &mut Vector,
-                        wa: &mut Vector,
-                        vb: &mut Vector,
-                        wb: &mut Vector| {
-        apply(
-            n_ * d,
-            cp.normal.imp_a * d,
-            cp.normal.imp_b * d,
-            va,
-            wa,
-            vb,
-            wb,
-        );
-    };
+    let (va, wa) = gather(&bd.a);
+    let (vb, wb) = gather(&bd.b);
+    let mut vel = Velocities { va, wa, vb, wb };
+    let n_ = &bd.normal;
+    let [t1, t2] = &bd.tangents;
+    let mask = |k: usize| bd.masked.then(|| bd.active(k));
 
     match pass {
         Pass::WarmStart => {
-            for cp in points.iter() {
+            for (k, cp) in points.iter().enumerate() {
                 let [j1, j2] = cp.jt;
                 let [r1, r2] = &cp.tangent;
-                apply(
-                    n_ * cp.jn + t1 * j1 + t2 * j2,
-                    cp.normal.imp_a * cp.jn + r1.imp_a * j1 + r2.imp_a * j2,
-                    cp.normal.imp_b * cp.jn + r1.imp_b * j1 + r2.imp_b * j2,
-                    &mut va,
-                    &mut wa,
-                    &mut vb,
-                    &mut wb,
+                let jn = cp.jn;
+                vel.apply(
+                    bd,
+                    n_.scale(jn) + t1.scale(j1) + t2.scale(j2),
+                    cp.normal.imp_a.scale(jn) + r1.imp_a.scale(j1) + r2.imp_a.scale(j2),
+                    cp.normal.imp_b.scale(jn) + r1.imp_b.scale(j1) + r2.imp_b.scale(j2),
+                    mask(k),
                 );
             }
         }
         Pass::Solve | Pass::Relax => {
             let use_bias = pass == Pass::Solve;
             // Friction first, normal last (the normal matters most).
-            for cp in points.iter_mut() {
-                let dvl = vb - va;
+            for (k, cp) in points.iter_mut().enumerate() {
+                let dvl = vel.vb - vel.va;
                 let [r1, r2] = &cp.tangent;
-                let max_f = c.friction * cp.jn;
+                let max_f = bd.friction * cp.jn;
                 let old = cp.jt;
-                let mut new = [
-                    old[0] - r1.mass * r1.velocity(t1.dot(&dvl), &wa, &wb),
-                    old[1] - r2.mass * r2.velocity(t2.dot(&dvl), &wa, &wb),
-                ];
-                let mag2 = new[0] * new[0] + new[1] * new[1];
-                if mag2 > max_f * max_f {
-                    let s = if mag2 > 0.0 { max_f / mag2.sqrt() } else { 0.0 };
-                    new = [new[0] * s, new[1] * s];
-                }
+                let n0 = old[0] - r1.mass * r1.velocity(t1.dot(&dvl), &vel.wa, &vel.wb);
+                let n1 = old[1] - r2.mass * r2.velocity(t2.dot(&dvl), &vel.wa, &vel.wb);
+                // Clamp to the Coulomb disc `|jt| ≤ μ·jn`.
+                let mag2 = n0 * n0 + n1 * n1;
+                let clamp = mag2.gt(max_f * max_f);
+                let s = mag2.gt(F4::ZERO).select(max_f.div(mag2.sqrt()), F4::ZERO);
+                let new = [clamp.select(n0 * s, n0), clamp.select(n1 * s, n1)];
                 cp.jt = new;
                 let (d1, d2) = (new[0] - old[0], new[1] - old[1]);
-                apply(
-                    t1 * d1 + t2 * d2,
-                    r1.imp_a * d1 + r2.imp_a * d2,
-                    r1.imp_b * d1 + r2.imp_b * d2,
-                    &mut va,
-                    &mut wa,
-                    &mut vb,
-                    &mut wb,
+                vel.apply(
+                    bd,
+                    t1.scale(d1) + t2.scale(d2),
+                    r1.imp_a.scale(d1) + r2.imp_a.scale(d2),
+                    r1.imp_b.scale(d1) + r2.imp_b.scale(d2),
+                    mask(k),
                 );
             }
-            for cp in points.iter_mut() {
-                let vn = cp.normal.velocity(n_.dot(&(vb - va)), &wa, &wb);
+            let speculative_bias = F4::splat(p.inv_h);
+            let (soft_bias, soft_mass, soft_impulse) = if use_bias {
+                (
+                    F4::splat(p.soft.bias_rate),
+                    F4::splat(p.soft.mass_scale),
+                    F4::splat(p.soft.impulse_scale),
+                )
+            } else {
+                (F4::ZERO, F4::splat(1.0), F4::ZERO)
+            };
+            let allowed = F4::splat(p.allowed_penetration);
+            let max_push = F4::splat(-p.max_push);
+            for (k, cp) in points.iter_mut().enumerate() {
+                let vn = cp
+                    .normal
+                    .velocity(n_.dot(&(vel.vb - vel.va)), &vel.wa, &vel.wb);
                 let s = cp.sep;
-                let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-                    (s * p.inv_h, 1.0, 0.0)
-                } else if use_bias {
-                    (
-                        (p.soft.bias_rate * (s + p.allowed_penetration).min(0.0)).max(-p.max_push),
-                        p.soft.mass_scale,
-                        p.soft.impulse_scale,
-                    )
+                // A speculative point (s > 0) may close the gap this step, no more; a
+                // penetrating one is pushed out softly (only in the biased passes).
+                let speculative = s.gt(F4::ZERO);
+                let push = if use_bias {
+                    (soft_bias * (s + allowed).min(F4::ZERO)).max(max_push)
                 } else {
-                    (0.0, 1.0, 0.0)
+                    F4::ZERO
                 };
+                let bias = speculative.select(s * speculative_bias, push);
+                let mass_scale = speculative.select(F4::splat(1.0), soft_mass);
+                let impulse_scale = speculative.select(F4::ZERO, soft_impulse);
                 let imp = -cp.normal.mass * mass_scale * (vn + bias) - impulse_scale * cp.jn;
-                let new = (cp.jn + imp).max(0.0);
+                let new = (cp.jn + imp).max(F4::ZERO);
                 let d = new - cp.jn;
                 cp.jn = new;
                 cp.max_jn = cp.max_jn.max(d);
-                apply_normal(cp, d, &mut va, &mut wa, &mut vb, &mut wb);
+                vel.apply(
+                    bd,
+                    n_.scale(d),
+                    cp.normal.imp_a.scale(d),
+                    cp.normal.imp_b.scale(d),
+                    mask(k),
+                );
             }
         }
         Pass::Restitution => {
-            if c.restitution == 0.0 {
-                return;
-            }
-            for cp in points.iter_mut() {
-                if cp.vn0 > -p.restitution_threshold || cp.max_jn == 0.0 {
+            let threshold = F4::splat(-p.restitution_threshold);
+            let bouncy = bd.restitution.eq(F4::ZERO).not();
+            for (k, cp) in points.iter_mut().enumerate() {
+                // Only points that approached fast enough and took an impulse bounce.
+                let skip = cp.vn0.gt(threshold).or(cp.max_jn.eq(F4::ZERO));
+                let m = skip.not().and(bouncy).and(bd.active(k));
+                if !m.any() {
                     continue;
                 }
-                let vn = cp.normal.velocity(n_.dot(&(vb - va)), &wa, &wb);
-                let imp = -cp.normal.mass * (vn + c.restitution * cp.vn0);
-                let new = (cp.jn + imp).max(0.0);
+                let vn = cp
+                    .normal
+                    .velocity(n_.dot(&(vel.vb - vel.va)), &vel.wa, &vel.wb);
+                let imp = -cp.normal.mass * (vn + bd.restitution * cp.vn0);
+                let new = (cp.jn + imp).max(F4::ZERO);
                 let d = new - cp.jn;
-                cp.jn = new;
-                cp.max_jn = cp.max_jn.max(d);
-                apply_normal(cp, d, &mut va, &mut wa, &mut vb, &mut wb);
+                cp.jn = m.select(new, cp.jn);
+                cp.max_jn = m.select(cp.max_jn.max(d), cp.max_jn);
+                vel.apply(
+                    bd,
+                    n_.scale(d),
+                    cp.normal.imp_a.scale(d),
+                    cp.normal.imp_b.scale(d),
+                    Some(m),
+                );
             }
         }
     }
-    // SAFETY: as above; only dynamic bodies (write_* true) are written.
-    unsafe {
-        if c.write_a {
-            let a = &mut *ptr.0.add(c.a as usize);
-            a.v = va;
-            a.w = wa;
-        }
-        if c.write_b {
-            let b = &mut *ptr.0.add(c.b as usize);
-            b.v = vb;
-            b.w = wb;
+    // Back to one body per row (the fourth column is the zero pad).
+    let rows = |v: &V4| transpose([v.x, v.y, v.z, F4::ZERO]).map(F4::to_array);
+    let (va, wa, vb, wb) = (rows(&vel.va), rows(&vel.wa), rows(&vel.vb), rows(&vel.wb));
+    for l in 0..LANES {
+        // SAFETY: as above; only dynamic bodies (write_* true) are written.
+        unsafe {
+            if bd.write_a[l] {
+                *ptr.at(bd.a[l] as usize) = SolverBody {
+                    lin: va[l],
+                    ang: wa[l],
+                };
+            }
+            if bd.write_b[l] {
+                *ptr.at(bd.b[l] as usize) = SolverBody {
+                    lin: vb[l],
+                    ang: wb[l],
+                };
+            }
         }
     }
 }
@@ -526,6 +965,18 @@ mod tests {
             assert!((t2.norm() - 1.0).abs() < 1e-5);
             assert!(t1.dot(&n).abs() < 1e-5 && t2.dot(&n).abs() < 1e-5 && t1.dot(&t2).abs() < 1e-5);
         }
+    }
+
+    #[test]
+    fn written_out_products_match_nalgebra() {
+        let m = Matrix::new(1.5, -0.25, 3.0, 0.125, 2.0, -7.5, 0.3, 0.7, -1.1);
+        let r = crate::math::Rotation::from_euler_angles(0.3, -1.2, 2.0)
+            .to_rotation_matrix()
+            .into_inner();
+        let v = Vector::new(0.2, -3.0, 1.7);
+        assert_eq!(mat_vec(&m, &v), m * v);
+        assert_eq!(mat_mul(&m, &r), m * r);
+        assert_eq!(rotate_tensor(&r, &m), r * m * r.transpose());
     }
 
     #[test]

@@ -22,7 +22,8 @@ use crate::math::{Matrix, Real, Rotation, Vector};
 use crate::narrowphase::query::BoxFrame;
 use crate::narrowphase::{query, Manifold, Shape};
 use crate::solver::{
-    tangent_basis, Constraint, ConstraintPoint, PointsPtr, Row, Softness, SolverBody, SolverParams,
+    rotate_tensor, tangent_basis, BodyMass, Constraint, ConstraintPoint, Row, Softness, SolverBody,
+    SolverParams,
 };
 use crate::stage::{Stage, Timer};
 use crate::world::{Candidate, ContactPair, PointImpulse, Slot, World};
@@ -566,67 +567,61 @@ impl World {
         slots
             .par_iter()
             .with_min_len(256)
-            .map(|s| match &s.body {
-                Some(b) if b.is_dynamic() => SolverBody {
-                    v: b.linvel,
-                    w: b.angvel,
-                    inv_mass: b.inv_mass,
-                    inv_inertia: b.inv_inertia_world(),
-                },
-                Some(b) if b.kind == BodyKind::Kinematic && !b.frozen => SolverBody {
-                    v: b.linvel,
-                    w: b.angvel,
-                    ..SolverBody::STATIC
-                },
-                _ => SolverBody::STATIC,
+            .map(|s| {
+                let Some(b) = &s.body else {
+                    return (SolverBody::ZERO, BodyMass::DEAD);
+                };
+                let mut mass = BodyMass {
+                    com: b.com(),
+                    friction: b.material.friction,
+                    restitution: b.material.restitution,
+                    live: true,
+                    ..BodyMass::DEAD
+                };
+                let body = if b.is_dynamic() {
+                    mass.dynamic = true;
+                    mass.inv_mass = b.inv_mass;
+                    // `b.inv_inertia_world()`, written out.
+                    mass.inv_inertia = rotate_tensor(
+                        b.pose.rotation.to_rotation_matrix().matrix(),
+                        &b.inv_inertia_local,
+                    );
+                    SolverBody::new(b.linvel, b.angvel)
+                } else if b.kind == BodyKind::Kinematic && !b.frozen {
+                    SolverBody::new(b.linvel, b.angvel)
+                } else {
+                    SolverBody::ZERO
+                };
+                (body, mass)
             })
-            .collect_into_vec(&mut sc.solver_bodies);
-        let bodies = &sc.solver_bodies;
+            .unzip_into_vecs(&mut sc.solver_bodies, &mut sc.solver.masses);
+        // The zero body, read by the empty lanes of the solver's bundles.
+        let zero = sc.solver_bodies.len() as u32;
+        sc.solver_bodies.push(SolverBody::ZERO);
         let contacts = &sc.new_contacts;
-        let dynamic = |h: BodyHandle| {
-            slots[h.index() as usize]
-                .body
-                .as_ref()
-                .is_some_and(|b| b.is_dynamic())
-        };
+        // Taken out of the solver while it colours and builds (put back below).
+        let masses = std::mem::take(&mut sc.solver.masses);
+        let dynamic = |h: BodyHandle| masses[h.index() as usize].dynamic;
         sc.solver.colour(
-            contacts
-                .iter()
-                .map(|c| (c.a.index(), c.b.index(), dynamic(c.a), dynamic(c.b))),
+            contacts.iter().map(|c| {
+                (
+                    c.a.index(),
+                    c.b.index(),
+                    dynamic(c.a),
+                    dynamic(c.b),
+                    c.manifold.len(),
+                )
+            }),
             slots.len(),
         );
-        // Constraints are built directly in colour order; their points go to disjoint ranges
-        // of one buffer (prefix sums of the manifold sizes).
-        let solver = &mut sc.solver;
-        solver.offsets.clear();
-        let mut total = 0u32;
-        for &k in &solver.order {
-            solver.offsets.push(total);
-            total += contacts[k as usize].manifold.len() as u32;
-        }
-        solver.points.clear();
-        solver
-            .points
-            .resize(total as usize, ConstraintPoint::default());
-        let pts = PointsPtr(solver.points.as_mut_ptr());
         let threshold = cfg.restitution_threshold;
-        solver
-            .order
-            .par_iter()
-            .zip(solver.offsets.par_iter())
-            .with_min_len(64)
-            .map(|(&k, &first)| {
-                make_constraint(
-                    k as usize,
-                    &contacts[k as usize],
-                    slots,
-                    bodies,
-                    first,
-                    pts,
-                    threshold,
-                )
-            })
-            .collect_into_vec(&mut solver.constraints);
+        let bodies = &sc.solver_bodies;
+        let solver = &mut sc.solver;
+        solver.build(
+            |k, emit| make_constraint(&contacts[k as usize], bodies, &masses, threshold, emit),
+            zero,
+        );
+        solver.masses = masses;
         let h = cfg.dt;
         // Box2D v3 caps the contact stiffness at a quarter of the step rate for stability.
         let hertz = cfg.contact_hertz.min(0.25 / h);
@@ -654,7 +649,7 @@ impl World {
                     return;
                 }
                 let (v, w) = if b.is_dynamic() {
-                    (bodies[i].v, bodies[i].w)
+                    (bodies[i].v(), bodies[i].w())
                 } else {
                     (b.linvel, b.angvel)
                 };
@@ -669,30 +664,39 @@ impl World {
             });
     }
 
-    /// Velocities back into the bodies, impulses back into the contact cache.
+    /// Velocities back into the bodies, impulses back into the contact cache (both in
+    /// parallel: each body and each contact pair is written by one task).
     #[inline(never)]
     fn store_solver_results(&mut self) {
         let sc = &mut self.scratch;
-        for (slot, sb) in self.state.slots.iter_mut().zip(&sc.solver_bodies) {
-            if let Some(b) = slot.body.as_mut() {
-                if b.is_dynamic() {
-                    b.linvel = sb.v;
-                    b.angvel = sb.w;
+        self.state
+            .slots
+            .par_iter_mut()
+            .zip(sc.solver_bodies.par_iter())
+            .with_min_len(256)
+            .for_each(|(slot, sb)| {
+                if let Some(b) = slot.body.as_mut() {
+                    if b.is_dynamic() {
+                        b.linvel = sb.v();
+                        b.angvel = sb.w();
+                    }
                 }
-            }
-        }
-        for c in &sc.solver.constraints {
-            let cp = &mut sc.new_contacts[c.pair as usize];
-            let points = &sc.solver.points[c.first as usize..c.first as usize + c.len as usize];
-            for (k, p) in points.iter().enumerate() {
-                cp.impulses[k] = PointImpulse {
-                    normal: p.jn,
-                    tangent: c.tangents[0] * p.jt[0] + c.tangents[1] * p.jt[1],
-                };
-                // A speculative contact that stopped the bodies counts as touching.
-                cp.touching |= p.max_jn > 0.0;
-            }
-        }
+            });
+        let solver = &sc.solver;
+        sc.new_contacts
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(256)
+            .for_each(|(pair, cp)| {
+                solver.results_of(pair, |k, r| {
+                    cp.impulses[k] = PointImpulse {
+                        normal: r.normal,
+                        tangent: r.tangent,
+                    };
+                    // A speculative contact that stopped the bodies counts as touching.
+                    cp.touching |= r.max_normal > 0.0;
+                });
+            });
     }
 
     #[inline(never)]
@@ -897,68 +901,54 @@ fn contact_pair(
     }))
 }
 
-/// The solver constraint of contact pair `k`; its points are written to
-/// `pts[first..first + len]`, a range no other constraint writes.
+/// The solver constraint of contact pair `cp` (`bodies` and `masses` indexed by slot); its
+/// points go to `emit(i, point)`.
 fn make_constraint(
-    k: usize,
     cp: &ContactPair,
-    slots: &[Slot],
     bodies: &[SolverBody],
-    first: u32,
-    pts: PointsPtr,
+    masses: &[BodyMass],
     restitution_threshold: Real,
+    emit: &mut dyn FnMut(usize, &ConstraintPoint),
 ) -> Constraint {
     let (a, b) = (cp.a.index(), cp.b.index());
-    let (ba, bb) = (&slots[a as usize].body, &slots[b as usize].body);
+    let (ma, mb) = (&masses[a as usize], &masses[b as usize]);
+    let mut c = Constraint::empty(a, b);
+    // Contact pairs name live bodies; an empty constraint (a no-op) otherwise.
+    if !(ma.live && mb.live) {
+        return c;
+    }
     let n = cp.manifold.normal;
     let tangents = tangent_basis(&n);
-    let mut c = Constraint {
-        a,
-        b,
-        write_a: false,
-        write_b: false,
-        pair: k as u32,
-        normal: n,
-        tangents,
-        friction: 0.0,
-        restitution: 0.0,
-        first,
-        len: 0,
-    };
-    // Contact pairs name live bodies; an empty constraint (a no-op) otherwise.
-    let (Some(ba), Some(bb)) = (ba.as_ref(), bb.as_ref()) else {
-        return c;
-    };
     let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
-    let (ca, cb) = (ba.com(), bb.com());
-    c.write_a = ba.is_dynamic();
-    c.write_b = bb.is_dynamic();
-    c.friction = crate::Material::combine_friction(ba.material.friction, bb.material.friction);
-    c.restitution =
-        crate::Material::combine_restitution(ba.material.restitution, bb.material.restitution);
+    let (ca, cb) = (ma.com, mb.com);
+    c.normal = n;
+    c.tangents = tangents;
+    c.write_a = ma.dynamic;
+    c.write_b = mb.dynamic;
+    c.inv_mass_a = ma.inv_mass;
+    c.inv_mass_b = mb.inv_mass;
+    c.friction = crate::Material::combine_friction(ma.friction, mb.friction);
+    c.restitution = crate::Material::combine_restitution(ma.restitution, mb.restitution);
     c.len = cp.manifold.len() as u8;
     let mut approaching = false;
     for (i, p) in cp.manifold.points().iter().enumerate() {
         let ra = p.point.coords - ca;
         let rb = p.point.coords - cb;
         let imp = cp.impulses[i];
-        let normal = Row::new(sa, sb, &ra, &rb, &n);
+        let normal = Row::new(ma, mb, &ra, &rb, &n);
         let point = ConstraintPoint {
             tangent: [
-                Row::new(sa, sb, &ra, &rb, &tangents[0]),
-                Row::new(sa, sb, &ra, &rb, &tangents[1]),
+                Row::new(ma, mb, &ra, &rb, &tangents[0]),
+                Row::new(ma, mb, &ra, &rb, &tangents[1]),
             ],
             sep: -p.depth,
             jn: imp.normal,
             jt: [imp.tangent.dot(&tangents[0]), imp.tangent.dot(&tangents[1])],
             // The relative normal velocity `n·(vb − va) + (rb × n)·wb − (ra × n)·wa`.
-            vn0: n.dot(&(sb.v - sa.v)) + normal.ang_b.dot(&sb.w) - normal.ang_a.dot(&sa.w),
-            max_jn: 0.0,
+            vn0: n.dot(&(sb.v() - sa.v())) + normal.ang_b.dot(&sb.w()) - normal.ang_a.dot(&sa.w()),
             normal,
         };
-        // SAFETY: `first + i` lies in the range reserved for this constraint (the caller sized
-        // the buffer by the prefix sums of the manifold lengths); no other constraint writes it.
-        unsafe { pts.0.add(first as usize + i).write(point) };
+        emit(i, &point);
         approaching |= point.vn0 < -restitution_threshold;
     }
     // No point approaches fast enough to bounce: the restitution pass can skip this one.
