@@ -103,7 +103,7 @@ fn contact_many_faces(
     let pa = Posed::new(a, pose_a);
     let pb = Posed::new(b, pose_b);
     let tol = 1e-5 * pair_scale(&pa, &pb);
-    let best = gauss_map::deepest_axis(&pa, &pb, tol)?;
+    let best = gauss_map::deepest_axis(&pa, &pb, tol);
     if let Some((distance, point, normal)) = apart {
         // Every axis's separation is at most the distance; one that falls short does not
         // face the closest features (corner to corner or corner to edge).

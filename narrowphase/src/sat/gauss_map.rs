@@ -13,12 +13,19 @@
 //! When A and B penetrate, the minimal translation is the distance from the origin to the
 //! boundary of `A − B`, reached on one of its faces. So the largest separation over the face
 //! normals of A and B and the crossing edge pairs **is** the penetration depth, exactly as
-//! the full test over every edge pair of [`super::convex`] would give it, without its
+//! the full test over every edge pair of [`super::convex`] gives it, without its
 //! O(E_A·E_B·(V_A + V_B)) cost:
-//! - each face normal costs one projection of both shapes ([`deepest_face_axis`]),
-//! - each edge pair costs two dot products for the first arc test (most pairs stop there),
-//!   and a crossing pair's separation comes from one corner of each edge (both edges *are*
-//!   the supports along its axis), not from a projection.
+//! - a face of A costs one pass over B's corners (the support of B against the face's plane),
+//!   and the other way round;
+//! - an edge pair costs two dot products for the first arc test (most pairs stop there), and
+//!   a crossing pair's separation comes from one corner of each edge (both edges *are* the
+//!   supports along its axis), not from a projection.
+//!
+//! Most candidates are not even tried: each has a cheap upper bound of its separation, from
+//! the other shape's inner ball (centred on its centroid, touching its nearest face plane;
+//! the other shape reaches at least that far in every direction). A face or an edge whose
+//! bound cannot beat the best separation found so far is skipped; on two sphere-like hulls
+//! that leaves the features facing the other shape.
 //!
 //! When A and B are apart, the same maximum is a lower bound of their distance (exact when
 //! the closest features are a face and something, or two crossing edges); the caller uses
@@ -28,110 +35,252 @@
 //! great circles for arcs; each edge is then split into the two quarter arcs `n → m` and
 //! `m → −n`, with `m` the edge's outward normal in the triangle's plane.
 //!
-//! Everything is computed in A's local frame; B's normals and corners are brought there once.
+//! Everything is computed in A's local frame, except B's faces, tried in B's frame.
 
-use super::convex::{deepest_face_axis, DeepestAxis, Posed, PARALLEL_SINE};
+use super::convex::{DeepestAxis, Posed, PARALLEL_SINE};
 use super::SeparatingAxis;
-use crate::math::{Matrix, Real, Vector};
+use crate::math::{Isometry, Matrix, Point, Real, Vector};
 use crate::shape::ConvexPolyhedron;
 
-/// One edge's arc on the Gauss map: from normal `from` to normal `to` (unit, shorter than a
-/// half circle), for edge number `edge` of the polyhedron.
-#[derive(Clone, Copy, Debug)]
-struct Arc {
-    from: Vector,
-    to: Vector,
-    edge: u32,
+/// The Gauss map of a polyhedron: points of the unit sphere (the face normals, and for a
+/// flat polyhedron its edges' in-plane normals too) and the arcs between them.
+struct GaussMap {
+    /// The points, in the frame and with the sign asked for.
+    normals: Vec<Vector>,
+    /// Each arc: indices of its two end points in `normals` (the arc is shorter than a half
+    /// circle), and the number of its edge in the polyhedron.
+    arcs: Vec<[u32; 3]>,
 }
 
-/// The arcs of every edge of `p`, normals turned by `rot` and multiplied by `sign` (−1 for
-/// B, whose Gauss map enters `A − B` negated).
-fn arcs(p: &ConvexPolyhedron, rot: &Matrix, sign: Real) -> Vec<Arc> {
-    let faces = p.faces();
-    let normal = |f: u32| rot * faces[f as usize].normal * sign;
-    if !p.is_flat() {
-        return p
-            .edge_faces()
-            .iter()
-            .enumerate()
-            .map(|(e, &[f, g])| Arc {
-                from: normal(f),
-                to: normal(g),
-                edge: e as u32,
-            })
-            .collect();
-    }
-    // A flat polyhedron: each edge's half circle n → m → −n, split at m.
-    let n = faces[0].normal;
-    let v = p.vertices();
-    let mut out = Vec::with_capacity(2 * p.edges().len());
-    for (e, &[i, j]) in p.edges().iter().enumerate() {
-        let (pi, pj) = (v[i as usize], v[j as usize]);
-        let Some(mut m) = (pj - pi).cross(&n).try_normalize(0.0) else {
-            continue;
-        };
-        if m.dot(&(pi - p.centroid())) < 0.0 {
-            m = -m;
+impl GaussMap {
+    /// The Gauss map of `p`, normals turned by `rot` and multiplied by `sign` (−1 for B,
+    /// whose map enters `A − B` negated).
+    fn new(p: &ConvexPolyhedron, rot: &Matrix, sign: Real) -> Self {
+        let mut normals: Vec<Vector> = p.faces().iter().map(|f| rot * f.normal * sign).collect();
+        if !p.is_flat() {
+            let arcs = p
+                .edge_faces()
+                .iter()
+                .enumerate()
+                .map(|(e, &[f, g])| [f, g, e as u32])
+                .collect();
+            return Self { normals, arcs };
         }
-        let (n, m) = (rot * n * sign, rot * m * sign);
-        out.push(Arc {
-            from: n,
-            to: m,
-            edge: e as u32,
-        });
-        out.push(Arc {
-            from: m,
-            to: -n,
-            edge: e as u32,
-        });
+        // Flat: faces 0 and 1 have normals n and −n; each edge's half circle n → m → −n is
+        // split at its in-plane outward normal m.
+        let n = p.faces()[0].normal;
+        let v = p.vertices();
+        let mut arcs = Vec::with_capacity(2 * p.edges().len());
+        for (e, &[i, j]) in p.edges().iter().enumerate() {
+            let (pi, pj) = (v[i as usize], v[j as usize]);
+            let Some(mut m) = (pj - pi).cross(&n).try_normalize(0.0) else {
+                continue;
+            };
+            if m.dot(&(pi - p.centroid())) < 0.0 {
+                m = -m;
+            }
+            let k = normals.len() as u32;
+            normals.push(rot * m * sign);
+            arcs.push([0, k, e as u32]);
+            arcs.push([k, 1, e as u32]);
+        }
+        Self { normals, arcs }
     }
-    out
 }
 
 /// True when the arc `a → b` crosses the arc `c → d` (all unit, each arc shorter than a half
-/// circle), given `b_x_a = b × a` and `d_x_c = d × c` (Gregorius 2013): `c` and `d` lie on
-/// either side of the great circle of `a b`, `a` and `b` on either side of that of `c d`,
-/// and the crossing is on the same hemisphere for both (not antipodal). Strict: arcs that
-/// only touch at an end do not count (the face normal at that end is a candidate anyway).
+/// circle), given `cba = c · (b × a)`, `dba = d · (b × a)`, `adc = a · (d × c)` and
+/// `bdc = b · (d × c)` (Gregorius 2013): `c` and `d` lie on either side of the great circle
+/// of `a b`, `a` and `b` on either side of that of `c d`, and the crossing is on the same
+/// hemisphere for both (not antipodal). Strict: arcs that only touch at an end do not count
+/// (the face normal at that end is a candidate anyway).
 #[inline]
-fn arcs_cross(
-    a: &Vector,
-    b: &Vector,
-    b_x_a: &Vector,
-    c: &Vector,
-    d: &Vector,
-    d_x_c: &Vector,
-) -> bool {
-    let cba = c.dot(b_x_a);
-    let dba = d.dot(b_x_a);
-    let adc = a.dot(d_x_c);
-    let bdc = b.dot(d_x_c);
+fn arcs_cross(cba: Real, dba: Real, adc: Real, bdc: Real) -> bool {
     cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
 }
 
-/// The crossing edge pair of largest separation: exact penetration on the edge × edge axes
-/// (see the module docs), without the face normals. `normal` points from A to B (world).
-/// None when no pair crosses (or every crossing pair is nearly parallel, skipped as in
-/// [`super::convex`] below [`PARALLEL_SINE`]).
-pub fn deepest_edge_axis(a: &Posed, b: &Posed) -> Option<DeepestAxis> {
-    let rel = a.pose.inv_mul(b.pose);
-    let rot_b = rel.rotation.to_rotation_matrix().into_inner();
-    let arcs_a = arcs(a.shape, &Matrix::identity(), 1.0);
-    let arcs_b = arcs(b.shape, &rot_b, -1.0);
-    // B's arcs as columns (c, d, d × c): the first test reads only c and d, in a tight loop.
-    let cross_b: Vec<Vector> = arcs_b.iter().map(|k| k.to.cross(&k.from)).collect();
-    let (va, vb) = (a.shape.vertices(), b.shape.vertices());
-    let (ea, eb) = (a.shape.edges(), b.shape.edges());
+/// Radius of the largest ball centred on the centroid inside `p`: the distance to the
+/// nearest face plane (0 for a flat polyhedron).
+fn inner_radius(p: &ConvexPolyhedron) -> Real {
+    let c = p.centroid();
+    p.faces()
+        .iter()
+        .map(|f| {
+            f.normal
+                .dot(&(p.vertices()[p.face_loop(f)[0] as usize] - c))
+        })
+        .fold(Real::INFINITY, Real::min)
+        .max(0.0)
+}
+
+/// The face of `own` of largest separation from `other`, whose corners are given in `own`'s
+/// frame (`other_centre` its centroid, `other_radius` its inner radius): (separation, face
+/// index). Faces whose bound `n · c − r − h` cannot beat the best so far are skipped; the
+/// face facing the other centroid most is tried first, to start from a good best.
+fn deepest_face(
+    own: &ConvexPolyhedron,
+    other: &[Point],
+    other_centre: &Point,
+    other_radius: Real,
+) -> (Real, usize) {
+    let (faces, v) = (own.faces(), own.vertices());
+    let offset = |k: usize| {
+        faces[k]
+            .normal
+            .dot(&v[own.face_loop(&faces[k])[0] as usize].coords)
+    };
+    let bound = |k: usize| faces[k].normal.dot(&other_centre.coords) - other_radius - offset(k);
+    let separation = |k: usize| {
+        let n = faces[k].normal;
+        other
+            .iter()
+            .map(|p| n.dot(&p.coords))
+            .fold(Real::INFINITY, Real::min)
+            - offset(k)
+    };
+    let towards = other_centre - own.centroid();
+    let first = (0..faces.len())
+        .map(|k| (faces[k].normal.dot(&towards), k))
+        .fold(
+            (Real::NEG_INFINITY, 0),
+            |b, x| if x.0 > b.0 { x } else { b },
+        )
+        .1;
+    let mut best = (separation(first), first);
+    for k in 0..faces.len() {
+        if k != first && bound(k) > best.0 {
+            let s = separation(k);
+            if s > best.0 || (s == best.0 && k < best.1) {
+                best = (s, k);
+            }
+        }
+    }
+    best
+}
+
+/// The face pair of largest separation, faces of A preferred unless one of B is better by
+/// more than `tolerance`.
+fn deepest_face_axis(f: &Frames, tolerance: Real) -> DeepestAxis {
+    let (sa, ka) = deepest_face(f.a.shape, &f.b_in_a, &f.cb_in_a, f.rb);
+    let (sb, kb) = deepest_face(f.b.shape, &f.a_in_b, &f.ca_in_b, f.ra);
+    if sb > sa + tolerance {
+        let face = &f.b.shape.faces()[kb];
+        DeepestAxis {
+            separation: sb,
+            normal: -(f.b.pose.rotation * face.normal),
+            axis: SeparatingAxis::FaceB(face.direction),
+        }
+    } else {
+        let face = &f.a.shape.faces()[ka];
+        DeepestAxis {
+            separation: sa,
+            normal: f.a.pose.rotation * face.normal,
+            axis: SeparatingAxis::FaceA(face.direction),
+        }
+    }
+}
+
+/// Both shapes, each one's corners and centroid in the other's frame, and their inner radii.
+struct Frames<'a> {
+    a: &'a Posed<'a>,
+    b: &'a Posed<'a>,
+    /// B's frame in A's.
+    rel: Isometry,
+    b_in_a: Vec<Point>,
+    a_in_b: Vec<Point>,
+    cb_in_a: Point,
+    ca_in_b: Point,
+    ra: Real,
+    rb: Real,
+}
+
+impl<'a> Frames<'a> {
+    fn new(a: &'a Posed<'a>, b: &'a Posed<'a>) -> Self {
+        let rel = a.pose.inv_mul(b.pose);
+        let inv = rel.inverse();
+        Self {
+            a,
+            b,
+            rel,
+            b_in_a: b.shape.vertices().iter().map(|p| rel * p).collect(),
+            a_in_b: a.shape.vertices().iter().map(|p| inv * p).collect(),
+            cb_in_a: rel * b.shape.centroid(),
+            ca_in_b: inv * a.shape.centroid(),
+            ra: inner_radius(a.shape),
+            rb: inner_radius(b.shape),
+        }
+    }
+}
+
+/// Upper bounds of the separation on any axis of each arc of `map` (A's frame), and one
+/// corner of each arc's edge. For an arc of A (`towards_b`), along an axis `l` of the arc A
+/// reaches `l · p` (p on the edge) and B at least `r_B` past its centroid `c`: separation
+/// ≤ `l · (c − p) − r_B`. For an arc of B (negated map), B starts at `l · p` and A reaches
+/// at least `r_A` past its centroid: separation ≤ `l · (p − c) − r_A`. Over the arc,
+/// `l · w ≤ m · w + |a − m| |w|` with `m` the arc's mid-point and `a` one of its ends.
+fn arc_bounds(
+    map: &GaussMap,
+    corners: &[Point],
+    edges: &[[u32; 2]],
+    centre: &Point,
+    radius: Real,
+    towards_b: bool,
+) -> Vec<(Real, Point)> {
+    map.arcs
+        .iter()
+        .map(|&[i, j, e]| {
+            let (a, b) = (map.normals[i as usize], map.normals[j as usize]);
+            let p = corners[edges[e as usize][0] as usize];
+            let w = if towards_b { centre - p } else { p - centre };
+            let bound = match (a + b).try_normalize(0.0) {
+                Some(m) => m.dot(&w) + (a - m).norm() * w.norm(),
+                None => w.norm(),
+            };
+            (bound - radius, p)
+        })
+        .collect()
+}
+
+/// The crossing edge pair of largest separation above `floor` (see the module docs);
+/// `normal` points from A to B (world). None when no pair beats `floor` (nearly parallel
+/// pairs are skipped as in [`super::convex`], below [`PARALLEL_SINE`]).
+///
+/// Cost: arcs whose bound ([`arc_bounds`]) is at most the best so far are skipped; for the
+/// others, two dot products per pair for the first half of [`arcs_cross`], and for the few
+/// that pass, the rest of it and, if they cross, a separation from one corner of each edge.
+fn deepest_edge_axis(f: &Frames, floor: Real) -> Option<DeepestAxis> {
+    let (a, b) = (f.a.shape, f.b.shape);
+    let rot_b = f.rel.rotation.to_rotation_matrix().into_inner();
+    let map_a = GaussMap::new(a, &Matrix::identity(), 1.0);
+    let map_b = GaussMap::new(b, &rot_b, -1.0);
+    let bounds_a = arc_bounds(&map_a, a.vertices(), a.edges(), &f.cb_in_a, f.rb, true);
+    let bounds_b = arc_bounds(&map_b, &f.b_in_a, b.edges(), &a.centroid(), f.ra, false);
+    // B's arcs that may beat the floor: ends c, d, d × c, a corner of the edge, edge index.
+    let arcs_b: Vec<(Vector, Vector, Vector, Point, u32)> = map_b
+        .arcs
+        .iter()
+        .zip(&bounds_b)
+        .filter(|(_, (bound, _))| *bound > floor)
+        .map(|(&[c, d, e], &(_, p))| {
+            let (c, d) = (map_b.normals[c as usize], map_b.normals[d as usize]);
+            (c, d, d.cross(&c), p, e)
+        })
+        .collect();
     let mut best: Option<(Real, Vector, u32, u32)> = None;
-    for arc in &arcs_a {
-        let (na, nb) = (arc.from, arc.to);
+    let mut best_sep = floor;
+    for (&[i, j, edge_a], &(bound, pa)) in map_a.arcs.iter().zip(&bounds_a) {
+        if bound <= best_sep {
+            continue;
+        }
+        let (na, nb) = (map_a.normals[i as usize], map_a.normals[j as usize]);
         let u = nb.cross(&na);
-        for (k, (bk, v)) in arcs_b.iter().zip(&cross_b).enumerate() {
-            if !arcs_cross(&na, &nb, &u, &bk.from, &bk.to, v) {
+        for &(c, d, v, pb, edge_b) in &arcs_b {
+            let (cba, dba) = (c.dot(&u), d.dot(&u));
+            if cba * dba >= 0.0 || !arcs_cross(cba, dba, na.dot(&v), nb.dot(&v)) {
                 continue;
             }
             // u and v run along the two edges: their cross product is the face normal.
-            let l = u.cross(v);
+            let l = u.cross(&v);
             let len2 = l.norm_squared();
             // (Also true for a degenerate arc: u or v zero.)
             if len2 <= PARALLEL_SINE * PARALLEL_SINE * u.norm_squared() * v.norm_squared() {
@@ -142,36 +291,33 @@ pub fn deepest_edge_axis(a: &Posed, b: &Posed) -> Option<DeepestAxis> {
             if l.dot(&(na + nb)) < 0.0 {
                 l = -l;
             }
-            let pa = va[ea[arc.edge as usize][0] as usize];
-            let pb = rel * vb[eb[arcs_b[k].edge as usize][0] as usize];
             let sep = l.dot(&(pb - pa));
-            if !matches!(best, Some((s, ..)) if sep <= s) {
-                best = Some((sep, l, arc.edge, arcs_b[k].edge));
+            if sep > best_sep {
+                best_sep = sep;
+                best = Some((sep, l, edge_a, edge_b));
             }
         }
     }
     let (separation, l, e_a, e_b) = best?;
     Some(DeepestAxis {
         separation,
-        normal: a.pose.rotation * l,
+        normal: f.a.pose.rotation * l,
         axis: SeparatingAxis::EdgeEdge(
-            a.shape.edge_direction_of()[e_a as usize],
-            b.shape.edge_direction_of()[e_b as usize],
+            a.edge_direction_of()[e_a as usize],
+            b.edge_direction_of()[e_b as usize],
         ),
     })
 }
 
 /// The axis of largest separation (least penetration) of A and B, exact for penetrating
-/// pairs of any size: [`deepest_face_axis`] and [`deepest_edge_axis`], faces preferred unless
-/// an edge pair is better by more than `tolerance` metres (as [`super::convex::deepest_axis`]
-/// does). For apart pairs the separation is a lower bound of the distance.
-pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis> {
-    let face = deepest_face_axis(a, b, tolerance);
-    match (face, deepest_edge_axis(a, b)) {
-        (Some(f), Some(e)) if e.separation > f.separation + tolerance => Some(e),
-        (Some(f), _) => Some(f),
-        (None, e) => e,
-    }
+/// pairs of any size: the face normals of both, then the crossing edge pairs, faces
+/// preferred unless an edge pair is better by more than `tolerance` metres and A's faces
+/// unless one of B's is (as [`super::convex::deepest_axis`] does). For apart pairs the
+/// separation is a lower bound of the distance.
+pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> DeepestAxis {
+    let frames = Frames::new(a, b);
+    let face = deepest_face_axis(&frames, tolerance);
+    deepest_edge_axis(&frames, face.separation + tolerance).unwrap_or(face)
 }
 
 #[cfg(test)]
@@ -236,7 +382,8 @@ mod tests {
             let Some(want) = arcs_cross_slow(&a, &b, &c, &d) else {
                 continue;
             };
-            let got = arcs_cross(&a, &b, &b.cross(&a), &c, &d, &d.cross(&c));
+            let (u, v) = (b.cross(&a), d.cross(&c));
+            let got = arcs_cross(c.dot(&u), d.dot(&u), a.dot(&v), b.dot(&v));
             assert_eq!(got, want, "{a:?} {b:?} / {c:?} {d:?}");
             seen[got as usize] += 1;
         }
@@ -273,7 +420,7 @@ mod tests {
             if full.separation >= 0.0 {
                 continue;
             }
-            let fast = deepest_axis(&sa, &sb, 0.0).unwrap();
+            let fast = deepest_axis(&sa, &sb, 0.0);
             checked += 1;
             assert!(
                 (fast.separation - full.separation).abs() < 1e-5,
