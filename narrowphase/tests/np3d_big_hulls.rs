@@ -12,7 +12,7 @@ use tumble_narrowphase::gjk;
 use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Translation, Vector};
 use tumble_narrowphase::query::contact;
 use tumble_narrowphase::sat::convex::SAT_MAX_FACES;
-use tumble_narrowphase::shape::{ConvexPolyhedron, Shape};
+use tumble_narrowphase::shape::{ConvexPolyhedron, Shape, Triangle};
 
 const SCALES: [Real; 4] = [1.0, 1e-3, 1e3, 0.05];
 
@@ -142,6 +142,51 @@ fn big_hull_depths_are_the_minimal_translation() {
     }
     assert!(faces.0 > SAT_MAX_FACES && faces.1 >= 150, "{faces:?}");
     assert!(seen.iter().all(|&n| n > 60), "{seen:?}");
+}
+
+/// A triangle (a flat polyhedron: its Gauss-map arcs are split half circles) against a big
+/// hull, deep and near the surface, both orders.
+#[test]
+fn triangles_against_big_hulls() {
+    let mut r = rng(43);
+    let mut seen = 0;
+    for k in 0..300 {
+        let s = SCALES[k % 4];
+        let n = r.gen_range(22..=102);
+        let h = ellipsoid_hull(&mut r, n, s);
+        let c = [0, 1, 2].map(|_| Point::from(direction(&mut r) * s * r.gen_range(0.2..0.8)));
+        let Ok(t) = Triangle::new(c[0], c[1], c[2]) else {
+            continue;
+        };
+        let ph = pose(&mut r, Vector::zeros());
+        let at = direction(&mut r) * s * r.gen_range(0.3..1.3);
+        let pt = pose(&mut r, at);
+        let (sh, st) = (Shape::from(h.clone()), Shape::from(t));
+        let tp = ConvexPolyhedron::from_triangle(&t);
+        if k % 2 == 0 {
+            check_contact(
+                &ph,
+                &sh,
+                &pt,
+                &st,
+                s,
+                &|p: &Isometry| brute_poly(&ph, &h, p, &tp),
+                k,
+            );
+        } else {
+            check_contact(
+                &pt,
+                &st,
+                &ph,
+                &sh,
+                s,
+                &|p: &Isometry| brute_poly(&pt, &tp, p, &h),
+                k,
+            );
+        }
+        seen += (brute_poly(&ph, &h, &pt, &tp) < -1e-4 * s) as usize;
+    }
+    assert!(seen > 100, "{seen}");
 }
 
 /// A UV sphere of radius 1: `SEGMENTS` longitudes, `RINGS` bands (poles included), so
