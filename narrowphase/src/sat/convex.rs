@@ -197,26 +197,9 @@ pub struct DeepestAxis {
 /// ties with B's. Returns None only if no candidate is usable (cannot happen for valid
 /// polyhedra, which have at least one face normal).
 pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis> {
-    deepest_axis_among(a, b, tolerance, true)
-}
-
-/// [`deepest_axis`] over the face normals only (O((F_A + F_B)·(V_A + V_B)) instead of
-/// O(E_A·E_B·(V_A + V_B))): the face half of [`super::gauss_map::deepest_axis`]. Alone, its
-/// depth is an upper bound of the true one (an edge × edge axis may be shallower).
-pub fn deepest_face_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis> {
-    deepest_axis_among(a, b, tolerance, false)
-}
-
-fn deepest_axis_among(
-    a: &Posed,
-    b: &Posed,
-    tolerance: Real,
-    with_edges: bool,
-) -> Option<DeepestAxis> {
     let mut best_face: Option<DeepestAxis> = None;
     let mut best_other: Option<DeepestAxis> = None;
-    let faces = a.face_normals.len() + b.face_normals.len();
-    for (axis, l) in candidates(a, b).take(if with_edges { usize::MAX } else { faces }) {
+    for (axis, l) in candidates(a, b) {
         let Some(l) = l else { continue };
         let (sep, forward) = separation_on(a, b, &l);
         let cand = DeepestAxis {
