@@ -170,12 +170,37 @@ fn narrowphase(c: &mut Criterion) {
     });
 }
 
+/// Contacts of two hulls of 52 points on the unit sphere (100 triangular faces each, above
+/// the 32-face limit of the full SAT: the Gauss-map SAT path), centres 1.9 apart: all
+/// penetrating by up to about 0.1, as resting or slightly sunk bodies are.
+fn hull100_contact(c: &mut Criterion) {
+    let sphere_hull = |r: &mut Recipe| {
+        let pts: Vec<Point> = (0..52).map(|_| Point::from(v3(r.direction()))).collect();
+        Shape::from(ConvexPolyhedron::from_points(&pts).expect("a 3D cloud"))
+    };
+    let set = pairs(14, 1.9, |r| (sphere_hull(r), sphere_hull(r)));
+    let mut g = c.benchmark_group("convex100-convex100 (Gauss map)");
+    g.throughput(Throughput::Elements(set.len() as u64));
+    g.bench_function("contact", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for (p1, s1, p2, s2) in &set {
+                n += query::contact(black_box(p1), s1, black_box(p2), s2, 0.0)
+                    .expect("supported")
+                    .map_or(0, |m| m.len());
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .sample_size(20)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1));
-    targets = narrowphase
+    targets = narrowphase, hull100_contact
 }
 criterion_main!(benches);

@@ -6,13 +6,9 @@ mod np3d_common;
 
 use np3d_common::*;
 use rand::Rng;
-use tumble_narrowphase::math::{Isometry, Point, Real, Translation, Vector};
+use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 use tumble_narrowphase::query::{contact, intersection_test};
 use tumble_narrowphase::shape::{Ball, Cuboid, Shape};
-
-fn moved(p: &Isometry, d: Vector) -> Isometry {
-    Isometry::from_parts(Translation::from(p.translation.vector + d), p.rotation)
-}
 
 /// Random box pairs at scale `s`: centres at a random distance so that about half overlap.
 fn box_pair(r: &mut rand_chacha::ChaCha8Rng, s: Real) -> (Isometry, Vector, Isometry, Vector) {

@@ -1,22 +1,31 @@
 //! Convex polyhedron against convex polyhedron (boxes and triangles included, as
-//! [`ConvexPolyhedron`]s): the generic SAT of [`crate::sat::convex`] and clipping, or GJK for
-//! polyhedra with more than [`SAT_MAX_FACES`] faces.
+//! [`ConvexPolyhedron`]s): separating axes and clipping.
+//!
+//! Which algorithm, when:
+//! - Up to [`SAT_MAX_FACES`] faces on both sides: the generic SAT of [`crate::sat::convex`]
+//!   (every face normal, every edge direction pair) for the boolean test and the contact.
+//! - Above that on either side: the boolean test is GJK ([`crate::gjk::intersects`]); the
+//!   contact first asks GJK for the distance, so pairs farther apart than `prediction` cost
+//!   only that. Otherwise the deepest axis comes from the Gauss-map SAT of
+//!   [`crate::sat::gauss_map`] (face normals, plus only the edge pairs whose Gauss-map arcs
+//!   cross): exact minimal translation for penetrating pairs of any size. For apart pairs
+//!   within `prediction`, that axis is used when it realises GJK's distance (the closest
+//!   features are a face, or two crossing edges); corner-to-corner and corner-to-edge gaps
+//!   keep GJK's single point between the closest points.
 //!
 //! Contact: the axis of largest separation (faces preferred within a small tolerance). A face
 //! axis makes that face the *reference face*; the other shape's face most anti-parallel to it
 //! is the *incident face*, clipped against the side planes of the reference face
 //! (Sutherland–Hodgman); points below the reference plane (or within `prediction`) are kept,
-//! at most four. An edge × edge axis gives one point between the two supporting edges. With
-//! many faces, GJK gives the distance and closest points of apart shapes (one point), and
-//! penetrating ones fall back to the SAT on the face normals only (no EPA yet: the depth is
-//! then an upper bound, exact when a face normal gives the minimal translation).
+//! at most four. An edge × edge axis gives one point between the two supporting edges.
 
 use crate::contact::clipping::{clip_polygon_vec, reduce_to_four, ClipVertex};
 use crate::contact::closest::closest_points_segments;
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult};
 use crate::math::{Isometry, Point, Real, Vector};
-use crate::sat::convex::{deepest_axis, deepest_face_axis, DeepestAxis, Posed, SAT_MAX_FACES};
+use crate::sat::convex::{deepest_axis, DeepestAxis, Posed, SAT_MAX_FACES};
+use crate::sat::gauss_map;
 use crate::sat::SeparatingAxis;
 use crate::shape::ConvexPolyhedron;
 
@@ -60,35 +69,54 @@ pub fn contact_convex_convex(
     prediction: Real,
 ) -> Option<Manifold> {
     if many_faces(a, b) {
-        if let GjkResult::Separated {
+        return contact_many_faces(pose_a, a, pose_b, b, prediction);
+    }
+    let pa = Posed::new(a, pose_a);
+    let pb = Posed::new(b, pose_b);
+    let tol = 1e-5 * pair_scale(&pa, &pb);
+    let best = deepest_axis(&pa, &pb, tol)?;
+    if best.separation > prediction {
+        return None;
+    }
+    Some(manifold_from_axis(&pa, &pb, &best, prediction))
+}
+
+/// [`contact_convex_convex`] above [`SAT_MAX_FACES`] faces: GJK for apart pairs, the
+/// Gauss-map SAT for the axis (see the module docs).
+fn contact_many_faces(
+    pose_a: &Isometry,
+    a: &ConvexPolyhedron,
+    pose_b: &Isometry,
+    b: &ConvexPolyhedron,
+    prediction: Real,
+) -> Option<Manifold> {
+    let apart = match gjk::distance(pose_a, a, pose_b, b) {
+        GjkResult::Separated { distance, .. } if distance > prediction => return None,
+        GjkResult::Separated {
             distance,
             point_a,
             point_b,
             normal,
-        } = gjk::distance(pose_a, a, pose_b, b)
-        {
-            if distance > prediction {
-                return None;
-            }
+        } => Some((distance, point_a + (point_b - point_a) * 0.5, normal)),
+        GjkResult::Intersecting => None,
+    };
+    let pa = Posed::new(a, pose_a);
+    let pb = Posed::new(b, pose_b);
+    let tol = 1e-5 * pair_scale(&pa, &pb);
+    let best = gauss_map::deepest_axis(&pa, &pb, tol);
+    if let Some((distance, point, normal)) = apart {
+        // Every axis's separation is at most the distance; one that falls short does not
+        // face the closest features (corner to corner or corner to edge).
+        if best.separation < distance - 10.0 * tol {
             let mut m = Manifold::new(normal);
             m.push(ContactPoint {
-                point: point_a + (point_b - point_a) * 0.5,
+                point,
                 depth: -distance,
                 id: 0,
             });
             return Some(m);
         }
     }
-    let pa = Posed::new(a, pose_a);
-    let pb = Posed::new(b, pose_b);
-    let tol = 1e-5 * pair_scale(&pa, &pb);
-    let best = if many_faces(a, b) {
-        // No EPA yet: the face normals only (an upper bound of the depth), since every
-        // edge × edge pair of two big hulls would cost O(E²·V).
-        deepest_face_axis(&pa, &pb, tol)?
-    } else {
-        deepest_axis(&pa, &pb, tol)?
-    };
     if best.separation > prediction {
         return None;
     }

@@ -13,7 +13,8 @@
 //! Each axis is tried by projecting all corners of both shapes: O(V) per axis, so
 //! O((F_A + F_B + E_A·E_B)·(V_A + V_B)) per test. That is fine for boxes and small hulls and is
 //! the oracle the fast tests are checked against; beyond [`SAT_MAX_FACES`] faces the query
-//! functions switch to GJK ([`crate::gjk`]).
+//! functions switch to GJK ([`crate::gjk`]) and to the Gauss-map SAT ([`super::gauss_map`]),
+//! which tries only the edge pairs that form a face of the Minkowski difference.
 
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Real, Vector};
@@ -22,7 +23,8 @@ use crate::shape::ConvexPolyhedron;
 /// Edge pairs whose unit directions have a cross product shorter than this are skipped.
 pub const PARALLEL_SINE: Real = 1e-3;
 
-/// Polyhedra with more faces than this are tested with GJK by the query functions.
+/// Polyhedra with more faces than this are tested with GJK and [`super::gauss_map`] by the
+/// query functions.
 pub const SAT_MAX_FACES: usize = 32;
 
 /// One polyhedron under a pose, with its axes turned into world space once.
@@ -195,26 +197,9 @@ pub struct DeepestAxis {
 /// ties with B's. Returns None only if no candidate is usable (cannot happen for valid
 /// polyhedra, which have at least one face normal).
 pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis> {
-    deepest_axis_among(a, b, tolerance, true)
-}
-
-/// [`deepest_axis`] over the face normals only (O((F_A + F_B)·(V_A + V_B)) instead of
-/// O(E_A·E_B·(V_A + V_B))): the fallback for penetrating polyhedra with many faces. Its
-/// depth is an upper bound of the true one (an edge × edge axis may be shallower).
-pub fn deepest_face_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis> {
-    deepest_axis_among(a, b, tolerance, false)
-}
-
-fn deepest_axis_among(
-    a: &Posed,
-    b: &Posed,
-    tolerance: Real,
-    with_edges: bool,
-) -> Option<DeepestAxis> {
     let mut best_face: Option<DeepestAxis> = None;
     let mut best_other: Option<DeepestAxis> = None;
-    let faces = a.face_normals.len() + b.face_normals.len();
-    for (axis, l) in candidates(a, b).take(if with_edges { usize::MAX } else { faces }) {
+    for (axis, l) in candidates(a, b) {
         let Some(l) = l else { continue };
         let (sep, forward) = separation_on(a, b, &l);
         let cand = DeepestAxis {

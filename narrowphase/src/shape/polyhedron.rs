@@ -43,6 +43,7 @@ pub struct ConvexPolyhedron {
     faces: Vec<PolyFace>,
     face_vertices: Vec<u32>,
     edges: Vec<[u32; 2]>,
+    edge_faces: Vec<[u32; 2]>,
     edge_direction_of: Vec<u16>,
     face_normals: Vec<Vector>,
     edge_directions: Vec<Vector>,
@@ -138,6 +139,7 @@ impl ConvexPolyhedron {
         let mut face_vertices = Vec::new();
         let mut face_normals: Vec<Vector> = Vec::new();
         let mut edges: Vec<[u32; 2]> = Vec::new();
+        let mut edge_faces: Vec<[u32; 2]> = Vec::new();
         let mut edge_direction_of = Vec::new();
         let mut edge_directions: Vec<Vector> = Vec::new();
         let flat = loops.len() == 2;
@@ -164,8 +166,11 @@ impl ConvexPolyhedron {
             for k in 0..ordered.len() {
                 let (a, b) = (ordered[k], ordered[(k + 1) % ordered.len()]);
                 let key = [a.min(b), a.max(b)];
-                if !edges.contains(&key) {
+                if let Some(e) = edges.iter().position(|x| *x == key) {
+                    edge_faces[e][1] = faces.len() as u32 - 1;
+                } else {
                     edges.push(key);
+                    edge_faces.push([faces.len() as u32 - 1; 2]);
                     let d = (vertices[key[1] as usize] - vertices[key[0] as usize]).normalize();
                     edge_direction_of.push(find_or_push(&mut edge_directions, d));
                 }
@@ -177,6 +182,7 @@ impl ConvexPolyhedron {
             faces,
             face_vertices,
             edges,
+            edge_faces,
             edge_direction_of,
             face_normals,
             edge_directions,
@@ -206,6 +212,14 @@ impl ConvexPolyhedron {
     #[inline]
     pub fn edges(&self) -> &[[u32; 2]] {
         &self.edges
+    }
+
+    /// The two faces (indices into [`Self::faces`]) that share each edge, same order as
+    /// [`Self::edges`]: the edge's arc on the Gauss map joins their normals. For a flat
+    /// polyhedron these are its two back-to-back faces.
+    #[inline]
+    pub fn edge_faces(&self) -> &[[u32; 2]] {
+        &self.edge_faces
     }
 
     /// Index into [`Self::edge_directions`] of each edge (same order as [`Self::edges`]).
@@ -281,7 +295,8 @@ impl ConvexPolyhedron {
 
     /// Checks the invariants, naming the first that fails: every corner on or inside every
     /// face plane (within a tolerance scaled by the size), face loops of at least 3 corners
-    /// and planar, each edge shared by exactly two faces, and Euler's V − E + F = 2.
+    /// and planar, each edge shared by exactly two faces (and [`Self::edge_faces`] naming
+    /// them), and Euler's V − E + F = 2.
     pub fn validate(&self) -> Result<(), String> {
         let size = self
             .vertices
@@ -323,6 +338,15 @@ impl ConvexPolyhedron {
         }
         if let Some(e) = edge_uses.iter().position(|&u| u != 2) {
             return Err(format!("edge {e} is used by {} faces, not 2", edge_uses[e]));
+        }
+        for (e, (&[a, b], &[f, g])) in self.edges.iter().zip(&self.edge_faces).enumerate() {
+            let has = |f: u32| {
+                let l = self.face_loop(&self.faces[f as usize]);
+                l.contains(&a) && l.contains(&b)
+            };
+            if f == g || !has(f) || !has(g) {
+                return Err(format!("edge {e} has wrong adjacent faces {f}, {g}"));
+            }
         }
         let euler = self.vertices.len() as i64 - self.edges.len() as i64 + self.faces.len() as i64;
         if euler != 2 {
