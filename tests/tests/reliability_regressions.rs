@@ -577,60 +577,61 @@ fn nearly_parallel_capsules_take_the_closer_pair() {
     ));
 }
 
-/// Fuzz target `narrowphase` (third run), inputs `open/narrowphase/support_manifold_point_off_the_shapes`
-/// and `support_manifold_point_off_two_triangles` (12): when no face faces the axis, the
-/// fallback manifold puts its point at B's deepest corner along −n (the first of several at one
-/// height), which can lie metres beside A.
+/// Fuzz target `narrowphase` (third run), inputs `support_manifold_point_off_the_shapes`
+/// and `support_manifold_point_off_two_triangles` (12): when no face faces the axis (or its
+/// clipping leaves nothing), the fallback manifold put its point at B's deepest corner along
+/// −n (the first of several at one height), which can lie metres beside A.
 ///
-/// Where: `narrowphase/src/query/convex_convex.rs`, `support_manifold`. Not fixed yet: the
-/// point should come from the support *features* (all corners within tolerance of the extreme)
-/// of both shapes, e.g. the overlap of the two features projected on the plane ⟂ n.
+/// Where: `narrowphase/src/query/convex_convex.rs`, `support_manifold`. Fixed: the point is
+/// where the support *features* (all corners within 10⁻⁵ of the pair's size of the extreme)
+/// of both shapes meet seen along n (`narrowphase/src/contact/features.rs`).
 #[test]
-#[ignore = "open bug: convex_convex support_manifold point can lie off the shapes"]
 fn support_manifold_point_lies_on_both_shapes() {
     check_pair(&stored_case(
-        "open/narrowphase",
+        "narrowphase",
         "support_manifold_point_off_the_shapes",
     ));
     check_pair(&stored_case(
-        "open/narrowphase",
+        "narrowphase",
         "support_manifold_point_off_two_triangles",
     ));
 }
 
-/// Fuzz target `narrowphase` (third run), inputs `open/narrowphase/edge_manifold_point_off_two_hulls`
-/// and `capsule_hull_edge_point_off_the_shapes` (16 hull/triangle pairs with hulls or
-/// capsules): an edge × edge axis's single point is the midpoint of the closest points of the
-/// two "support edges"; `support_edge` picks the first edge of that direction at the extreme
+/// Fuzz target `narrowphase` (third run), inputs `edge_manifold_point_off_two_hulls` and
+/// `capsule_hull_edge_point_off_the_shapes` (16 hull/triangle pairs with hulls or capsules):
+/// an edge × edge axis's single point was the midpoint of the closest points of the two
+/// "support edges"; `support_edge` picks the first edge of that direction at the extreme
 /// height, and on slivers (several parallel edges at nearly one height) that edge can be far
-/// from the other shape, so the point lies off both shapes.
+/// from the other shape, so the point lay off both shapes.
 ///
-/// Where: `narrowphase/src/query/convex_convex.rs`, `support_edge` / `edge_manifold` (also
-/// used by `capsule_convex.rs`, `penetrating`). Not fixed yet.
+/// Where: `narrowphase/src/query/convex_convex.rs`, `edge_manifold`, and
+/// `capsule_convex.rs`, `penetrating`. Fixed: the point is where the two support features
+/// meet seen along n (`narrowphase/src/contact/features.rs`), as for the support points.
 #[test]
-#[ignore = "open bug: edge-edge contact point from a far supporting edge"]
 fn edge_contact_point_lies_on_both_shapes() {
     check_pair(&stored_case(
-        "open/narrowphase",
+        "narrowphase",
         "edge_manifold_point_off_two_hulls",
     ));
     check_pair(&stored_case(
-        "open/narrowphase",
+        "narrowphase",
         "capsule_hull_edge_point_off_the_shapes",
     ));
 }
 
 /// Fuzz target `narrowphase` (third run), input
-/// `open/narrowphase/nearly_coplanar_triangles_apart_reported_touching` (1): two triangles
-/// sharing two corners, 1.2 mm apart in their common plane, get a contact of depth 9·10⁻⁶:
-/// the generic SAT (`narrowphase/src/sat/convex.rs`) has no in-plane side normals for two
-/// nearly coplanar flat shapes (the dedicated triangle–triangle test uses 17 axes then).
-/// Not fixed yet.
+/// `nearly_coplanar_triangles_apart_reported_touching` (1): two triangles with a common edge
+/// direction, normals 1.9·10⁻³ rad apart, 1.2 mm apart in their common plane, got a contact of
+/// depth 9·10⁻⁶: the parallel edge pair's cross product is skipped, the normals are beyond the
+/// coplanar threshold, and a triangle has no side face to separate in the skipped axis's place.
+///
+/// Where: `narrowphase/src/sat/convex.rs` (and `sat/triangle_triangle.rs`). Fixed: the in-plane
+/// side normals of a flat shape are candidates also whenever an edge pair is skipped as nearly
+/// parallel.
 #[test]
-#[ignore = "open bug: generic SAT lacks in-plane axes for nearly coplanar flat shapes"]
 fn nearly_coplanar_triangles_apart_are_apart() {
     check_pair(&stored_case(
-        "open/narrowphase",
+        "narrowphase",
         "nearly_coplanar_triangles_apart_reported_touching",
     ));
 }

@@ -10,6 +10,7 @@
 
 pub mod clipping;
 pub mod closest;
+pub mod features;
 
 use crate::math::{Point, Real, Vector};
 use serde::{Deserialize, Serialize};

@@ -11,8 +11,9 @@
 
 use super::ball_convex::{point_separation, CERTIFICATE};
 use super::capsule_round::{without_component, CapsuleCore};
-use super::convex_convex::{face_towards, support_edge};
+use super::convex_convex::face_towards;
 use crate::contact::closest::{closest_point_on_segment, closest_points_segments};
+use crate::contact::features::{meeting_point, support_feature};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult, Segment};
 use crate::math::{Isometry, Point, Real, Vector};
@@ -242,12 +243,26 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
         if s - cap.radius > prediction {
             return None;
         }
-        let (e0, e1, _) = support_edge(posed, j, &n);
-        let (ce, cs, _, _) = closest_points_segments(&e0, &e1, &cap.a, &cap.b);
+        // Where the polyhedron's support feature along `n` meets the capsule's surface
+        // feature along `−n` (the core's lowest end, or the whole core across `n`, pushed out
+        // by the radius): not the first of several parallel edges at one height, which on
+        // slivers can lie far from the capsule.
+        let band = tol;
+        let corners: Vec<Point> = posed
+            .shape
+            .vertices()
+            .iter()
+            .map(|v| posed.pose * v)
+            .collect();
+        let surface = [cap.a - n * cap.radius, cap.b - n * cap.radius];
+        let point = meeting_point(
+            &support_feature(&corners, &n, band),
+            &support_feature(&surface, &-n, band),
+            &n,
+        );
         let mut m = Manifold::new(n);
-        let sb = cs - n * cap.radius;
         m.push(ContactPoint {
-            point: ce + (sb - ce) * 0.5,
+            point,
             depth: depth_of(s),
             id: 1 << 30 | j as u32,
         });

@@ -17,10 +17,11 @@
 //! axis makes that face the *reference face*; the other shape's face most anti-parallel to it
 //! is the *incident face*, clipped against the side planes of the reference face
 //! (Sutherland–Hodgman); points below the reference plane (or within `prediction`) are kept,
-//! at most four. An edge × edge axis gives one point between the two supporting edges.
+//! at most four. An edge × edge axis, or a face axis no face faces, gives one point where the
+//! two support features meet ([`crate::contact::features`]).
 
 use crate::contact::clipping::{clip_polygon_vec, reduce_to_four, ClipVertex};
-use crate::contact::closest::closest_points_segments;
+use crate::contact::features::{meeting_point, support_feature};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult};
 use crate::math::{Isometry, Point, Real, Vector};
@@ -267,36 +268,44 @@ pub(crate) fn support_edge(p: &Posed, dir_index: u16, n: &Vector) -> (Point, Poi
     (p.pose * v[e[0] as usize], p.pose * v[e[1] as usize], best)
 }
 
+/// The corners of `p` (world space) within `band` of its extreme along `dir` (world).
+fn feature_of(p: &Posed, dir: &Vector, band: Real) -> Vec<Point> {
+    let corners: Vec<Point> = p.shape.vertices().iter().map(|v| p.pose * v).collect();
+    support_feature(&corners, dir, band)
+}
+
+/// One point where A's support feature along `n` meets B's along `−n` (see
+/// [`crate::contact::features`]): on both shapes when they touch or penetrate along `n`, not
+/// at the first of several corners or parallel edges at one height, which on slivers can lie
+/// metres beside the other shape. The band is `1e-5` of the pair's size (as the face
+/// preference).
+fn meeting_point_of(a: &Posed, b: &Posed, n: &Vector) -> Point {
+    let band = 1e-5 * pair_scale(a, b);
+    meeting_point(&feature_of(a, n, band), &feature_of(b, &-n, band), n)
+}
+
+/// One point for an edge × edge axis: where the supporting features meet; the id names the
+/// supporting edges of the two directions.
 fn edge_manifold(a: &Posed, b: &Posed, i: u16, j: u16, best: &DeepestAxis) -> Manifold {
     let n = best.normal;
-    let (a0, a1, ka) = support_edge(a, i, &n);
-    let (b0, b1, kb) = support_edge(b, j, &-n);
-    let (ca, cb, _, _) = closest_points_segments(&a0, &a1, &b0, &b1);
+    let (_, _, ka) = support_edge(a, i, &n);
+    let (_, _, kb) = support_edge(b, j, &-n);
     let mut m = Manifold::new(n);
     m.push(ContactPoint {
-        point: ca + (cb - ca) * 0.5,
+        point: meeting_point_of(a, b, &n),
         depth: -best.separation,
         id: 1 << 30 | ((ka as u32) & 0x7FFF) << 15 | (kb as u32) & 0x7FFF,
     });
     m
 }
 
-/// One point between the deepest corners of A along `n` and of B along `−n` (fallback).
+/// One point where the support features of A along `n` and of B along `−n` meet (fallback
+/// when no face faces the axis).
 fn support_manifold(a: &Posed, b: &Posed, best: &DeepestAxis) -> Manifold {
     let n = best.normal;
-    let pa = a.pose
-        * a.shape
-            .support(&a.pose.rotation.inverse_transform_vector(&n))
-            .1;
-    let pb = b.pose
-        * b.shape
-            .support(&b.pose.rotation.inverse_transform_vector(&-n))
-            .1;
-    // A's surface point on the line through B's deepest corner.
-    let sa = pb + n * (n.dot(&(pa - pb)));
     let mut m = Manifold::new(n);
     m.push(ContactPoint {
-        point: sa + (pb - sa) * 0.5,
+        point: meeting_point_of(a, b, &n),
         depth: -best.separation,
         id: 1 << 29,
     });

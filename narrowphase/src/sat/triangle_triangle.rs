@@ -9,8 +9,10 @@
 //!
 //! Degenerate and coplanar cases: when the two normals are parallel (within the same sine),
 //! every edge cross product is parallel to them and the 9 edge axes can no longer separate
-//! triangles lying in one plane; the 6 in-plane edge normals `nA × eᵢ` (`InPlaneA(i)`,
-//! `11 + i`) and `nB × eⱼ` (`InPlaneB(j)`, `14 + j`) are then added, making 17 candidates.
+//! triangles lying in one plane; when an edge pair is skipped, nothing replaces its axis (a
+//! triangle has no side faces). In both cases the 6 in-plane edge normals `nA × eᵢ`
+//! (`InPlaneA(i)`, `11 + i`) and `nB × eⱼ` (`InPlaneB(j)`, `14 + j`) are added, making 17
+//! candidates.
 //! Triangles with collinear corners are refused by [`crate::shape::Triangle::new`].
 
 use super::convex::PARALLEL_SINE;
@@ -56,9 +58,13 @@ pub fn triangle_triangle_cached(
     let eb = [b[1] - b[0], b[2] - b[1], b[0] - b[2]];
     let na = ea[0].cross(&ea[1]);
     let nb = eb[0].cross(&eb[1]);
-    let c = na.cross(&nb);
-    let parallel =
-        c.norm_squared() <= PARALLEL_SINE * PARALLEL_SINE * na.norm_squared() * nb.norm_squared();
+    let skipped = |x: &Vector, y: &Vector| {
+        x.cross(y).norm_squared()
+            <= PARALLEL_SINE * PARALLEL_SINE * x.norm_squared() * y.norm_squared()
+    };
+    // Parallel normals, or an edge pair whose cross product is skipped: a triangle has no side
+    // face to separate in that axis's place, so its in-plane normals are added.
+    let parallel = skipped(&na, &nb) || ea.iter().any(|x| eb.iter().any(|y| skipped(x, y)));
     let count = if parallel {
         AXIS_COUNT_COPLANAR
     } else {
@@ -70,10 +76,7 @@ pub fn triangle_triangle_cached(
             1 => Some(nb),
             2..=10 => {
                 let (i, j) = (((k - 2) / 3) as usize, ((k - 2) % 3) as usize);
-                let l = ea[i].cross(&eb[j]);
-                let lim =
-                    PARALLEL_SINE * PARALLEL_SINE * ea[i].norm_squared() * eb[j].norm_squared();
-                (l.norm_squared() > lim).then_some(l)
+                (!skipped(&ea[i], &eb[j])).then(|| ea[i].cross(&eb[j]))
             }
             11..=13 => Some(na.cross(&ea[(k - 11) as usize])),
             _ => Some(nb.cross(&eb[(k - 14) as usize])),

@@ -325,13 +325,6 @@ fn check_manifold(
             "point depth {} deeper than the pair's {d}",
             p.depth
         );
-        // Open bugs (see the ignored tests `support_manifold_point_lies_on_both_shapes`,
-        // `edge_contact_point_lies_on_both_shapes`, `box_edge_contact_point_lies_on_both_boxes`):
-        // single-point fallbacks (id bit 29: support points; bit 30: edge × edge) can be off
-        // the shapes. Skipped in fuzz runs only.
-        if skip_open_bugs() && p.id & (3 << 29) != 0 {
-            continue;
-        }
         ensure!(
             case,
             ba.contains_point(&p.point) && bb.contains_point(&p.point),
