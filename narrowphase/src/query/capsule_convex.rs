@@ -123,10 +123,11 @@ fn core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Poin
 /// [`core_distance`]). The segment–polytope SAT (faces, edges × segment) proves the two apart
 /// or intersecting (None). When apart, the closest pair is an end of the segment and the
 /// polyhedron, or a point of the segment and a point of an edge (a face parallel to the
-/// segment also has an end among its closest pairs); so the distance is the largest
-/// separation over the ends' point–polytope directions
-/// ([`super::ball_convex::point_separation`]) and the directions between the segment and
-/// each edge (exactly across both when the closest points are inside both).
+/// segment also has an end among its closest pairs, or a pair across one of the face's
+/// edges); so the nearest of the pairs (each end and its closest point of the polytope,
+/// [`super::ball_convex::point_separation`]; the segment and each edge) is a closest pair. Its
+/// direction (exactly across both when the closest points are inside both) is the normal, and
+/// the core's separation along it the distance.
 fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Point)> {
     let d = cap.b - cap.a;
     let du = d.try_normalize(0.0).unwrap_or_else(Vector::y);
@@ -146,20 +147,19 @@ fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector
     if sat <= 0.0 {
         return None;
     }
-    // (separation, direction, the core's point of the candidate pair)
-    let mut best = (Real::NEG_INFINITY, Vector::y(), cap.a);
-    let mut consider = |n: Vector, on_core: Point| {
-        let s = core_separation(posed, cap, &n);
-        if s > best.0 {
-            best = (s, n, on_core);
+    // The candidate pairs compete on their distance, not on the core's separation along their
+    // direction: parallel edges give the same direction and separation, but only the nearest
+    // one's pair holds the core's closest point. (distance, direction, the core's point)
+    let mut best = (Real::INFINITY, Vector::y(), cap.a);
+    let mut consider = |dist: Real, n: Vector, on_core: Point| {
+        if dist < best.0 {
+            best = (dist, n, on_core);
         }
     };
     for end in [cap.a, cap.b] {
         let local = posed.pose.inverse_transform_point(&end);
-        consider(
-            posed.pose.rotation * point_separation(posed.shape, &local).1,
-            end,
-        );
+        let (dist, n) = point_separation(posed.shape, &local);
+        consider(dist, posed.pose.rotation * n, end);
     }
     let verts = posed.shape.vertices();
     for &[i, j] in posed.shape.edges() {
@@ -177,11 +177,11 @@ fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector
             _ => between,
         };
         if let Some(n) = n.try_normalize(0.0) {
-            consider(n, cs);
+            consider(between.norm(), n, cs);
         }
     }
-    let (sep, n, core_point) = best;
-    Some((sep, n, core_point))
+    let (_, n, core_point) = best;
+    Some((core_separation(posed, cap, &n), n, core_point))
 }
 
 /// How far the capsule's core lies beyond the polyhedron along the unit `n` (world):

@@ -5,8 +5,10 @@
 //! `b2CollidePolygons` and Gregorius' "Robust contact creation for physics simulations",
 //! GDC 2013, lifted to 3D):
 //! 1. on the same 15 axes, find the one of **largest separation** (least penetration), with
-//!    edge × edge axes normalised and skipped when the edges are nearly parallel; face axes
-//!    win ties within a small scale-aware tolerance (they give stabler manifolds);
+//!    edge × edge axes normalised and skipped only when the edges are parallel to within the
+//!    rounding of `R` ([`SINE_FLOOR`]; nearly parallel ones take their radii explicitly,
+//!    [`IDENTITY_SINE`]); face axes win ties within a small scale-aware tolerance (they give
+//!    stabler manifolds);
 //! 2. face axis: the box owning it gives the *reference face* (the face whose normal is that
 //!    axis, turned towards the other box), the other box's face most anti-parallel to it is
 //!    the *incident face*; the incident quad is clipped (Sutherland–Hodgman) by the four side
@@ -23,10 +25,23 @@ use crate::math::{Isometry, Matrix, Point, Real, Vector};
 use crate::sat::box_box::overlap_poses;
 
 /// Edge pairs whose cross product is shorter than this (sine of their angle) are skipped by
-/// the contact query: their axis is ill-conditioned and a face axis is then within
-/// `1e-3 × size` of it.
-const PARALLEL_SINE: Real = 1e-3;
+/// the contact query. The entries of `R` are accurate to a few `f32::EPSILON` (≈ 10⁻⁶ at
+/// worst: two rotation matrices, each a few ulps from orthonormal, multiplied), so below this
+/// floor the axis's direction is rounding noise. Nothing is lost by skipping: an axis `θ`
+/// from parallel lies within about `θ` of the plane ⟂ the edges, where the face axes already
+/// bound the separation, so it can beat the best face axis by only about
+/// `θ · (Σ half-extents)`, less than the face preference `tol` (≥ `10⁻⁵ ×` the larger box's
+/// longest half-extent) for `θ` below this floor and boxes of any size.
+const SINE_FLOOR: Real = 1e-6;
 
+/// Edge axes at least this long (sine of the edges' angle) take B's projection radius from
+/// the identities `|L · bⱼ₊₁| = |Rᵢⱼ₊₂|`, `|L · bⱼ₊₂| = |Rᵢⱼ₊₁|`, which hold for an orthonormal
+/// `R` only: with `R` off by `δ` (a few `f32::EPSILON`) they are off by `δ`, and the
+/// separation, divided by the axis length, by `δ (bⱼ₊₁ + bⱼ₊₂) / sin θ` — below `tol / 10` for
+/// `sin θ ≥ 0.1`. Shorter axes take the radius explicitly, `Σₖ bₖ |L · R̃ₖ|` with the computed
+/// columns `R̃ₖ`, which is exact for the box `R̃` describes (itself within `δ Σb` metres of the
+/// true box): no `1 / sin θ` amplification, so those axes are accurate down to [`SINE_FLOOR`].
+const IDENTITY_SINE: Real = 0.1;
 /// True when box A (half-extents `ea`, pose `pose_a`) and box B overlap or touch.
 #[inline]
 pub fn intersection_cuboid_cuboid(
@@ -149,9 +164,15 @@ pub fn contact_cuboid_cuboid_frames(
         ($i:literal $i1:literal $i2:literal, $j:literal $j1:literal $j2:literal) => {
             // |eᵢ × bⱼ|² = R[i1][j]² + R[i2][j]².
             let len2 = rr[$i1][$j] * rr[$i1][$j] + rr[$i2][$j] * rr[$i2][$j];
-            if len2 >= PARALLEL_SINE * PARALLEL_SINE {
+            if len2 >= SINE_FLOOR * SINE_FLOOR {
                 let ra = a[$i1] * ar[$i2][$j] + a[$i2] * ar[$i1][$j];
-                let rb = b[$j1] * ar[$i][$j2] + b[$j2] * ar[$i][$j1];
+                let rb = if len2 >= IDENTITY_SINE * IDENTITY_SINE {
+                    b[$j1] * ar[$i][$j2] + b[$j2] * ar[$i][$j1]
+                } else {
+                    // L = eᵢ × R̃ⱼ has L[i1] = −R[i2][j], L[i2] = R[i1][j] (L · R̃ⱼ is 0).
+                    let dot = |k: usize| rr[$i1][$j] * rr[$i2][k] - rr[$i2][$j] * rr[$i1][k];
+                    b[$j1] * dot($j1).abs() + b[$j2] * dot($j2).abs()
+                };
                 let tl = tt[$i2] * rr[$i1][$j] - tt[$i1] * rr[$i2][$j];
                 let s = (tl.abs() - ra - rb) / len2.sqrt();
                 if s > prediction {

@@ -8,6 +8,22 @@
 //! so that when an edge of A is nearly parallel to an edge of B (their cross product nearly
 //! zero, all terms of the test nearly zero) rounding cannot report a gap that is not there.
 //!
+//! **The price: how far apart "touching" boxes can be.** With `|Rᵢⱼ| + ε` (ε =
+//! [`PARALLEL_EPSILON`]) every projection radius is too large by ε times the half-extents it
+//! multiplies, so each axis can hide a gap up to its slack (`aᵢ`, `bⱼ` the unit axes, `e`, `f`
+//! the half-extents of A and B, `i₁, i₂` the other two indices of `i`, likewise `j₁, j₂`):
+//!
+//! | axis | slack of the separation (metres) |
+//! |---|---|
+//! | face `aᵢ` | `ε (f₀ + f₁ + f₂)` |
+//! | face `bⱼ` | `ε (e₀ + e₁ + e₂)` |
+//! | edge `aᵢ × bⱼ` | `ε (e_{i₁} + e_{i₂} + f_{j₁} + f_{j₂}) / sin θᵢⱼ` |
+//!
+//! The edge axes are not normalised, so their slack is divided by their length
+//! `‖aᵢ × bⱼ‖ = sin θᵢⱼ`: millimetres for 6 m boxes with edges 10⁻³ rad from parallel. The test
+//! returns `true` ("touching") exactly when no axis separates the boxes by more than its slack.
+//! The box–box contact ([`crate::query::contact`]) does not add ε and has no such slack.
+//!
 //! Candidate order (0-based index): faces of A `0, 1, 2`; faces of B `3, 4, 5`;
 //! edge `i` of A × edge `j` of B at `6 + 3i + j`.
 

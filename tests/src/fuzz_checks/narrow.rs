@@ -109,30 +109,6 @@ pub fn skip_open_bugs() -> bool {
     *SKIP.get_or_init(|| std::env::var("TUMBLE_FUZZ_SKIP_OPEN").is_ok_and(|v| v == "1"))
 }
 
-/// Open bugs (`narrowphase/src/query/cuboid_cuboid.rs`, see the ignored tests
-/// `box_contact_depth_is_minimal_for_nearly_parallel_edges` and
-/// `box_edge_contact_point_lies_on_both_boxes`): box–box contacts where an edge of A is within
-/// 2·10⁻³ rad of parallel to an edge of B (around the contact's `PARALLEL_SINE` = 10⁻³) can be
-/// too deep or have a point off the boxes. Signature: two cuboids with such an edge pair.
-fn boxes_with_nearly_parallel_edges(case: &PairCase) -> bool {
-    if !matches!(
-        (&case.a, &case.b),
-        (ShapeRecipe::Cuboid(_), ShapeRecipe::Cuboid(_))
-    ) {
-        return false;
-    }
-    let axes = |p: &Isometry| -> Vec<Vector> {
-        (0..3).map(|i| p.rotation * Vector::ith(i, 1.0)).collect()
-    };
-    let (a, b) = (axes(&case.pose_a), axes(&case.pose_b));
-    a.iter().any(|u| {
-        b.iter().any(|v| {
-            let s = u.cross(v).norm();
-            s > 0.0 && s < 2e-3
-        })
-    })
-}
-
 /// `assert!` that also prints the case, so a fuzz artifact explains itself.
 macro_rules! ensure {
     ($case:expr, $cond:expr, $($msg:tt)+) => {
@@ -176,8 +152,7 @@ pub fn check_pair(case: &PairCase) {
     };
     let (least, least_axis, exact) = sat_overlap(&ga, &gb);
 
-    let skip_box_contact = skip_open_bugs() && boxes_with_nearly_parallel_edges(case);
-    if let Some(m) = man.as_ref().filter(|_| !skip_box_contact) {
+    if let Some(m) = man.as_ref() {
         check_manifold(m, &a, pa, &b, pb, tol, case);
         let d = m.depth();
         let along = overlap_along(&ga, &gb, &m.normal);
