@@ -19,7 +19,7 @@
 //! obstacle toward the mover, and the contact point on the obstacle. Shapes overlapping at the
 //! start report `t = 0`. No contact during the motion, or non-finite input, gives `None`.
 //!
-//! [`swept_aabb`], [`swept_cuboid_aabb`] and [`swept_sphere_aabb`] bound moving shapes for the
+//! [`swept_aabb()`], [`swept_cuboid_aabb`] and [`swept_sphere_aabb`] bound moving shapes for the
 //! broad phase.
 //!
 //! ```
