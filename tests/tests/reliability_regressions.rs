@@ -492,6 +492,29 @@ fn rectangle_with_overflowing_corners_is_refused() {
     check_shapes(&input);
 }
 
+/// Fuzz target `shapes` (2026-11-29 run), input `obb_from_non_unit_rotation` (614 inputs of
+/// one class): `Obb::from_rotation` accepted a `Rotation` built with `new_unchecked` from a
+/// finite but huge quaternion, and its axes overflowed to infinity.
+///
+/// Where: `narrowphase/src/shape/obb.rs`, `Obb::from_rotation`. Fixed: the quaternion must be
+/// of unit length within `ORTHONORMAL_TOLERANCE` (`NotOrthonormal` otherwise).
+#[test]
+fn obb_from_a_non_unit_rotation_is_refused() {
+    use tumble::narrowphase::shape::Obb;
+    let q = nalgebra::Quaternion::new(1e30, -2e30, 0.5, 3.0);
+    let r = Rotation::new_unchecked(q);
+    assert!(Obb::from_rotation(Point::origin(), &r, Vector::new(1.0, 1.0, 1.0)).is_err());
+    let unit = Rotation::from_euler_angles(0.3, -1.2, 2.0);
+    let o = Obb::from_rotation(Point::origin(), &unit, Vector::new(1.0, 2.0, 3.0)).unwrap();
+    assert!(o.axes().iter().all(|x| x.is_finite()));
+    let input = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fuzz/regressions/shapes/obb_from_non_unit_rotation"
+    ))
+    .unwrap();
+    check_shapes(&input);
+}
+
 /// Fuzz target `box_box`, input `box_box/contact_depth_not_minimal_near_parallel_edges`
 /// (3): a 6 m cube and a 6 × 2 × 2 m box whose edges are 7·10⁻⁴ rad from parallel get depth
 /// 1.47 mm where moving B by 0.02 mm along an edge × edge axis separates them.

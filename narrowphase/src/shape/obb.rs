@@ -47,6 +47,9 @@ impl Obb {
     }
 
     /// A box from its centre, a rotation (its axes are the rotated x, y, z) and half-sizes.
+    /// Errors on non-finite input, non-positive half-sizes, or a rotation whose quaternion is
+    /// not of unit length within [`ORTHONORMAL_TOLERANCE`] (one built with `new_unchecked`
+    /// from an arbitrary quaternion would give axes that are not orthonormal, or overflow).
     pub fn from_rotation(
         center: Point,
         rotation: &Rotation,
@@ -57,6 +60,15 @@ impl Obb {
         }
         if !rotation.coords.iter().all(|c| c.is_finite()) {
             return Err(ShapeError::NonFinite("Obb rotation"));
+        }
+        // |q|² − 1 in f64: the squares of huge finite components must not overflow.
+        let norm2: f64 = rotation
+            .coords
+            .iter()
+            .map(|&c| f64::from(c) * f64::from(c))
+            .sum();
+        if (norm2 - 1.0).abs() > f64::from(ORTHONORMAL_TOLERANCE) {
+            return Err(ShapeError::NotOrthonormal(ORTHONORMAL_TOLERANCE));
         }
         check_half_extents(&half_extents)?;
         Ok(Self {
