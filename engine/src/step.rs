@@ -277,7 +277,8 @@ impl World {
         let t = Timer::start();
         self.update_broad_phase(&mut report);
         self.times.set(Stage::BroadPhase, broad_time + t.elapsed());
-        self.state.step_count += 1;
+        // Wrapping: a restored snapshot may hold any count, and a counter must never panic.
+        self.state.step_count = self.state.step_count.wrapping_add(1);
         report
     }
 
@@ -689,9 +690,16 @@ impl World {
             .with_min_len(256)
             .for_each(|(pair, cp)| {
                 solver.results_of(pair, |k, r| {
-                    cp.impulses[k] = PointImpulse {
-                        normal: r.normal,
-                        tangent: r.tangent,
+                    // An impulse that overflowed (enormous masses or velocities: the bodies it
+                    // reached are frozen in `finalize`) must not be kept for warm starting.
+                    let finite = r.normal.is_finite() && crate::math::is_finite_vector(&r.tangent);
+                    cp.impulses[k] = if finite {
+                        PointImpulse {
+                            normal: r.normal,
+                            tangent: r.tangent,
+                        }
+                    } else {
+                        PointImpulse::default()
                     };
                     // A speculative contact that stopped the bodies counts as touching.
                     cp.touching |= r.max_normal > 0.0;

@@ -841,3 +841,35 @@ fn penetrating_capsule_hull_depth_is_minimal() {
         "capsule_hull_penetrating_depth_not_minimal",
     ));
 }
+
+/// Fuzz target `snapshot` (2026-11-29 run, 58 inputs of one class), input
+/// `restored_step_nan_friction_impulse`: a bit-edited snapshot restored into a valid world
+/// whose first step stored a NaN friction impulse in the contact cache (a tangent row's
+/// impulse overflowed), so `World::validate` failed after the step.
+///
+/// Where: `engine/src/step.rs`, `store_solver_results`. Fixed: a non-finite impulse is not
+/// kept for warm starting (the bodies it reached are frozen by the step's final check).
+#[test]
+fn a_non_finite_solver_impulse_is_not_kept_for_warm_starting() {
+    let input = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fuzz/regressions/snapshot/restored_step_nan_friction_impulse"
+    ))
+    .unwrap();
+    tumble_tests::fuzz_checks::check_snapshot(&input);
+}
+
+/// Fuzz target `snapshot` (2026-11-29 run, 2 inputs), input `step_count_at_u64_max`: a
+/// snapshot holding a step count of `u64::MAX` restored, and the next step overflowed the
+/// counter (a panic under overflow checks).
+///
+/// Where: `engine/src/step.rs`, the end of `step_inner`. Fixed: the counter wraps.
+#[test]
+fn the_step_counter_wraps_instead_of_overflowing() {
+    let input = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fuzz/regressions/snapshot/step_count_at_u64_max"
+    ))
+    .unwrap();
+    tumble_tests::fuzz_checks::check_snapshot(&input);
+}
