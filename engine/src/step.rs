@@ -224,6 +224,17 @@ pub(crate) fn integrate_rotation(q: &Rotation, w: &Vector, dt: Real) -> Rotation
     }
 }
 
+/// Appends to `report.frozen`, in slot order, the handle of every slot whose flag is set.
+fn report_frozen(slots: &[crate::world::Slot], flags: &[bool], report: &mut StepReport) {
+    for (i, (slot, &f)) in slots.iter().zip(flags).enumerate() {
+        if f {
+            report
+                .frozen
+                .push(BodyHandle::new(i as u32, slot.generation));
+        }
+    }
+}
+
 impl World {
     pub(crate) fn step_inner(&mut self) -> StepReport {
         let mut report = StepReport {
@@ -329,13 +340,7 @@ impl World {
             })
             .reduce(|| false, |x, y| x | y);
         if any_frozen {
-            for (i, (slot, &f)) in self.state.slots.iter().zip(&sc.flags).enumerate() {
-                if f {
-                    report
-                        .frozen
-                        .push(BodyHandle::new(i as u32, slot.generation));
-                }
-            }
+            report_frozen(&self.state.slots, &sc.flags, report);
         }
     }
 
@@ -369,13 +374,7 @@ impl World {
             })
             .collect_into_vec(&mut sc.new_aabbs);
         if sc.flags.contains(&true) {
-            for (i, (slot, &f)) in self.state.slots.iter().zip(&sc.flags).enumerate() {
-                if f {
-                    report
-                        .frozen
-                        .push(BodyHandle::new(i as u32, slot.generation));
-                }
-            }
+            report_frozen(&self.state.slots, &sc.flags, report);
         }
         sc.bp_updates.clear();
         sc.bp_updates.extend(
@@ -730,13 +729,7 @@ impl World {
             })
             .reduce(|| false, |x, y| x | y);
         if any_frozen {
-            for (i, (slot, &f)) in self.state.slots.iter().zip(&sc.flags).enumerate() {
-                if f {
-                    report
-                        .frozen
-                        .push(BodyHandle::new(i as u32, slot.generation));
-                }
-            }
+            report_frozen(&self.state.slots, &sc.flags, report);
         }
         // Contact events: merge join of the old and new caches.
         let (old, new) = (&self.state.contacts, &sc.new_contacts);
