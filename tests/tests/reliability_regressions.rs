@@ -18,14 +18,19 @@ use tumble_tests::fuzz_checks::input::ShapeRecipe;
 use tumble_tests::fuzz_checks::oracle::{box_box_within_parallel_slack, sat_overlap, Geom};
 use tumble_tests::fuzz_checks::{check_pair, check_shapes, check_world, PairCase};
 
-/// The pair case a stored fuzz input of `fuzz/regressions/<dir>/<name>` decodes to, as its
-/// target decodes it (`box_box` inputs draw boxes only).
-fn stored_case(dir: &str, name: &str) -> PairCase {
+/// The bytes of the stored fuzz input `fuzz/regressions/<dir>/<name>`.
+fn stored_input(dir: &str, name: &str) -> Vec<u8> {
     let path = format!(
         "{}/../fuzz/regressions/{dir}/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
-    let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The pair case a stored fuzz input of `fuzz/regressions/<dir>/<name>` decodes to, as its
+/// target decodes it (`box_box` inputs draw boxes only).
+fn stored_case(dir: &str, name: &str) -> PairCase {
+    let data = stored_input(dir, name);
     let boxes_only = dir.ends_with("box_box");
     PairCase::draw(&mut arbitrary::Unstructured::new(&data), boxes_only).expect("decodes")
 }
@@ -255,11 +260,7 @@ fn ball_inside_a_sliver_hull_gets_a_consistent_depth() {
 /// with the exact exponential map `q ← exp(ω dt / 2) q` for large angles.
 #[test]
 fn stepping_keeps_every_rotation_unit() {
-    let input = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/regressions/world/step_leaves_non_unit_rotation"
-    ))
-    .unwrap();
+    let input = stored_input("world", "step_leaves_non_unit_rotation");
     check_world(&input);
 }
 
@@ -288,11 +289,7 @@ fn restore_of_a_snapshot_with_a_lying_body_count_is_an_error() {
             w.validate().unwrap();
         }
     }
-    let input = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/regressions/snapshot/restore_allocates_from_unchecked_len"
-    ))
-    .unwrap();
+    let input = stored_input("snapshot", "restore_allocates_from_unchecked_len");
     tumble_tests::fuzz_checks::check_snapshot(&input);
 }
 
@@ -484,11 +481,7 @@ fn sliver_triangle_keeps_all_three_edge_directions() {
 fn rectangle_with_overflowing_corners_is_refused() {
     let huge = Vector2::new(Real::MAX, Real::MAX);
     assert!(Rect::new(Point2::origin(), huge, 0.3).is_err());
-    let input = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/regressions/shapes/rect_with_infinite_corner"
-    ))
-    .unwrap();
+    let input = stored_input("shapes", "rect_with_infinite_corner");
     check_shapes(&input);
 }
 
@@ -507,11 +500,7 @@ fn obb_from_a_non_unit_rotation_is_refused() {
     let unit = Rotation::from_euler_angles(0.3, -1.2, 2.0);
     let o = Obb::from_rotation(Point::origin(), &unit, Vector::new(1.0, 2.0, 3.0)).unwrap();
     assert!(o.axes().iter().all(|x| x.is_finite()));
-    let input = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/regressions/shapes/obb_from_non_unit_rotation"
-    ))
-    .unwrap();
+    let input = stored_input("shapes", "obb_from_non_unit_rotation");
     check_shapes(&input);
 }
 
@@ -760,11 +749,7 @@ fn hull_keeps_every_point_farther_than_its_tolerance() {
 }
 
 fn replay_shapes_input(dir: &str, name: &str) {
-    let path = format!(
-        "{}/../fuzz/regressions/{dir}/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    check_shapes(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")));
+    check_shapes(&stored_input(dir, name));
 }
 
 /// Fuzz target `shapes` (fifth run, 219 of 221 crashes; hidden before behind the triangle
@@ -851,11 +836,7 @@ fn penetrating_capsule_hull_depth_is_minimal() {
 /// kept for warm starting (the bodies it reached are frozen by the step's final check).
 #[test]
 fn a_non_finite_solver_impulse_is_not_kept_for_warm_starting() {
-    let input = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/regressions/snapshot/restored_step_nan_friction_impulse"
-    ))
-    .unwrap();
+    let input = stored_input("snapshot", "restored_step_nan_friction_impulse");
     tumble_tests::fuzz_checks::check_snapshot(&input);
 }
 
@@ -866,11 +847,7 @@ fn a_non_finite_solver_impulse_is_not_kept_for_warm_starting() {
 /// Where: `engine/src/step.rs`, the end of `step_inner`. Fixed: the counter wraps.
 #[test]
 fn the_step_counter_wraps_instead_of_overflowing() {
-    let input = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/regressions/snapshot/step_count_at_u64_max"
-    ))
-    .unwrap();
+    let input = stored_input("snapshot", "step_count_at_u64_max");
     tumble_tests::fuzz_checks::check_snapshot(&input);
 }
 
@@ -891,18 +868,8 @@ fn hulls_that_break_their_invariants_are_refused_at_construction() {
         "hull_face_not_planar",
         "hull_edge_used_by_four_faces",
     ] {
-        let input = std::fs::read(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../fuzz/regressions/shapes")
-                .join(name),
-        )
-        .unwrap();
-        check_shapes(&input);
+        replay_shapes_input("shapes", name);
     }
-    let input = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/regressions/world/snapshot_of_hull_fails_polyhedron_invariants"
-    ))
-    .unwrap();
+    let input = stored_input("world", "snapshot_of_hull_fails_polyhedron_invariants");
     tumble_tests::fuzz_checks::check_world(&input);
 }
