@@ -118,12 +118,11 @@ impl World {
         let mut indices = Vec::with_capacity(world.state.slots.len());
         for (i, s) in world.state.slots.iter().enumerate() {
             if let Some(b) = &s.body {
-                let aabb = World::fat_aabb(&world.state.config, b);
-                if !crate::world::within_limits(&aabb) {
+                let Some(aabb) = World::broad_aabb(&world.state.config, b) else {
                     return Err(WorldError::Snapshot(format!(
                         "body {i}: AABB not finite or beyond MAX_COORDINATE"
                     )));
-                }
+                };
                 items.push((aabb, i as u64));
                 indices.push(i);
             }

@@ -201,10 +201,44 @@ impl World {
         &self.state.config
     }
 
-    /// Sets gravity (world frame, m/s²); errors on a non-finite vector.
+    /// Sets gravity (world frame, m/s²); errors on a non-finite vector. With continuous
+    /// collision on, the broad-phase boxes of CCD bodies (whose margin covers the velocity
+    /// gravity adds in one step) are refreshed now: O(bodies).
     pub fn set_gravity(&mut self, g: Vector) -> Result<(), WorldError> {
         check_vector("gravity", &g)?;
         self.state.config.gravity = g;
+        if self.state.config.ccd {
+            let mut updates = Vec::new();
+            for (i, s) in self.state.slots.iter().enumerate() {
+                if let Some(b) = &s.body {
+                    if let Some(aabb) = Self::broad_aabb(&self.state.config, b) {
+                        updates.push((self.proxies[i], aabb));
+                    }
+                }
+            }
+            self.broad
+                .update_batch(&updates)
+                .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    /// Puts the [`broad_aabb`](World::broad_aabb) of body `h` into its proxy, after a call
+    /// changed something its margin depends on (velocity, frozen flag) but not its pose.
+    /// Leaves the broad phase untouched when the box is unchanged (bodies without CCD).
+    fn refresh_proxy(&mut self, h: BodyHandle) -> Result<(), WorldError> {
+        let b = self.get(h)?;
+        let proxy = self.proxies[h.index() as usize];
+        let Some(aabb) = Self::broad_aabb(&self.state.config, b) else {
+            // The pose did not change, and it was within the limits.
+            return Err(WorldError::NonFinite(
+                "body AABB (pose beyond MAX_COORDINATE)",
+            ));
+        };
+        let bp = |e: crate::broadphase::BroadPhaseError| WorldError::BroadPhase(e.to_string());
+        if self.broad.aabb(proxy).map_err(bp)? != aabb {
+            self.broad.update(proxy, aabb).map_err(bp)?;
+        }
         Ok(())
     }
 
@@ -233,10 +267,35 @@ impl World {
         self.state.alpha
     }
 
-    /// The shape's world AABB grown by the speculative margin: what the broad phase stores.
-    pub(crate) fn fat_aabb(config: &WorldConfig, b: &Body) -> Aabb {
+    /// The box a body must keep within `±MAX_COORDINATE`: its shape's world AABB grown by half
+    /// the prediction distance. Depends on the pose and the shape only, so a body's place in the
+    /// world is valid or not whatever its velocity, the gravity or its CCD flag (see
+    /// [`MAX_COORDINATE`]).
+    pub(crate) fn extent(config: &WorldConfig, b: &Body) -> Aabb {
+        b.shape
+            .aabb(&b.shape_pose())
+            .loosened(0.5 * config.prediction_distance)
+    }
+
+    /// What the broad phase stores for a body: its shape's world AABB grown by the speculative
+    /// margin (half the prediction distance plus the CCD margin), clipped to `±MAX_COORDINATE`
+    /// (so an enormous velocity grows the box to the world's edge, never to infinity). `None`
+    /// when the body's [`extent`](World::extent) is not finite or passes `MAX_COORDINATE`.
+    ///
+    /// A pure function of the body and the configuration, both stored in snapshots: every
+    /// proxy holds exactly this box between calls (checked by [`World::validate`]), so a
+    /// restored world rebuilds the same broad phase and steps on bit-identically.
+    pub(crate) fn broad_aabb(config: &WorldConfig, b: &Body) -> Option<Aabb> {
+        if !within_limits(&Self::extent(config, b)) {
+            return None;
+        }
         let margin = 0.5 * config.prediction_distance + Self::ccd_margin(config, b);
-        b.shape.aabb(&b.shape_pose()).loosened(margin)
+        let fat = b.shape.aabb(&b.shape_pose()).loosened(margin);
+        let m = MAX_COORDINATE;
+        Some(Aabb::new_unchecked(
+            fat.mins.map(|x| x.max(-m)),
+            fat.maxs.map(|x| x.min(m)),
+        ))
     }
 
     /// Extra speculative distance of a fast body: how far it moves in one step (metres), when
@@ -254,12 +313,11 @@ impl World {
     /// Adds a body; validates every field of the builder. Returns its handle.
     pub fn insert(&mut self, builder: BodyBuilder) -> Result<BodyHandle, WorldError> {
         let body = builder.build()?;
-        let aabb = Self::fat_aabb(&self.state.config, &body);
-        if !within_limits(&aabb) {
+        let Some(aabb) = Self::broad_aabb(&self.state.config, &body) else {
             return Err(WorldError::NonFinite(
                 "body AABB (pose or size beyond MAX_COORDINATE)",
             ));
-        }
+        };
         let index = match self.state.free.last() {
             Some(&i) => i,
             None => {
@@ -384,14 +442,13 @@ impl World {
         let old = (b.pose, b.prev_pose);
         b.pose = pose;
         b.prev_pose = pose;
-        let aabb = Self::fat_aabb(&config, b);
-        if !within_limits(&aabb) {
+        let Some(aabb) = Self::broad_aabb(&config, b) else {
             let b = self.get_mut(h)?;
             (b.pose, b.prev_pose) = old;
             return Err(WorldError::NonFinite(
                 "body AABB (pose beyond MAX_COORDINATE)",
             ));
-        }
+        };
         let proxy = self.proxies[h.index() as usize];
         if let Err(e) = self.broad.update(proxy, aabb) {
             let b = self.get_mut(h)?;
@@ -428,7 +485,7 @@ impl World {
     pub fn set_linvel(&mut self, h: BodyHandle, v: Vector) -> Result<(), WorldError> {
         check_vector("linear velocity", &v)?;
         self.movable(h)?.linvel = v;
-        Ok(())
+        self.refresh_proxy(h)
     }
 
     /// Sets the angular velocity (world, rad/s) of a dynamic or kinematic body.
@@ -475,7 +532,7 @@ impl World {
         let v = b.linvel + j * b.inv_mass;
         check_vector("velocity after impulse", &v)?;
         b.linvel = v;
-        Ok(())
+        self.refresh_proxy(h)
     }
 
     /// Applies an impulse (world frame, N·s) at a world point (metres) of a dynamic body: it
@@ -496,7 +553,7 @@ impl World {
         check_vector("angular velocity after impulse", &w)?;
         b.linvel = v;
         b.angvel = w;
-        Ok(())
+        self.refresh_proxy(h)
     }
 
     /// Makes a frozen body dynamic again (at rest). Errors on a stale handle.
@@ -507,7 +564,7 @@ impl World {
         b.angvel = Vector::zeros();
         b.force = Vector::zeros();
         b.torque = Vector::zeros();
-        Ok(())
+        self.refresh_proxy(h)
     }
 
     /// Advances the clock by a real frame time (seconds, finite, ≥ 0): adds
@@ -675,18 +732,24 @@ impl World {
             if self.body_of_proxy.get(proxy.index() as usize) != Some(&(i as u32)) {
                 return Err(format!("body {i}: proxy-to-body table is wrong"));
             }
-            let fat = self
+            let stored = self
                 .broad
                 .aabb(proxy)
                 .map_err(|e| format!("body {i}: {e}"))?;
-            let tight = b.shape.aabb(&b.shape_pose());
-            if !fat
-                .loosened(1e-4 * (1.0 + tight.half_extents().norm()))
-                .contains(&tight)
-            {
-                return Err(format!(
-                    "body {i}: broad-phase AABB does not contain the shape"
-                ));
+            // Exactly the box `broad_aabb` gives (which contains the shape): what a restore
+            // rebuilds, so a snapshot restores to the same broad phase.
+            match Self::broad_aabb(&st.config, b) {
+                None => {
+                    return Err(format!(
+                        "body {i}: AABB not finite or beyond MAX_COORDINATE"
+                    ))
+                }
+                Some(aabb) if aabb != stored => {
+                    return Err(format!(
+                        "body {i}: broad-phase AABB {stored:?} is not the body's {aabb:?}"
+                    ))
+                }
+                Some(_) => {}
             }
         }
         if live != st.len {
