@@ -5,8 +5,11 @@
 //! - a slot is free iff its index is in the free list, each free index once;
 //! - every live body has a finite pose with a unit rotation, finite velocities, a valid
 //!   material, and `inv_mass > 0` iff it is dynamic (`0` otherwise);
-//! - every live body has exactly one broad-phase proxy whose user data is its slot index and
-//!   whose AABB contains the body's shape;
+//! - every live body lies within `±MAX_COORDINATE` (its extent: shape AABB grown by half the
+//!   prediction distance) and has exactly one broad-phase proxy whose user data is its slot
+//!   index and whose AABB is exactly the body's `broad_aabb` (which contains the shape): a
+//!   pure function of the body and the configuration, so a restored snapshot rebuilds the same
+//!   broad phase;
 //! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
 //!   with `a.index < b.index`;
 //! - the accumulator is finite and in `[0, dt)` after [`World::advance`].
@@ -23,9 +26,17 @@ use crate::solver::{Solver, SolverBody};
 use crate::stage::StageTimes;
 use serde::{Deserialize, Serialize};
 
-/// Largest absolute world coordinate (metres) a body's AABB may reach. f32 resolution there is
-/// about a metre, so nothing meaningful is simulated beyond it; bodies pushed past it during a
-/// step are frozen and reported, setters refuse poses beyond it.
+/// Largest absolute world coordinate (metres) a body may reach. f32 resolution there is about
+/// a metre, so nothing meaningful is simulated beyond it.
+///
+/// The rule, the same for [`World::insert`], [`World::set_pose`], the end of every step and
+/// [`World::restore`]: a body's shape AABB grown by half the prediction distance must lie
+/// within `±MAX_COORDINATE` on every axis. It depends on the pose and the shape only — never on
+/// the velocity, the gravity or continuous collision (whose speculative growth of the
+/// broad-phase box is clipped at `±MAX_COORDINATE` instead) — so every state the live world
+/// holds also restores. Insert and `set_pose` refuse a pose beyond it; a body that a step takes
+/// beyond it is moved back to its pose at the start of the step, frozen and reported in
+/// [`StepReport::frozen`] (as a body reached by a NaN is).
 pub const MAX_COORDINATE: Real = 1.0e7;
 
 /// True when the box lies within `±MAX_COORDINATE` on every axis (and is valid).
@@ -146,6 +157,12 @@ pub struct ContactInfo<'a> {
 }
 
 /// A simulated world: bodies, their contacts, and the clock. See the crate docs for an example.
+///
+/// Snapshots: whatever state a world reaches through its public calls (inserts, setters,
+/// steps, freezes), [`World::snapshot`] of it restores with [`World::restore`] (same
+/// validation rules for live calls, step results and restore: see [`MAX_COORDINATE`] and
+/// [`World::validate`]), to a world with the same [`state_hash`](World::state_hash) that steps
+/// on bit-identically.
 pub struct World {
     pub(crate) state: State,
     pub(crate) broad: AnyBroadPhase,
