@@ -1021,3 +1021,52 @@ fn bodies_frozen_in_a_step_keep_a_broad_phase_box_around_their_shape() {
     assert_restores_and_steps_alike(&mut w, 2);
     check_world(&stored_input("world", "broad_aabb_does_not_contain_shape"));
 }
+
+/// The invariant behind the three fixes above: after every call that changes a CCD body's
+/// speculative margin (its velocity, its frozen flag, the gravity), its proxy holds exactly the
+/// box a restore rebuilds (`World::validate` checks equality), and a snapshot taken then
+/// restores and steps on bit-identically.
+#[test]
+fn every_call_that_changes_the_ccd_margin_keeps_the_broad_phase_exact() {
+    use tumble::{BodyBuilder, World, WorldConfig};
+    let mut w = World::new(WorldConfig {
+        ccd: true,
+        ..WorldConfig::default()
+    })
+    .unwrap();
+    let floor = BodyBuilder::fixed(Cuboid::new(Vector::new(50.0, 0.5, 50.0)).unwrap())
+        .pose(Isometry::translation(0.0, -0.5, 0.0));
+    w.insert(floor).unwrap();
+    let ball = BodyBuilder::dynamic(Ball::new(0.25).unwrap())
+        .pose(Isometry::translation(0.0, 2.0, 0.0))
+        .ccd(true);
+    let h = w.insert(ball).unwrap();
+    let at = Point::new(0.1, 2.0, 0.0);
+    type Call = fn(&mut World, tumble::BodyHandle, Point);
+    let calls: [(&str, Call); 6] = [
+        ("set_linvel", |w, h, _| {
+            w.set_linvel(h, Vector::new(3e3, -40.0, 0.0)).unwrap()
+        }),
+        ("apply_impulse", |w, h, _| {
+            w.apply_impulse(h, Vector::new(0.0, -2e4, 5.0)).unwrap()
+        }),
+        ("apply_impulse_at_point", |w, h, p| {
+            w.apply_impulse_at_point(h, Vector::new(-7.0, 0.0, 1e4), p)
+                .unwrap()
+        }),
+        ("set_gravity", |w, _, _| {
+            w.set_gravity(Vector::new(0.0, -1e30, 0.0)).unwrap()
+        }),
+        ("unfreeze", |w, h, _| w.unfreeze(h).unwrap()),
+        ("set_gravity back", |w, _, _| {
+            w.set_gravity(Vector::new(0.0, -9.81, 0.0)).unwrap()
+        }),
+    ];
+    for (name, call) in calls {
+        call(&mut w, h, at);
+        if let Err(e) = w.validate() {
+            panic!("after {name}: {e}");
+        }
+        assert_restores_and_steps_alike(&mut w, 2);
+    }
+}
