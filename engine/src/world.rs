@@ -284,30 +284,22 @@ impl World {
         self.state.alpha
     }
 
-    /// The box a body must keep within `±MAX_COORDINATE`: its shape's world AABB grown by half
-    /// the prediction distance. Depends on the pose and the shape only, so a body's place in the
-    /// world is valid or not whatever its velocity, the gravity or its CCD flag (see
-    /// [`MAX_COORDINATE`]).
-    pub(crate) fn extent(config: &WorldConfig, b: &Body) -> Aabb {
-        b.shape
-            .aabb(&b.shape_pose())
-            .loosened(0.5 * config.prediction_distance)
-    }
-
     /// What the broad phase stores for a body: its shape's world AABB grown by the speculative
     /// margin (half the prediction distance plus the CCD margin), clipped to `±MAX_COORDINATE`
     /// (so an enormous velocity grows the box to the world's edge, never to infinity). `None`
-    /// when the body's [`extent`](World::extent) is not finite or passes `MAX_COORDINATE`.
+    /// when the body's extent — the shape's AABB grown by half the prediction distance, which
+    /// depends on the pose and the shape only — is not finite or passes `MAX_COORDINATE` (the
+    /// rule of [`MAX_COORDINATE`]).
     ///
     /// A pure function of the body and the configuration, both stored in snapshots: every
     /// proxy holds exactly this box between calls (checked by [`World::validate`]), so a
     /// restored world rebuilds the same broad phase and steps on bit-identically.
     pub(crate) fn broad_aabb(config: &WorldConfig, b: &Body) -> Option<Aabb> {
-        if !within_limits(&Self::extent(config, b)) {
+        let tight = b.shape.aabb(&b.shape_pose());
+        if !within_limits(&tight.loosened(0.5 * config.prediction_distance)) {
             return None;
         }
-        let margin = 0.5 * config.prediction_distance + Self::ccd_margin(config, b);
-        let fat = b.shape.aabb(&b.shape_pose()).loosened(margin);
+        let fat = tight.loosened(0.5 * config.prediction_distance + Self::ccd_margin(config, b));
         let m = MAX_COORDINATE;
         Some(Aabb::new_unchecked(
             fat.mins.map(|x| x.max(-m)),
