@@ -7,6 +7,14 @@
 //! exactly the overlapping pairs in canonical order, stepping on is bit-identical to never
 //! having stopped. Decoding is bounded by the input length and everything is validated after
 //! decoding: a corrupt or truncated snapshot is an error, never a panic.
+//!
+//! Guarantee: a snapshot of any world reached through the public API restores. Restore checks
+//! only invariants that every live call and step keep: each body's own (finite pose and
+//! velocities, unit rotations, valid material and shape, mass matching its kind), the
+//! coordinate limit of [`crate::MAX_COORDINATE`] (on the pose and shape only, as
+//! [`World::insert`] and [`World::set_pose`] check it), then [`World::validate`]. Every live
+//! broad-phase box is exactly the one restore rebuilds, so the restored world steps on
+//! bit-identically.
 
 use crate::broadphase::{AnyBroadPhase, BroadPhase, ProxyHandle};
 use crate::error::WorldError;
@@ -118,12 +126,11 @@ impl World {
         let mut indices = Vec::with_capacity(world.state.slots.len());
         for (i, s) in world.state.slots.iter().enumerate() {
             if let Some(b) = &s.body {
-                let aabb = World::fat_aabb(&world.state.config, b);
-                if !crate::world::within_limits(&aabb) {
+                let Some(aabb) = World::broad_aabb(&world.state.config, b) else {
                     return Err(WorldError::Snapshot(format!(
                         "body {i}: AABB not finite or beyond MAX_COORDINATE"
                     )));
-                }
+                };
                 items.push((aabb, i as u64));
                 indices.push(i);
             }

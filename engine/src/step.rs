@@ -361,16 +361,18 @@ impl World {
             .zip(sc.flags.par_iter_mut())
             .with_min_len(256)
             .map(|(slot, frozen)| {
-                let b = slot.body.as_mut().filter(|b| b.is_moving())?;
-                let aabb = World::fat_aabb(cfg, b);
-                if crate::world::within_limits(&aabb) {
+                // Frozen bodies too: one frozen during this step lost its CCD margin (and
+                // may have moved), and every proxy must hold exactly `broad_aabb`.
+                let b = slot.body.as_mut().filter(|b| b.kind != BodyKind::Static)?;
+                if let Some(aabb) = World::broad_aabb(cfg, b) {
                     return Some(aabb);
                 }
-                // Flung out of the world: back to the step's start pose, frozen.
+                // Out of the world: back to the step's start pose (within the limits), frozen
+                // and reported (once: a body frozen earlier in the step is reported already).
+                *frozen = !b.frozen;
                 b.pose = b.prev_pose;
                 freeze(b);
-                *frozen = true;
-                Some(World::fat_aabb(cfg, b))
+                World::broad_aabb(cfg, b)
             })
             .collect_into_vec(&mut sc.new_aabbs);
         if sc.flags.contains(&true) {

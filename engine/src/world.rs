@@ -5,8 +5,11 @@
 //! - a slot is free iff its index is in the free list, each free index once;
 //! - every live body has a finite pose with a unit rotation, finite velocities, a valid
 //!   material, and `inv_mass > 0` iff it is dynamic (`0` otherwise);
-//! - every live body has exactly one broad-phase proxy whose user data is its slot index and
-//!   whose AABB contains the body's shape;
+//! - every live body lies within `±MAX_COORDINATE` (its extent: shape AABB grown by half the
+//!   prediction distance) and has exactly one broad-phase proxy whose user data is its slot
+//!   index and whose AABB is exactly the body's `broad_aabb` (which contains the shape): a
+//!   pure function of the body and the configuration, so a restored snapshot rebuilds the same
+//!   broad phase;
 //! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
 //!   with `a.index < b.index`;
 //! - the accumulator is finite and in `[0, dt)` after [`World::advance`].
@@ -23,9 +26,17 @@ use crate::solver::{Solver, SolverBody};
 use crate::stage::StageTimes;
 use serde::{Deserialize, Serialize};
 
-/// Largest absolute world coordinate (metres) a body's AABB may reach. f32 resolution there is
-/// about a metre, so nothing meaningful is simulated beyond it; bodies pushed past it during a
-/// step are frozen and reported, setters refuse poses beyond it.
+/// Largest absolute world coordinate (metres) a body may reach. f32 resolution there is about
+/// a metre, so nothing meaningful is simulated beyond it.
+///
+/// The rule, the same for [`World::insert`], [`World::set_pose`], the end of every step and
+/// [`World::restore`]: a body's shape AABB grown by half the prediction distance must lie
+/// within `±MAX_COORDINATE` on every axis. It depends on the pose and the shape only — never on
+/// the velocity, the gravity or continuous collision (whose speculative growth of the
+/// broad-phase box is clipped at `±MAX_COORDINATE` instead) — so every state the live world
+/// holds also restores. Insert and `set_pose` refuse a pose beyond it; a body that a step takes
+/// beyond it is moved back to its pose at the start of the step, frozen and reported in
+/// [`StepReport::frozen`] (as a body reached by a NaN is).
 pub const MAX_COORDINATE: Real = 1.0e7;
 
 /// True when the box lies within `±MAX_COORDINATE` on every axis (and is valid).
@@ -146,6 +157,12 @@ pub struct ContactInfo<'a> {
 }
 
 /// A simulated world: bodies, their contacts, and the clock. See the crate docs for an example.
+///
+/// Snapshots: whatever state a world reaches through its public calls (inserts, setters,
+/// steps, freezes), [`World::snapshot`] of it restores with [`World::restore`] (same
+/// validation rules for live calls, step results and restore: see [`MAX_COORDINATE`] and
+/// [`World::validate`]), to a world with the same [`state_hash`](World::state_hash) that steps
+/// on bit-identically.
 pub struct World {
     pub(crate) state: State,
     pub(crate) broad: AnyBroadPhase,
@@ -201,10 +218,44 @@ impl World {
         &self.state.config
     }
 
-    /// Sets gravity (world frame, m/s²); errors on a non-finite vector.
+    /// Sets gravity (world frame, m/s²); errors on a non-finite vector. With continuous
+    /// collision on, the broad-phase boxes of CCD bodies (whose margin covers the velocity
+    /// gravity adds in one step) are refreshed now: O(bodies).
     pub fn set_gravity(&mut self, g: Vector) -> Result<(), WorldError> {
         check_vector("gravity", &g)?;
         self.state.config.gravity = g;
+        if self.state.config.ccd {
+            let mut updates = Vec::new();
+            for (i, s) in self.state.slots.iter().enumerate() {
+                if let Some(b) = &s.body {
+                    if let Some(aabb) = Self::broad_aabb(&self.state.config, b) {
+                        updates.push((self.proxies[i], aabb));
+                    }
+                }
+            }
+            self.broad
+                .update_batch(&updates)
+                .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    /// Puts the [`broad_aabb`](World::broad_aabb) of body `h` into its proxy, after a call
+    /// changed something its margin depends on (velocity, frozen flag) but not its pose.
+    /// Leaves the broad phase untouched when the box is unchanged (bodies without CCD).
+    fn refresh_proxy(&mut self, h: BodyHandle) -> Result<(), WorldError> {
+        let b = self.get(h)?;
+        let proxy = self.proxies[h.index() as usize];
+        let Some(aabb) = Self::broad_aabb(&self.state.config, b) else {
+            // The pose did not change, and it was within the limits.
+            return Err(WorldError::NonFinite(
+                "body AABB (pose beyond MAX_COORDINATE)",
+            ));
+        };
+        let bp = |e: crate::broadphase::BroadPhaseError| WorldError::BroadPhase(e.to_string());
+        if self.broad.aabb(proxy).map_err(bp)? != aabb {
+            self.broad.update(proxy, aabb).map_err(bp)?;
+        }
         Ok(())
     }
 
@@ -233,10 +284,27 @@ impl World {
         self.state.alpha
     }
 
-    /// The shape's world AABB grown by the speculative margin: what the broad phase stores.
-    pub(crate) fn fat_aabb(config: &WorldConfig, b: &Body) -> Aabb {
-        let margin = 0.5 * config.prediction_distance + Self::ccd_margin(config, b);
-        b.shape.aabb(&b.shape_pose()).loosened(margin)
+    /// What the broad phase stores for a body: its shape's world AABB grown by the speculative
+    /// margin (half the prediction distance plus the CCD margin), clipped to `±MAX_COORDINATE`
+    /// (so an enormous velocity grows the box to the world's edge, never to infinity). `None`
+    /// when the body's extent — the shape's AABB grown by half the prediction distance, which
+    /// depends on the pose and the shape only — is not finite or passes `MAX_COORDINATE` (the
+    /// rule of [`MAX_COORDINATE`]).
+    ///
+    /// A pure function of the body and the configuration, both stored in snapshots: every
+    /// proxy holds exactly this box between calls (checked by [`World::validate`]), so a
+    /// restored world rebuilds the same broad phase and steps on bit-identically.
+    pub(crate) fn broad_aabb(config: &WorldConfig, b: &Body) -> Option<Aabb> {
+        let tight = b.shape.aabb(&b.shape_pose());
+        if !within_limits(&tight.loosened(0.5 * config.prediction_distance)) {
+            return None;
+        }
+        let fat = tight.loosened(0.5 * config.prediction_distance + Self::ccd_margin(config, b));
+        let m = MAX_COORDINATE;
+        Some(Aabb::new_unchecked(
+            fat.mins.map(|x| x.max(-m)),
+            fat.maxs.map(|x| x.min(m)),
+        ))
     }
 
     /// Extra speculative distance of a fast body: how far it moves in one step (metres), when
@@ -254,12 +322,11 @@ impl World {
     /// Adds a body; validates every field of the builder. Returns its handle.
     pub fn insert(&mut self, builder: BodyBuilder) -> Result<BodyHandle, WorldError> {
         let body = builder.build()?;
-        let aabb = Self::fat_aabb(&self.state.config, &body);
-        if !within_limits(&aabb) {
+        let Some(aabb) = Self::broad_aabb(&self.state.config, &body) else {
             return Err(WorldError::NonFinite(
                 "body AABB (pose or size beyond MAX_COORDINATE)",
             ));
-        }
+        };
         let index = match self.state.free.last() {
             Some(&i) => i,
             None => {
@@ -384,14 +451,13 @@ impl World {
         let old = (b.pose, b.prev_pose);
         b.pose = pose;
         b.prev_pose = pose;
-        let aabb = Self::fat_aabb(&config, b);
-        if !within_limits(&aabb) {
+        let Some(aabb) = Self::broad_aabb(&config, b) else {
             let b = self.get_mut(h)?;
             (b.pose, b.prev_pose) = old;
             return Err(WorldError::NonFinite(
                 "body AABB (pose beyond MAX_COORDINATE)",
             ));
-        }
+        };
         let proxy = self.proxies[h.index() as usize];
         if let Err(e) = self.broad.update(proxy, aabb) {
             let b = self.get_mut(h)?;
@@ -428,7 +494,7 @@ impl World {
     pub fn set_linvel(&mut self, h: BodyHandle, v: Vector) -> Result<(), WorldError> {
         check_vector("linear velocity", &v)?;
         self.movable(h)?.linvel = v;
-        Ok(())
+        self.refresh_proxy(h)
     }
 
     /// Sets the angular velocity (world, rad/s) of a dynamic or kinematic body.
@@ -475,7 +541,7 @@ impl World {
         let v = b.linvel + j * b.inv_mass;
         check_vector("velocity after impulse", &v)?;
         b.linvel = v;
-        Ok(())
+        self.refresh_proxy(h)
     }
 
     /// Applies an impulse (world frame, N·s) at a world point (metres) of a dynamic body: it
@@ -496,7 +562,7 @@ impl World {
         check_vector("angular velocity after impulse", &w)?;
         b.linvel = v;
         b.angvel = w;
-        Ok(())
+        self.refresh_proxy(h)
     }
 
     /// Makes a frozen body dynamic again (at rest). Errors on a stale handle.
@@ -507,7 +573,7 @@ impl World {
         b.angvel = Vector::zeros();
         b.force = Vector::zeros();
         b.torque = Vector::zeros();
-        Ok(())
+        self.refresh_proxy(h)
     }
 
     /// Advances the clock by a real frame time (seconds, finite, ≥ 0): adds
@@ -675,18 +741,24 @@ impl World {
             if self.body_of_proxy.get(proxy.index() as usize) != Some(&(i as u32)) {
                 return Err(format!("body {i}: proxy-to-body table is wrong"));
             }
-            let fat = self
+            let stored = self
                 .broad
                 .aabb(proxy)
                 .map_err(|e| format!("body {i}: {e}"))?;
-            let tight = b.shape.aabb(&b.shape_pose());
-            if !fat
-                .loosened(1e-4 * (1.0 + tight.half_extents().norm()))
-                .contains(&tight)
-            {
-                return Err(format!(
-                    "body {i}: broad-phase AABB does not contain the shape"
-                ));
+            // Exactly the box `broad_aabb` gives (which contains the shape): what a restore
+            // rebuilds, so a snapshot restores to the same broad phase.
+            match Self::broad_aabb(&st.config, b) {
+                None => {
+                    return Err(format!(
+                        "body {i}: AABB not finite or beyond MAX_COORDINATE"
+                    ))
+                }
+                Some(aabb) if aabb != stored => {
+                    return Err(format!(
+                        "body {i}: broad-phase AABB {stored:?} is not the body's {aabb:?}"
+                    ))
+                }
+                Some(_) => {}
             }
         }
         if live != st.len {
