@@ -7,6 +7,12 @@
 //! Per query: 1 untimed warm-up pass, then `--reps` timed passes over all pairs; the median,
 //! min and max ns per call are reported. Pairs and results go through `std::hint::black_box`,
 //! as in parry-micro.
+//!
+//! A pair takes 88 bytes (two 28-byte poses, two 16-byte shapes), so a pass over the default
+//! 10⁶ pairs streams 88 MB from memory: ball–ball (~47 instructions per call with the loop)
+//! is then bound by memory bandwidth, and the box pairs partly so. `--pairs 10000` keeps a
+//! set in the L2 cache and measures the computation alone (ball–ball: ~2.3 ns per call
+//! in cache against ~11 ns streamed, on the reference machine).
 
 use clap::Parser;
 use std::hint::black_box;
