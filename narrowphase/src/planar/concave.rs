@@ -116,7 +116,7 @@ impl ConcavePolygon {
 ///
 /// "Collinear" is [`turn`]'s tolerant verdict, so "on the segment" must be tolerant the same
 /// way: a corner that `turn` calls collinear with an edge and that lies between its ends (up to
-/// the same relative `1e-6`) touches it. An exact bounding-box test here once let a corner
+/// a relative `1e-6` of its length) touches it. An exact bounding-box test here once let a corner
 /// 1.8·10⁻¹⁵ left of an edge at x = 0 pass as "not on it", and ear clipping of that
 /// self-touching polygon then covered 63.6 of an area of 18.2.
 fn segments_touch(p: &Point2, q: &Point2, r: &Point2, s: &Point2) -> bool {
@@ -133,12 +133,14 @@ fn segments_touch(p: &Point2, q: &Point2, r: &Point2, s: &Point2) -> bool {
         || (d4 == 0 && between(r, s, q))
 }
 
-/// True when `c` (already known to be collinear with `ab`) is not beyond either end of `ab`:
-/// the angles at `a` and at `b` are at most a right angle, up to a relative `1e-6`.
+/// True when `c` (already known to be collinear with `ab`) is not beyond either end of `ab` by
+/// more than `1e-6 · |ab|` (the tolerance of [`turn`], as a distance): a corner 10⁻³⁰ past the
+/// end of a 9 m edge, nearly on another corner, touches that edge.
 fn between(a: &Point2, b: &Point2, c: &Point2) -> bool {
-    let (ab, ac, bc) = (b - a, c - a, c - b);
-    let tol = 1.0e-6 * ab.norm();
-    ab.dot(&ac) >= -tol * ac.norm() && (-ab).dot(&bc) >= -tol * bc.norm()
+    let ab = b - a;
+    let len2 = ab.norm_squared();
+    let tol = 1.0e-6 * len2;
+    ab.dot(&(c - a)) >= -tol && ab.dot(&(c - b)) <= tol
 }
 
 /// True when `p` is inside or on triangle `abc` (counter-clockwise).

@@ -328,7 +328,7 @@ impl ConvexPolyhedron {
         if let Some(d) = self
             .edge_directions
             .iter()
-            .position(|d| !((d.norm() - 1.0).abs() <= 1e-4))
+            .position(|d| !at_most((d.norm() - 1.0).abs(), 1e-4))
         {
             return Err(format!("edge direction {d} is not unit"));
         }
@@ -338,19 +338,21 @@ impl ConvexPolyhedron {
             if l.len() < 3 {
                 return Err(format!("face {f} has {} corners", l.len()));
             }
-            // Written as `!(ok)` so that a NaN fails every check.
-            if !((face.normal.norm() - 1.0).abs() <= 1e-4) {
+            if !at_most((face.normal.norm() - 1.0).abs(), 1e-4) {
                 return Err(format!("face {f} normal is not unit"));
             }
             let p0 = self.vertices[l[0] as usize];
             for &i in l {
-                if !(face.normal.dot(&(self.vertices[i as usize] - p0)).abs() <= tol) {
+                if !at_most(
+                    face.normal.dot(&(self.vertices[i as usize] - p0)).abs(),
+                    tol,
+                ) {
                     return Err(format!("face {f} is not planar"));
                 }
             }
             if !self.is_flat() {
                 for (k, v) in self.vertices.iter().enumerate() {
-                    if !(face.normal.dot(&(v - p0)) <= tol) {
+                    if !at_most(face.normal.dot(&(v - p0)), tol) {
                         return Err(format!("corner {k} is outside face {f}"));
                     }
                 }
@@ -382,6 +384,13 @@ impl ConvexPolyhedron {
         }
         Ok(())
     }
+}
+
+/// `x ≤ bound`, false for a NaN: every check of [`ConvexPolyhedron::validate`] goes through it
+/// so that a NaN normal or distance fails (a hull of points near `f32::MAX` once passed with
+/// NaN face normals, every `NaN > tol` being false).
+fn at_most(x: Real, bound: Real) -> bool {
+    x <= bound
 }
 
 /// Newell's normal of a polygon loop (robust for slightly non-planar loops), unit, computed in
