@@ -10,10 +10,10 @@ use tumble::broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind};
 use tumble::math::{Isometry, Point, Real, Rotation, Vector};
 use tumble::math::{Point2, Vector2};
 use tumble::narrowphase::gjk::{self, GjkResult, Segment};
-use tumble::narrowphase::planar::Rect;
+use tumble::narrowphase::planar::{ConcavePolygon, Rect};
 use tumble::narrowphase::query::{contact, intersection_test};
 use tumble::narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
-use tumble::narrowphase::Aabb;
+use tumble::narrowphase::{Aabb, ShapeError};
 use tumble_tests::fuzz_checks::input::ShapeRecipe;
 use tumble_tests::fuzz_checks::oracle::{box_box_within_parallel_slack, sat_overlap, Geom};
 use tumble_tests::fuzz_checks::{check_pair, check_shapes, check_world, PairCase};
@@ -725,7 +725,7 @@ fn capsule_hull_depth_is_the_overlap_along_the_normal() {
     ));
 }
 
-/// Fuzz target `narrowphase` (fourth run), inputs `open/narrowphase/hull_knife_edge_drops_a_point_ball`
+/// Fuzz target `narrowphase` (fourth run), inputs `hull_knife_edge_drops_a_point_ball`
 /// and `hull_knife_edge_drops_a_point_cuboid` (2): `ConvexPolyhedron::from_points` of points
 /// near one diagonal builds a knife-edged tetrahedron (dihedral angle ≈ 3·10⁻³ rad) and drops
 /// the input point (−0.243, −0.243, −0.243), which lies within its tolerance ε = 7.9·10⁻⁶ m of
@@ -733,18 +733,16 @@ fn capsule_hull_depth_is_the_overlap_along_the_normal() {
 /// pushed out by ε meet ε / sin(θ/2) away. The contact is then exact for the hull, and the
 /// oracle (which sees the input points) finds 2 mm more overlap.
 ///
-/// Where: `narrowphase/src/shape/hull.rs` (the `dist(q) > eps` visibility test). Fix: after
-/// the build, check every input point's true distance to the hull (point–polytope SAT, as in
-/// `ball_convex.rs`) and add those beyond ε (or use a tolerance relative to the dihedral
-/// angles). Not fixed yet.
+/// Where: `narrowphase/src/shape/hull.rs` (the `dist(q) > eps` visibility test). Fixed: which
+/// faces a point sees is decided exactly, and a point is skipped only when its true distance
+/// to the hull (to the nearest face it sees) is within ε.
 #[test]
-#[ignore = "open bug: hull builder drops a point millimetres outside a knife edge"]
 fn hull_keeps_every_point_farther_than_its_tolerance() {
     for name in [
         "hull_knife_edge_drops_a_point_ball",
         "hull_knife_edge_drops_a_point_cuboid",
     ] {
-        check_pair(&stored_case("open/narrowphase", name));
+        check_pair(&stored_case("narrowphase", name));
     }
 }
 
@@ -793,24 +791,163 @@ fn constructors_at_the_edges_of_f32_refuse_or_keep_unit_normals() {
     }
 }
 
-/// Fuzz target `shapes` (fifth run), input `open/shapes/concave_polygon_misses_a_corner` (1):
-/// a concave polygon's ear-clipped triangles do not cover one of its corners
-/// (`narrowphase/src/planar/concave.rs`). Not diagnosed yet.
+/// Fuzz target `shapes` (fifth run, then 18 of 1 322 run-7 artifacts), input
+/// `concave_polygon_misses_a_corner`: `ConcavePolygon::new` accepted corners
+/// (10⁻³⁰, −7.19), (10⁻³⁰, 10⁻³⁰), (9.37, 0.195), (4.75, −10), (0, 0), whose last corner lies
+/// 10⁻³⁰ from the first edge (x = 10⁻³⁰): a polygon touching itself, whose ear-clipped pieces
+/// then missed a corner.
+///
+/// Where: `narrowphase/src/planar/concave.rs`, `segments_touch`: `turn` calls the corner
+/// collinear with the edge (within its relative 10⁻⁶), but the "between the ends" test was an
+/// exact bounding box, and 0 < 10⁻³⁰ put it outside. Fixed: "between" is tolerant too (up to
+/// 10⁻⁶ of the edge's length), so the polygon is refused as self-intersecting.
 #[test]
-#[ignore = "open bug: concave polygon decomposition misses a corner"]
 fn concave_polygon_covers_every_corner() {
-    replay_shapes_input("open/shapes", "concave_polygon_misses_a_corner");
+    let corners = [
+        Point2::new(1e-30, -7.190_203_7),
+        Point2::new(1e-30, 1e-30),
+        Point2::new(9.374_99, 0.194_551_47),
+        Point2::new(4.75, -10.0),
+        Point2::new(0.0, 0.0),
+    ];
+    assert_eq!(
+        ConcavePolygon::new(&corners),
+        Err(ShapeError::SelfIntersecting)
+    );
+    replay_shapes_input("shapes", "concave_polygon_misses_a_corner");
 }
 
-/// Fuzz target `shapes` (fifth run), input `open/shapes/hull_of_huge_points_nan_face` (1): a
-/// hull of points at ±`f32::MAX` is accepted, and a face's plane test of an input point gives
-/// NaN (its f32 Newell normal or offset overflows). Where: `narrowphase/src/shape/hull.rs` /
-/// `polyhedron.rs`. Fix: refuse hull points whose coordinates make the normals overflow (as the
-/// planar polygons do with `MAX_COORDINATE`). Not fixed yet.
+/// Fuzz target `shapes` (run 7: 29 of 1 322 artifacts), input
+/// `ear_clipping_covers_more_than_the_area`: the corners (0, 9.84), (10⁻³⁰, 4.95),
+/// (9.30, 9.92), (−1.8·10⁻¹⁵, 9.37), (−10, 0) were accepted as a simple polygon, though the
+/// fourth lies 1.8·10⁻¹⁵ left of the first edge (on x = 0 between y = 4.95 and 9.84); its ear
+/// clipping covered 63.56 of a shoelace area of 18.20.
+///
+/// Where and fix: as `concave_polygon_covers_every_corner` (the exact bounding-box test in
+/// `segments_touch` called −1.8·10⁻¹⁵ "not between 0 and 10⁻³⁰"). Refused as self-intersecting.
 #[test]
-#[ignore = "open bug: hull of points near f32::MAX gives NaN face planes"]
-fn hull_of_huge_points_is_refused_or_finite() {
-    replay_shapes_input("open/shapes", "hull_of_huge_points_nan_face");
+fn ear_clipping_never_covers_more_than_the_area() {
+    let corners = [
+        Point2::new(0.0, 9.843_748),
+        Point2::new(1e-30, 4.951_094_6),
+        Point2::new(9.296_864, 9.922_178),
+        Point2::new(-1.777_233_3e-15, 9.372_549),
+        Point2::new(-10.0, 0.0),
+    ];
+    assert_eq!(
+        ConcavePolygon::new(&corners),
+        Err(ShapeError::SelfIntersecting)
+    );
+    replay_shapes_input("shapes", "ear_clipping_covers_more_than_the_area");
+}
+
+/// Fuzz target `shapes` (fifth run, then 337 of 1 322 run-7 artifacts), input
+/// `hull_of_huge_points_nan_face`: the hull of (f32::MAX, f32::MAX, f32::MAX),
+/// (1.36, f32::MAX, f32::MAX), (f32::MAX, f32::MAX, −10) and the origin (twice) was accepted with
+/// NaN face normals (its f32 Newell sums overflow), and `validate` let them through (every
+/// `NaN > tol` is false).
+///
+/// Where: `narrowphase/src/shape/hull.rs` and `polyhedron.rs`. Fixed: hull points beyond ±1e15 m
+/// (`planar::MAX_COORDINATE`, as for polygons) are refused with a clear error, and `validate`
+/// fails on any NaN.
+#[test]
+fn hull_of_huge_points_is_refused_with_a_clear_error() {
+    let m = Real::MAX;
+    let o = Point::origin();
+    let pts = [
+        Point::new(m, m, m),
+        Point::new(1.359_425_5, m, m),
+        Point::new(m, m, -10.0),
+        o,
+        o,
+    ];
+    match ConvexPolyhedron::from_points(&pts) {
+        Err(ShapeError::Degenerate(why)) => assert!(why.contains("overflow"), "{why}"),
+        other => panic!("expected a refusal naming the overflow, got {other:?}"),
+    }
+    replay_shapes_input("shapes", "hull_of_huge_points_nan_face");
+}
+
+/// Fuzz target `shapes` (run 7: 3 of 1 322 artifacts), input `hull_point_outside_a_face`: the
+/// hull of (9.997559, 10, 10), (10, 10, 10) ×2, (10, 9.862059, 10), (10, 10⁻³⁰, −5.378042),
+/// (10, −8.532082, −9.759518), (7.6·10⁻⁴², 0, 0) and the origin ×4 left the input point
+/// (10, 10⁻³⁰, −5.378042) 1.66·10⁻³ m outside a face (tolerance 1.1·10⁻³): visibility was a
+/// tolerance test (`dist > ε`), so a point could see two faces but not the one between them.
+/// The same root cause gave the run-7 hulls that broke their invariants (see
+/// `hulls_that_break_their_invariants_are_refused_at_construction`), which were refused.
+///
+/// Where: `narrowphase/src/shape/hull.rs`. Fixed: visibility is the exact orientation
+/// predicate, ε only decides whether a point is worth adding (true distance to the hull), and
+/// coplanar faces merge against one seed plane. These clouds now get valid hulls.
+#[test]
+fn hull_builder_gives_valid_hulls_of_clouds_it_got_wrong() {
+    let o = Point::origin();
+    let clouds = [
+        vec![
+            Point::new(9.997_559, 10.0, 10.0),
+            Point::new(10.0, 10.0, 10.0),
+            Point::new(10.0, 10.0, 10.0),
+            Point::new(10.0, 9.862_059, 10.0),
+            Point::new(10.0, 1e-30, -5.378_042),
+            Point::new(10.0, -8.532_082, -9.759_518),
+            Point::new(7.603e-42, 0.0, 0.0),
+            o,
+            o,
+            o,
+            o,
+        ],
+        // `hull_face_not_planar`, refused since fuzz run 7.
+        vec![
+            Point::new(9.997_559, 10.0, 10.0),
+            Point::new(10.0, 10.0, 10.0),
+            Point::new(10.0, 10.0, 10.0),
+            Point::new(10.0, 9.940_184, 5.546_807_3),
+            Point::new(0.544_289_6, 9.997_559, -8.532_082),
+            Point::new(10.0, -9.760_128, -8.5),
+            Point::new(-10.0, 0.0, 0.0),
+            o,
+            o,
+            o,
+            o,
+        ],
+        // `hull_corner_outside_face`, refused since fuzz run 7.
+        vec![
+            Point::new(7.505_76, 4.039_216, 4.039_216),
+            Point::new(-8.368_024e-8, -0.101_472_855, -6.585_946),
+            Point::new(1.175_494_4e-38, 0.0, -1.0),
+            Point::new(1e-30, -0.0, -1.0),
+            Point::new(-0.0, 9.1798e-41, -101_262.11),
+            Point::new(8.0, -10.0, -36_366.125),
+            Point::new(-0.0, -10.0, 0.0),
+            o,
+        ],
+    ];
+    for pts in &clouds {
+        let h = ConvexPolyhedron::from_points(pts).expect("a hull exists");
+        h.validate().unwrap();
+        let scale = pts
+            .iter()
+            .map(|p| p.coords.abs().max())
+            .fold(0.0, Real::max);
+        for f in h.faces() {
+            let p0 = h.vertices()[h.face_loop(f)[0] as usize];
+            for p in pts {
+                let out = f.normal.dot(&(p - p0));
+                assert!(
+                    out <= 1e-5 * scale,
+                    "{p:?} is {out} outside a face of {pts:?}"
+                );
+            }
+        }
+    }
+    for name in [
+        "hull_point_outside_a_face",
+        "hull_face_not_planar",
+        "hull_corner_outside_face",
+        "hull_edge_used_by_four_faces",
+    ] {
+        replay_shapes_input("shapes", name);
+    }
 }
 
 /// Fuzz target `narrowphase` (sixth run), input
@@ -859,8 +996,8 @@ fn the_step_counter_wraps_instead_of_overflowing() {
 ///
 /// Where: `narrowphase/src/shape/polyhedron.rs`, `ConvexPolyhedron::from_points`. Fixed: the
 /// built hull is validated and refused (`Degenerate`) if it breaks an invariant, so every hull
-/// that exists is valid and round-trips through a snapshot. (The builder itself still gives up
-/// on such clouds rather than repairing them: open.)
+/// that exists is valid and round-trips through a snapshot. (Since then the builder gives
+/// these clouds valid hulls: `hull_builder_gives_valid_hulls_of_clouds_it_got_wrong`.)
 #[test]
 fn hulls_that_break_their_invariants_are_refused_at_construction() {
     for name in [

@@ -97,13 +97,17 @@ impl From<ConvexPolyhedron> for PolyhedronRepr {
 
 impl ConvexPolyhedron {
     /// The convex hull of `points` (local frame). Errors on fewer than 4 points, non-finite
-    /// points, and clouds that are all one point, collinear or coplanar.
+    /// points, points beyond ±[`crate::planar::MAX_COORDINATE`] (1e15 m: their differences
+    /// would overflow f32), clouds spanning less than 1e-12 m, and clouds that are all one
+    /// point, collinear or coplanar within a tolerance of 10⁻⁶ of their size (plus the f32
+    /// resolution of their coordinates). Any other cloud has a hull, and it keeps the
+    /// invariants of [`Self::validate`]; every input point is inside it up to that tolerance.
     pub fn from_points(points: &[Point]) -> Result<Self, ShapeError> {
         let (vertices, loops) = convex_hull(points)?;
         let p = Self::from_loops(vertices, &loops);
-        // The builder can still produce a hull that breaks its invariants on degenerate clouds
-        // (fuzz run 7: a corner outside a face, a non-planar face); such a hull must be refused
-        // here, never accepted and then fail to restore from a snapshot.
+        // The builder is exact in its topology and its tolerances are 100 times below those of
+        // `validate` (property-tested); this check stays as a last guard so that no hull that
+        // breaks the invariants is ever accepted (and then fails to restore from a snapshot).
         p.validate()
             .map_err(|_| ShapeError::Degenerate("point cloud too degenerate for a valid hull"))?;
         Ok(p)
@@ -141,6 +145,11 @@ impl ConvexPolyhedron {
         let centroid = Point::from(
             vertices.iter().map(|p| p.coords).sum::<Vector>() / vertices.len().max(1) as Real,
         );
+        let centroid64 = vertices
+            .iter()
+            .map(|p| p.coords.cast::<f64>())
+            .sum::<nalgebra::Vector3<f64>>()
+            / vertices.len().max(1) as f64;
         let mut faces = Vec::new();
         let mut face_vertices = Vec::new();
         let mut face_normals: Vec<Vector> = Vec::new();
@@ -152,13 +161,14 @@ impl ConvexPolyhedron {
         for l in loops {
             let l = l.as_ref();
             let mut ordered: Vec<u32> = l.to_vec();
-            let mut n = newell(&vertices, &ordered);
+            let n64 = newell(&vertices, &ordered);
             let fc = ordered
                 .iter()
-                .map(|&i| vertices[i as usize].coords)
-                .sum::<Vector>()
-                / ordered.len() as Real;
-            if !flat && n.dot(&(fc - centroid.coords)) < 0.0 {
+                .map(|&i| vertices[i as usize].coords.cast::<f64>())
+                .sum::<nalgebra::Vector3<f64>>()
+                / ordered.len() as f64;
+            let mut n: Vector = n64.cast::<Real>();
+            if !flat && n64.dot(&(fc - centroid64)) < 0.0 {
                 ordered.reverse();
                 n = -n;
             }
@@ -300,7 +310,8 @@ impl ConvexPolyhedron {
     }
 
     /// Checks the invariants, naming the first that fails: every corner on or inside every
-    /// face plane (within a tolerance scaled by the size), face loops of at least 3 corners
+    /// face plane (within a tolerance scaled by the size), finite unit face normals and edge
+    /// directions, face loops of at least 3 corners
     /// and planar, each edge shared by exactly two faces (and [`Self::edge_faces`] naming
     /// them), and Euler's V − E + F = 2.
     pub fn validate(&self) -> Result<(), String> {
@@ -311,24 +322,37 @@ impl ConvexPolyhedron {
             .fold(0.0, Real::max);
         let scale = size.max(self.centroid.coords.abs().max());
         let tol = 1e-4 * scale;
+        if !tol.is_finite() {
+            return Err(format!("size {scale} is not finite"));
+        }
+        if let Some(d) = self
+            .edge_directions
+            .iter()
+            .position(|d| !at_most((d.norm() - 1.0).abs(), 1e-4))
+        {
+            return Err(format!("edge direction {d} is not unit"));
+        }
         let mut edge_uses = vec![0usize; self.edges.len()];
         for (f, face) in self.faces.iter().enumerate() {
             let l = self.face_loop(face);
             if l.len() < 3 {
                 return Err(format!("face {f} has {} corners", l.len()));
             }
-            if ((face.normal.norm()) - 1.0).abs() > 1e-4 {
+            if !at_most((face.normal.norm() - 1.0).abs(), 1e-4) {
                 return Err(format!("face {f} normal is not unit"));
             }
             let p0 = self.vertices[l[0] as usize];
             for &i in l {
-                if face.normal.dot(&(self.vertices[i as usize] - p0)).abs() > tol {
+                if !at_most(
+                    face.normal.dot(&(self.vertices[i as usize] - p0)).abs(),
+                    tol,
+                ) {
                     return Err(format!("face {f} is not planar"));
                 }
             }
             if !self.is_flat() {
                 for (k, v) in self.vertices.iter().enumerate() {
-                    if face.normal.dot(&(v - p0)) > tol {
+                    if !at_most(face.normal.dot(&(v - p0)), tol) {
                         return Err(format!("corner {k} is outside face {f}"));
                     }
                 }
@@ -362,17 +386,27 @@ impl ConvexPolyhedron {
     }
 }
 
-/// Newell's normal of a polygon loop (robust for slightly non-planar loops), unit.
-fn newell(vertices: &[Point], l: &[u32]) -> Vector {
-    let mut n = Vector::zeros();
+/// `x ≤ bound`, false for a NaN: every check of [`ConvexPolyhedron::validate`] goes through it
+/// so that a NaN normal or distance fails (a hull of points near `f32::MAX` once passed with
+/// NaN face normals, every `NaN > tol` being false).
+fn at_most(x: Real, bound: Real) -> bool {
+    x <= bound
+}
+
+/// Newell's normal of a polygon loop (robust for slightly non-planar loops), unit, computed in
+/// f64 about the loop's first corner: in f32 a sliver face's normal could be off by
+/// `ε·size/height`, enough to put far corners outside it.
+fn newell(vertices: &[Point], l: &[u32]) -> nalgebra::Vector3<f64> {
+    let o = vertices[l[0] as usize].coords.cast::<f64>();
+    let at = |k: usize| vertices[l[k % l.len()] as usize].coords.cast::<f64>() - o;
+    let mut n = nalgebra::Vector3::<f64>::zeros();
     for k in 0..l.len() {
-        let a = vertices[l[k] as usize];
-        let b = vertices[l[(k + 1) % l.len()] as usize];
+        let (a, b) = (at(k), at(k + 1));
         n.x += (a.y - b.y) * (a.z + b.z);
         n.y += (a.z - b.z) * (a.x + b.x);
         n.z += (a.x - b.x) * (a.y + b.y);
     }
-    n.try_normalize(0.0).unwrap_or_else(Vector::z)
+    n.try_normalize(0.0).unwrap_or_else(nalgebra::Vector3::z)
 }
 
 /// The index of `d` (up to sign) in `list`, pushing it when new.
