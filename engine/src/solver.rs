@@ -14,13 +14,14 @@
 //!    constraints one by one (the order within a colour does not matter, and each lane does
 //!    the scalar arithmetic in the scalar order). Constraints the 64 colours cannot place go to
 //!    an overflow colour, one per bundle, solved serially;
-//! 2. **build**: one constraint per touching pair (up to 4 points), written into its lane; per
-//!    point and per direction (normal, two tangents) the angular Jacobians `r × d` of the
-//!    anchors relative to the centres of mass, their images `I⁻¹(r × d)` under the inverse
-//!    inertia, and the effective mass, so that the passes below need no cross or matrix
-//!    products; the approach speed `vn0` (for restitution), and last step's impulses matched by
-//!    feature id (or, when the narrow phase changed reference face, by the nearest old point
-//!    within 2 cm). A bundle's points live in one buffer as structures of arrays (`PointW`,
+//! 2. **build**: one constraint per touching pair (up to 4 points), built four at a time, one
+//!    constraint per lane (the arithmetic in lanes, as in the passes below); per point and per
+//!    direction (normal, two tangents) the angular Jacobians `r × d` of the anchors relative to
+//!    the centres of mass, their images `I⁻¹(r × d)` under the inverse inertia, and the
+//!    effective mass (capped at `MAX_EFFECTIVE_MASS` so impulses stay finite), so that the
+//!    passes below need no cross or matrix products; the approach speed `vn0` (for
+//!    restitution), and last step's impulses matched by feature id (or, when the narrow phase
+//!    changed reference face, by the nearest old point within 2 cm). A bundle's points live in one buffer as structures of arrays (`PointW`,
 //!    point `k` of the four lanes), each bundle owning a disjoint range. The passes read body
 //!    velocities only (`SolverBody`, 32 bytes, loaded into lanes by one transpose); masses
 //!    and inertias are folded into the constraint rows;
@@ -358,10 +359,13 @@ impl BodiesPtr {
     }
 }
 
-/// Bundles smaller than this per colour are solved on the calling thread.
-const PARALLEL_MIN: usize = 64;
-/// Bundles per rayon task.
-const CHUNK: usize = 32;
+/// Colours with fewer points than this (counting a bundle's point `k` of its four lanes as
+/// one) are solved on the calling thread: below it a rayon fork-join costs more than it saves.
+/// Counted in points rather than bundles because a bundle of balls (one point per lane) is a
+/// quarter of the work of a bundle of boxes (four).
+const PARALLEL_MIN_POINTS: usize = 256;
+/// Points per rayon task (rounded to whole bundles).
+const CHUNK_POINTS: usize = 128;
 
 /// Number of colours tried before a constraint goes to the overflow colour (solved last).
 const COLOURS: usize = 64;
@@ -596,9 +600,15 @@ impl Solver {
         for colour in 0..self.bundle_starts.len().saturating_sub(1) {
             let (start, end) = (self.bundle_starts[colour], self.bundle_starts[colour + 1]);
             let slice = &self.bundles[start..end];
+            // Bundles store their points in bundle order: the colour's points are a range.
+            let points = match (slice.first(), slice.last()) {
+                (Some(f), Some(l)) => (l.first + l.len as u32 - f.first) as usize,
+                _ => 0,
+            };
             // The overflow colour (index COLOURS) may share bodies: always serial.
-            if parallel && slice.len() >= PARALLEL_MIN && colour < COLOURS {
-                slice.par_chunks(CHUNK).for_each(|chunk| {
+            if parallel && points >= PARALLEL_MIN_POINTS && colour < COLOURS {
+                let chunk = (CHUNK_POINTS * slice.len() / points).max(1);
+                slice.par_chunks(chunk).for_each(|chunk| {
                     for c in chunk {
                         solve_bundle(c, ptr, n, pts, n_points, p, pass);
                     }
