@@ -21,10 +21,7 @@ use crate::handle::BodyHandle;
 use crate::math::{Matrix, Real, Rotation, Vector};
 use crate::narrowphase::query::BoxFrame;
 use crate::narrowphase::{query, Manifold, Shape};
-use crate::solver::{
-    rotate_tensor, tangent_basis, BodyMass, Constraint, ConstraintPoint, Row, Softness, SolverBody,
-    SolverParams,
-};
+use crate::solver::{rotate_tensor, BodyMass, Softness, SolverBody, SolverParams};
 use crate::stage::{Stage, Timer};
 use crate::world::{Candidate, ContactPair, PointImpulse, Slot, World};
 use rayon::prelude::*;
@@ -616,14 +613,9 @@ impl World {
             }),
             slots.len(),
         );
-        let threshold = cfg.restitution_threshold;
-        let bodies = &sc.solver_bodies;
-        let solver = &mut sc.solver;
-        solver.build(
-            |k, emit| make_constraint(&contacts[k as usize], bodies, &masses, threshold, emit),
-            zero,
-        );
-        solver.masses = masses;
+        sc.solver.masses = masses;
+        sc.solver
+            .build(contacts, &sc.solver_bodies, cfg.restitution_threshold, zero);
         let h = cfg.dt;
         // Box2D v3 caps the contact stiffness at a quarter of the step rate for stability.
         let hertz = cfg.contact_hertz.min(0.25 / h);
@@ -902,61 +894,4 @@ fn contact_pair(
         manifold: m,
         impulses,
     }))
-}
-
-/// The solver constraint of contact pair `cp` (`bodies` and `masses` indexed by slot); its
-/// points go to `emit(i, point)`.
-fn make_constraint(
-    cp: &ContactPair,
-    bodies: &[SolverBody],
-    masses: &[BodyMass],
-    restitution_threshold: Real,
-    emit: &mut dyn FnMut(usize, &ConstraintPoint),
-) -> Constraint {
-    let (a, b) = (cp.a.index(), cp.b.index());
-    let (ma, mb) = (&masses[a as usize], &masses[b as usize]);
-    let mut c = Constraint::empty(a, b);
-    // Contact pairs name live bodies; an empty constraint (a no-op) otherwise.
-    if !(ma.live && mb.live) {
-        return c;
-    }
-    let n = cp.manifold.normal;
-    let tangents = tangent_basis(&n);
-    let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
-    let (ca, cb) = (ma.com, mb.com);
-    c.normal = n;
-    c.tangents = tangents;
-    c.write_a = ma.dynamic;
-    c.write_b = mb.dynamic;
-    c.inv_mass_a = ma.inv_mass;
-    c.inv_mass_b = mb.inv_mass;
-    c.friction = crate::Material::combine_friction(ma.friction, mb.friction);
-    c.restitution = crate::Material::combine_restitution(ma.restitution, mb.restitution);
-    c.len = cp.manifold.len() as u8;
-    let mut approaching = false;
-    for (i, p) in cp.manifold.points().iter().enumerate() {
-        let ra = p.point.coords - ca;
-        let rb = p.point.coords - cb;
-        let imp = cp.impulses[i];
-        let normal = Row::new(ma, mb, &ra, &rb, &n);
-        let point = ConstraintPoint {
-            tangent: [
-                Row::new(ma, mb, &ra, &rb, &tangents[0]),
-                Row::new(ma, mb, &ra, &rb, &tangents[1]),
-            ],
-            sep: -p.depth,
-            jn: imp.normal,
-            jt: [imp.tangent.dot(&tangents[0]), imp.tangent.dot(&tangents[1])],
-            // The relative normal velocity `n·(vb − va) + (rb × n)·wb − (ra × n)·wa`.
-            vn0: n.dot(&(sb.v() - sa.v())) + normal.ang_b.dot(&sb.w()) - normal.ang_a.dot(&sa.w()),
-            normal,
-        };
-        emit(i, &point);
-        approaching |= point.vn0 < -restitution_threshold;
-    }
-    // No point approaches fast enough to bounce: the restitution pass can skip this one.
-    if !approaching {
-        c.restitution = 0.0;
-    }
-    c
 }

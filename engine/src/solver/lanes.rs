@@ -9,7 +9,7 @@
 //! `max`/`min` follow SSE's rule `max(a, b) = if a > b { a } else { b }` in both (so a NaN or
 //! a ±0 tie gives `b`). A test compares the two on awkward inputs.
 
-use crate::math::{Real, Vector};
+use crate::math::{Matrix, Real, Vector};
 use std::ops::{Add, Sub};
 
 /// Number of lanes: constraints solved together.
@@ -45,6 +45,7 @@ pub(crate) mod scalar {
         pub fn to_array(self) -> [Real; LANES] {
             self.0
         }
+        #[cfg(test)]
         #[inline(always)]
         pub fn set_lane(&mut self, l: usize, x: Real) {
             self.0[l] = x;
@@ -200,6 +201,7 @@ pub(crate) mod sse {
             unsafe { std::mem::transmute::<__m128, [f32; 4]>(self.0) }
         }
         /// Sets lane `l` (< 4) to `x`, in place.
+        #[cfg(test)]
         #[inline(always)]
         pub fn set_lane(&mut self, l: usize, x: Real) {
             let lanes = (&mut self.0 as *mut __m128).cast::<[f32; 4]>();
@@ -356,7 +358,7 @@ impl V4 {
     };
 
     /// The vectors `f(0)`, …, `f(3)` in lanes 0 to 3.
-    #[cfg(test)]
+    #[inline(always)]
     pub fn from_lanes(f: impl Fn(usize) -> Vector) -> V4 {
         let v: [Vector; LANES] = std::array::from_fn(f);
         V4 {
@@ -366,12 +368,15 @@ impl V4 {
         }
     }
 
-    /// Sets lane `l` to `v`, in place.
+    /// Lane-wise cross product `self × o`, with nalgebra's operations in nalgebra's order
+    /// (`(y·z' − z·y', z·x' − x·z', x·y' − y·x')`), so that each lane equals `Vector::cross`.
     #[inline(always)]
-    pub fn set_lane(&mut self, l: usize, v: &Vector) {
-        self.x.set_lane(l, v.x);
-        self.y.set_lane(l, v.y);
-        self.z.set_lane(l, v.z);
+    pub fn cross(&self, o: &V4) -> V4 {
+        V4 {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
     }
 
     /// The vector of lane `l`.
@@ -397,6 +402,38 @@ impl V4 {
             x: self.x * s,
             y: self.y * s,
             z: self.z * s,
+        }
+    }
+}
+
+/// Four 3×3 matrices, one per lane, stored by entry (`m[i][j]` holds entry `(i, j)` of the
+/// four matrices).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct M3W {
+    pub m: [[F4; 3]; 3],
+}
+
+impl M3W {
+    /// The matrices `f(0)`, …, `f(3)` in lanes 0 to 3.
+    #[inline(always)]
+    pub fn from_lanes(f: impl Fn(usize) -> Matrix) -> M3W {
+        let v: [Matrix; LANES] = std::array::from_fn(f);
+        M3W {
+            m: std::array::from_fn(|i| {
+                std::array::from_fn(|j| F4::from_array(std::array::from_fn(|l| v[l][(i, j)])))
+            }),
+        }
+    }
+
+    /// Lane-wise `m·v`, each row summed left to right (`m[i][0]·v.x + m[i][1]·v.y +
+    /// m[i][2]·v.z`, as `solver::mat_vec` does).
+    #[inline(always)]
+    pub fn mul_vec(&self, v: &V4) -> V4 {
+        let row = |r: &[F4; 3]| r[0] * v.x + r[1] * v.y + r[2] * v.z;
+        V4 {
+            x: row(&self.m[0]),
+            y: row(&self.m[1]),
+            z: row(&self.m[2]),
         }
     }
 }
@@ -526,6 +563,27 @@ mod tests {
             assert_eq!(u.dot(&v).to_array()[l], u.lane(l).dot(&v.lane(l)));
             assert_eq!((u - v).lane(l), u.lane(l) - v.lane(l));
             assert_eq!((u + v).lane(l), u.lane(l) + v.lane(l));
+            assert_eq!(u.cross(&v).lane(l), u.lane(l).cross(&v.lane(l)));
+        }
+        let m = M3W::from_lanes(|l| {
+            Matrix::new(
+                1.5 + l as Real,
+                -0.25,
+                3.0e-3,
+                0.125,
+                2.0 * l as Real,
+                -7.5,
+                0.3,
+                0.7,
+                -1.1,
+            )
+        });
+        for l in 0..LANES {
+            let ml = Matrix::from_fn(|i, j| m.m[i][j].to_array()[l]);
+            assert_eq!(
+                m.mul_vec(&v).lane(l),
+                crate::solver::mat_vec(&ml, &v.lane(l))
+            );
         }
     }
 }
