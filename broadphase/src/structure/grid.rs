@@ -8,7 +8,10 @@
 //!   axis; both boxes touch that cell, and it is unique, so every pair is reported exactly once
 //!   without a global hash set. Each entry carries three flags "this cell is the proxy's first
 //!   on axis d"; cell X equals `max(loA, loB)` on axis d iff A or B has the flag, so the test is
-//!   `(flags_a | flags_b) == 0b111` — no memory access beyond the entries.
+//!   `(flags_a | flags_b) == 0b111` — no memory access beyond the entries. A crowded cell (a
+//!   settled pile puts dozens of boxes in one) has its entries grouped by flags first, and
+//!   only groups whose flags cover the three axes are paired: most of its entry pairs would
+//!   fail the test, and are then never looked at.
 //! * When the occupied cell range is small the cells are indexed densely (no collisions, and
 //!   spatially coherent memory); otherwise (an unbounded world) cells are hashed into a
 //!   power-of-two table and each entry keeps its packed cell key to reject collisions.
@@ -36,6 +39,26 @@ pub const MAX_CELLS_PER_PROXY: u64 = 512;
 const CELL_LIMIT: i32 = 1 << 20;
 const FLAG_SHIFT: u32 = 29;
 const SLOT_MASK: u32 = (1 << FLAG_SHIFT) - 1;
+/// Cells with at least this many entries have them grouped by flags before pairing (below it
+/// the plain all-pairs loop with the flag test costs less than the grouping).
+const GROUP_MIN: usize = 8;
+/// The pairs of distinct flag values `(fa, fb)`, `fa < fb`, with `fa | fb == 0b111`: the only
+/// groups of a cell whose entries can form a pair reported there (besides `0b111` with itself).
+const FLAG_PAIRS: [(usize, usize); 13] = [
+    (0, 7),
+    (1, 6),
+    (1, 7),
+    (2, 5),
+    (2, 7),
+    (3, 4),
+    (3, 5),
+    (3, 6),
+    (3, 7),
+    (4, 7),
+    (5, 6),
+    (5, 7),
+    (6, 7),
+];
 
 /// How the cells of the last rebuild are indexed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -509,8 +532,74 @@ impl Grid {
 
     /// Pair keys of the cells in buckets `b0..b1`.
     fn cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) {
-        let boxes = &self.boxes;
-        let hashed = self.mode == GridMode::Hashed;
+        match self.mode {
+            GridMode::Dense => self.dense_cell_pairs(b0, b1, out),
+            GridMode::Hashed => self.hashed_cell_pairs(b0, b1, out),
+        }
+    }
+
+    /// Dense mode: a bucket is one cell. A pair is reported only where `(fa | fb) == 0b111`;
+    /// in a crowded cell (a settled pile puts dozens of proxies in one) most entry pairs fail
+    /// that test, so the entries of a cell of at least [`GROUP_MIN`] are first grouped by
+    /// their flags and only the groups in [`FLAG_PAIRS`] (and group `0b111` with itself) are
+    /// paired: the failing pairs are never looked at.
+    fn dense_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) {
+        let mut grouped: Vec<u32> = Vec::new();
+        for b in b0..b1 {
+            let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+            if e - s < 2 {
+                continue;
+            }
+            let cell = &self.items[s..e];
+            if cell.len() < GROUP_MIN {
+                for (i, &ii) in cell.iter().enumerate() {
+                    let fi = ii >> FLAG_SHIFT;
+                    let ki = (ii & SLOT_MASK) as usize;
+                    for &ij in &cell[i + 1..] {
+                        if (fi | ij >> FLAG_SHIFT) == 0b111 {
+                            self.test_pair(ki, (ij & SLOT_MASK) as usize, out);
+                        }
+                    }
+                }
+                continue;
+            }
+            // Counting sort of the cell's entries by flags: group f is `at[f]..at[f + 1]`.
+            let mut at = [0usize; 9];
+            for &it in cell {
+                at[(it >> FLAG_SHIFT) as usize + 1] += 1;
+            }
+            for f in 0..8 {
+                at[f + 1] += at[f];
+            }
+            grouped.clear();
+            grouped.resize(cell.len(), 0);
+            let mut cursor = at;
+            for &it in cell {
+                let f = (it >> FLAG_SHIFT) as usize;
+                grouped[cursor[f]] = it & SLOT_MASK;
+                cursor[f] += 1;
+            }
+            let group = |f: usize| &grouped[at[f]..at[f + 1]];
+            let all = group(0b111);
+            for (i, &ki) in all.iter().enumerate() {
+                for &kj in &all[i + 1..] {
+                    self.test_pair(ki as usize, kj as usize, out);
+                }
+            }
+            for &(fa, fb) in &FLAG_PAIRS {
+                let gb = group(fb);
+                for &ki in group(fa) {
+                    for &kj in gb {
+                        self.test_pair(ki as usize, kj as usize, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Hashed mode: a bucket may hold entries of several cells (a collision), told apart by
+    /// their cell keys.
+    fn hashed_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) {
         for b in b0..b1 {
             let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
             if e - s < 2 {
@@ -520,19 +609,23 @@ impl Grid {
             for (i, &ii) in cell.iter().enumerate() {
                 let fi = ii >> FLAG_SHIFT;
                 let ki = (ii & SLOT_MASK) as usize;
-                let bi = &boxes[ki];
                 for (j, &ij) in cell.iter().enumerate().skip(i + 1) {
-                    if (fi | ij >> FLAG_SHIFT) != 0b111
-                        || (hashed && self.cell_keys[s + i] != self.cell_keys[s + j])
+                    if (fi | ij >> FLAG_SHIFT) == 0b111
+                        && self.cell_keys[s + i] == self.cell_keys[s + j]
                     {
-                        continue;
-                    }
-                    let kj = (ij & SLOT_MASK) as usize;
-                    if overlaps(bi, &boxes[kj]) {
-                        out.push(pair_key(self.live[ki], self.live[kj]));
+                        self.test_pair(ki, (ij & SLOT_MASK) as usize, out);
                     }
                 }
             }
+        }
+    }
+
+    /// Pushes the pair key of proxies `ki` and `kj` (indices into `live`) if their boxes
+    /// overlap.
+    #[inline(always)]
+    fn test_pair(&self, ki: usize, kj: usize, out: &mut Vec<u64>) {
+        if overlaps(&self.boxes[ki], &self.boxes[kj]) {
+            out.push(pair_key(self.live[ki], self.live[kj]));
         }
     }
 
@@ -823,5 +916,57 @@ impl BroadPhase for Grid {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `FLAG_PAIRS` lists exactly the distinct flag values whose union covers the three axes.
+    #[test]
+    fn flag_pairs_are_every_covering_pair() {
+        let expect: Vec<(usize, usize)> = (0..8)
+            .flat_map(|a| (a + 1..8).map(move |b| (a, b)))
+            .filter(|&(a, b)| a | b == 0b111)
+            .collect();
+        assert_eq!(FLAG_PAIRS.to_vec(), expect);
+    }
+
+    /// Crowded dense cells (a pile: up to ~60 entries per cell, boxes spanning one to three
+    /// cells per axis, so every flag group occurs) report exactly the brute-force pairs.
+    #[test]
+    fn crowded_cells_equal_brute_force() {
+        use crate::structure::BruteForce;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for cell in [1.0, 2.0, 4.0] {
+            let mut grid = Grid::with_cell_size(cell).unwrap();
+            let mut brute = BruteForce::new();
+            for k in 0..600u64 {
+                let c = Point::new(
+                    rng.gen_range(0.0..8.0),
+                    rng.gen_range(0.0..8.0),
+                    rng.gen_range(0.0..8.0),
+                );
+                let h = Vector::new(
+                    rng.gen_range(0.05..1.5),
+                    rng.gen_range(0.05..1.5),
+                    rng.gen_range(0.05..1.5),
+                );
+                let b = Aabb::new(c - h, c + h).unwrap();
+                assert_eq!(grid.insert(b, k).unwrap(), brute.insert(b, k).unwrap());
+            }
+            let (mut got, mut expect) = (Vec::new(), Vec::new());
+            grid.find_pairs(&mut got);
+            brute.find_pairs(&mut expect);
+            assert_eq!(grid.mode(), GridMode::Dense);
+            let crowded = (0..grid.starts.len() - 1)
+                .filter(|&b| (grid.starts[b + 1] - grid.starts[b]) as usize >= 4 * GROUP_MIN)
+                .count();
+            assert!(crowded > 0, "cell {cell}: no crowded cell");
+            assert!(!expect.is_empty());
+            assert_eq!(got, expect, "cell size {cell}");
+        }
     }
 }
