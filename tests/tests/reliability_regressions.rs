@@ -1207,3 +1207,37 @@ fn every_call_that_changes_the_ccd_margin_keeps_the_broad_phase_exact() {
         assert_restores_and_steps_alike(&mut w, 2);
     }
 }
+
+/// Fuzz target `box_box` (run 7), input `box_box/contact_point_1_8mm_outside_a_plate` (1): a
+/// 6 m cube lying almost flat (2·10⁻⁵ rad off) with one bottom edge across the end of a
+/// 0.1 m plate's top face got its contact point 1.8 mm beyond the plate's end.
+///
+/// Where: `narrowphase/src/query/cuboid_cuboid.rs`, `edge_contact`. The least-penetration axis
+/// was the cube's edge × the plate's long edge, but seen along that axis the two edges do not
+/// cross (the closest points of their lines lie 3.6 mm beyond the plate's end), and the point
+/// was the midpoint of the clamped closest points. Such an axis is not a face of the
+/// Minkowski difference, so another axis separates the boxes as little (here the cube's edge ×
+/// the plate's short edge, which do cross). Fixed: an edge axis whose edges do not cross is
+/// dropped and the next best axis taken.
+#[test]
+fn box_edge_contact_point_stays_on_a_thin_plate() {
+    let case = stored_case("box_box", "contact_point_1_8mm_outside_a_plate");
+    check_pair(&case);
+    // The plate is axis-aligned: its contact points must lie in its box, to rounding.
+    let (ShapeRecipe::Cuboid(hb), true) = (&case.b, case.pose_b.rotation.angle() == 0.0) else {
+        panic!("the stored case is an axis-aligned plate as B: {case:?}");
+    };
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+        .unwrap()
+        .expect("they touch");
+    let centre = case.pose_b.translation.vector;
+    for p in m.points() {
+        let outside = ((p.point.coords - centre).abs() - hb).max();
+        assert!(
+            outside <= 1e-5,
+            "point {:?} is {outside} m outside the plate",
+            p.point
+        );
+    }
+}

@@ -14,7 +14,9 @@
 //!    the *incident face*; the incident quad is clipped (Sutherland–Hodgman) by the four side
 //!    planes of the reference face; clipped points below the reference face (or within
 //!    `prediction` above it) are kept, at most four ([`reduce_to_four`]);
-//! 3. edge × edge axis: one point, midway between the closest points of the two edges.
+//! 3. edge × edge axis: one point, midway between the closest points of the two edges; when
+//!    the edges do not cross seen along the axis, the axis is dropped and the next best one
+//!    taken (see `edge_contact`).
 //!
 //! Depth is the separation on that axis, negated: for two boxes the minimal translation is
 //! always along one of the 15 axes (they hold all face normals of the Minkowski difference).
@@ -53,13 +55,12 @@ pub fn intersection_cuboid_cuboid(
     overlap_poses(pose_a, ea, pose_b, eb)
 }
 
-/// The best axis found by the contact query's SAT, in A's frame.
+/// The best face axis found by the contact query's SAT: face axis `i` of box A
+/// (`of_b = false`) or of box B.
 #[derive(Clone, Copy, Debug)]
-enum Best {
-    /// Face axis `i` of box A (`false`) or box B (`true`).
-    Face { of_b: bool, i: usize },
-    /// Edge `i` of A × edge `j` of B.
-    Edge { i: usize, j: usize },
+struct Face {
+    of_b: bool,
+    i: usize,
 }
 
 /// The contact manifold of box A against box B when their separation is at most `prediction`
@@ -123,7 +124,7 @@ pub fn contact_cuboid_cuboid_frames(
 
     // 1. Face axes of A, then of B, then edge × edge; stop on a gap beyond `prediction`.
     let mut face_sep = Real::NEG_INFINITY;
-    let mut face = Best::Face { of_b: false, i: 0 };
+    let mut face = Face { of_b: false, i: 0 };
     for i in 0..3 {
         let s = tt[i].abs() - (a[i] + b[0] * ar[i][0] + b[1] * ar[i][1] + b[2] * ar[i][2]);
         if s > prediction {
@@ -131,7 +132,7 @@ pub fn contact_cuboid_cuboid_frames(
         }
         if s > face_sep {
             face_sep = s;
-            face = Best::Face { of_b: false, i };
+            face = Face { of_b: false, i };
         }
     }
     let tol = 1e-5 * (ea.max() + eb.max());
@@ -150,13 +151,15 @@ pub fn contact_cuboid_cuboid_frames(
     }
     if best_b > face_sep + tol {
         face_sep = best_b;
-        face = Best::Face {
+        face = Face {
             of_b: true,
             i: face_b,
         };
     }
+    // Separation on each edge × edge axis `3i + j` (−∞ where skipped), and the best one.
+    let mut edge_seps = [Real::NEG_INFINITY; 9];
     let mut edge_sep = Real::NEG_INFINITY;
-    let mut edge = Best::Edge { i: 0, j: 0 };
+    let mut edge = 0;
     // Edge i of A × edge j of B, written out for the 9 pairs with constant indices
     // (i1, i2 = i + 1, i + 2 and j1, j2 = j + 1, j + 2, mod 3): loops with `% 3` indices cost
     // more than the tests themselves.
@@ -178,9 +181,10 @@ pub fn contact_cuboid_cuboid_frames(
                 if s > prediction {
                     return None;
                 }
+                edge_seps[3 * $i + $j] = s;
                 if s > edge_sep {
                     edge_sep = s;
-                    edge = Best::Edge { i: $i, j: $j };
+                    edge = 3 * $i + $j;
                 }
             }
         };
@@ -194,23 +198,37 @@ pub fn contact_cuboid_cuboid_frames(
     edge_axis!(2 0 1, 0 1 2);
     edge_axis!(2 0 1, 1 2 0);
     edge_axis!(2 0 1, 2 0 1);
-    let best = if edge_sep > face_sep + tol {
-        edge
-    } else {
-        face
-    };
 
-    match best {
-        Best::Face { of_b: false, i } => {
-            face_contact(&r, &t, ea, eb, i, face_sep, prediction, false, fa)
+    // 2. The contact on the best axis. An edge axis whose edges do not cross (seen along
+    //    it) is not where the boxes touch: in exact arithmetic another axis then separates
+    //    them as little (see `edge_contact`), so the next best axis is tried.
+    loop {
+        if edge_sep > face_sep + tol {
+            let (i, j) = (edge / 3, edge % 3);
+            if let Some(m) = edge_contact(&r, &t, ea, eb, i, j, edge_sep, tol, fa) {
+                return Some(m);
+            }
+            edge_seps[edge] = Real::NEG_INFINITY;
+            edge_sep = Real::NEG_INFINITY;
+            for (k, &s) in edge_seps.iter().enumerate() {
+                if s > edge_sep {
+                    edge_sep = s;
+                    edge = k;
+                }
+            }
+            continue;
         }
-        Best::Face { of_b: true, i } => {
-            // Work in B's frame, with B as the reference box.
-            let rt = r.transpose();
-            let tb = -(rt * t);
-            face_contact(&rt, &tb, eb, ea, i, face_sep, prediction, true, fb)
-        }
-        Best::Edge { i, j } => Some(edge_contact(&r, &t, ea, eb, i, j, edge_sep, fa)),
+        return match face {
+            Face { of_b: false, i } => {
+                face_contact(&r, &t, ea, eb, i, face_sep, prediction, false, fa)
+            }
+            Face { of_b: true, i } => {
+                // Work in B's frame, with B as the reference box.
+                let rt = r.transpose();
+                let tb = -(rt * t);
+                face_contact(&rt, &tb, eb, ea, i, face_sep, prediction, true, fb)
+            }
+        };
     }
 }
 
@@ -297,7 +315,13 @@ fn face_contact(
     Some(m)
 }
 
-/// Edge `i` of A × edge `j` of B, separation `sep` along that axis (A's frame).
+/// Edge `i` of A × edge `j` of B, separation `sep` along that axis (A's frame): one point,
+/// midway between the closest points of the two edges. `None` when the edges do not cross
+/// seen along the axis: the closest points of their lines lie beyond an end of an edge by
+/// more than `slack` metres. The axis is then not a face of the boxes' Minkowski difference
+/// (Gregorius, GDC 2013: the edges' arcs on the Gauss map do not cross there), so in exact
+/// arithmetic another of the 15 axes separates the boxes as little, and the caller tries the
+/// next best; clamping to the ends instead would put the point beside the boxes.
 #[allow(clippy::too_many_arguments)]
 fn edge_contact(
     r: &Matrix,
@@ -307,8 +331,9 @@ fn edge_contact(
     i: usize,
     j: usize,
     sep: Real,
+    slack: Real,
     frame_a: &BoxFrame,
-) -> Manifold {
+) -> Option<Manifold> {
     let db: Vector = r.column(j).into();
     let mut l = Vector::ith(i, 1.0).cross(&db).normalize();
     if l.dot(t) < 0.0 {
@@ -335,37 +360,43 @@ fn edge_contact(
         }
     }
     let da = Vector::ith(i, 1.0);
-    let (ca, cb) = closest_on_centred_segments(&pa, &da, ea[i], &pb, &db, eb[j]);
+    let (ca, cb) = closest_on_crossing_segments(&pa, &da, ea[i], &pb, &db, eb[j], slack)?;
     let mut m = Manifold::new(frame_a.rot * l);
     m.push(ContactPoint {
         point: Point::from(frame_a.rot * ((ca + cb) * 0.5) + frame_a.centre),
         depth: -sep,
         id: 1 << 30 | ((3 * i + j) as u32) << 8 | bits,
     });
-    m
+    Some(m)
 }
 
 /// Closest points of segments `pa + s·da` (|s| ≤ ha) and `pb + u·db` (|u| ≤ hb), `da`, `db`
-/// unit and not parallel (Ericson §5.1.9, centred form, with clamping of each parameter).
-fn closest_on_centred_segments(
+/// unit and not parallel (Ericson §5.1.9, centred form, with clamping of each parameter);
+/// `None` when the closest points of the two lines lie beyond an end by more than `slack`.
+fn closest_on_crossing_segments(
     pa: &Vector,
     da: &Vector,
     ha: Real,
     pb: &Vector,
     db: &Vector,
     hb: Real,
-) -> (Vector, Vector) {
+    slack: Real,
+) -> Option<(Vector, Vector)> {
     let w = pa - pb;
     let b = da.dot(db);
     let d = da.dot(&w);
     let e = db.dot(&w);
     let denom = 1.0 - b * b;
     let mut s = if denom > Real::EPSILON {
-        ((b * e - d) / denom).clamp(-ha, ha)
+        let s_line = (b * e - d) / denom;
+        if s_line.abs() > ha + slack || (e + s_line * b).abs() > hb + slack {
+            return None;
+        }
+        s_line.clamp(-ha, ha)
     } else {
         0.0
     };
     let u = (e + s * b).clamp(-hb, hb);
     s = (u * b - d).clamp(-ha, ha);
-    (pa + da * s, pb + db * u)
+    Some((pa + da * s, pb + db * u))
 }
