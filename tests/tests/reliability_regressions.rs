@@ -873,3 +873,50 @@ fn hulls_that_break_their_invariants_are_refused_at_construction() {
     let input = stored_input("world", "snapshot_of_hull_fails_polyhedron_invariants");
     tumble_tests::fuzz_checks::check_world(&input);
 }
+
+/// Fuzz target `narrowphase` (2026-11-29 run, ≈ 95 of 127 inputs: hull–hull 26, hull–triangle
+/// 22, triangle–triangle 10, capsule–hull 18, box–hull 5 …), inputs
+/// `hull_hull_tilted_faces_point_off_the_shapes`, `hull_triangle_tilted_face_point_off_the_shapes`
+/// and `hull_capsule_core_on_an_edge_point_off_the_hull`: the single contact point of the
+/// fallback paths lay outside a shape's AABB (loosened by depth + tol).
+/// - Two hulls penetrating by 0.26 mm along a face of B tilted 10⁻⁴ rad against a face of A:
+///   A's support feature (corners within 1e-5 of the pair's size of its top) was one corner,
+///   8 cm beside the part of B's face it overlaps; the midpoint of their nearest approach lay
+///   39.5 mm outside A's AABB. The hull–triangle input: 4.4 mm outside, depth 2.9 µm.
+/// - A capsule (radius 5 cm) whose core lies on an edge of a hull, 0.5 m of the core past the
+///   hull: no face faces the axis, and the point was put under the core's last end — 0.5 m
+///   outside the hull's AABB.
+///
+/// Where: `narrowphase/src/query/convex_convex.rs` (`meeting_point_of`) and
+/// `query/capsule_convex.rs` (the penetrating core's one-point fallbacks). Fixed: both shapes'
+/// features are their slices as thick as the penetration depth (corners in the slab plus the
+/// edges' crossings of its floor, `contact::features::support_slice`): A ∩ B lies in that
+/// slab, so the slices overlap seen along the normal and the point lies on both shapes.
+#[test]
+fn fallback_contact_points_lie_where_the_shapes_meet() {
+    for name in [
+        "hull_hull_tilted_faces_point_off_the_shapes",
+        "hull_triangle_tilted_face_point_off_the_shapes",
+        "hull_capsule_core_on_an_edge_point_off_the_hull",
+    ] {
+        let case = stored_case("narrowphase", name);
+        check_pair(&case);
+        let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+        let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+            .unwrap()
+            .expect("penetrating");
+        // Within the depth (plus rounding) of both shapes' boxes, not only of the loosened
+        // boxes of the fuzz check.
+        let margin = m.depth() + 1e-5;
+        let (ba, bb) = (
+            a.aabb(&case.pose_a).loosened(margin),
+            b.aabb(&case.pose_b).loosened(margin),
+        );
+        for p in m.points() {
+            assert!(
+                ba.contains_point(&p.point) && bb.contains_point(&p.point),
+                "{name}: {p:?}"
+            );
+        }
+    }
+}

@@ -21,7 +21,7 @@
 //! two support features meet ([`crate::contact::features`]).
 
 use crate::contact::clipping::{clip_polygon_vec, reduce_to_four, ClipVertex};
-use crate::contact::features::{meeting_point, support_feature};
+use crate::contact::features::{meeting_point, support_slice};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult};
 use crate::math::{Isometry, Point, Real, Vector};
@@ -268,20 +268,26 @@ pub(crate) fn support_edge(p: &Posed, dir_index: u16, n: &Vector) -> (Point, Poi
     (p.pose * v[e[0] as usize], p.pose * v[e[1] as usize], best)
 }
 
-/// The corners of `p` (world space) within `band` of its extreme along `dir` (world).
-fn feature_of(p: &Posed, dir: &Vector, band: Real) -> Vec<Point> {
+/// The slice of `p` (world space) within `band` of its extreme along `dir` (world), see
+/// [`support_slice`].
+fn slice_of(p: &Posed, dir: &Vector, band: Real) -> Vec<Point> {
     let corners: Vec<Point> = p.shape.vertices().iter().map(|v| p.pose * v).collect();
-    support_feature(&corners, dir, band)
+    support_slice(&corners, p.shape.edges(), dir, band)
 }
 
 /// One point where A's support feature along `n` meets B's along `−n` (see
 /// [`crate::contact::features`]): on both shapes when they touch or penetrate along `n`, not
 /// at the first of several corners or parallel edges at one height, which on slivers can lie
-/// metres beside the other shape. The band is `1e-5` of the pair's size (as the face
-/// preference).
-fn meeting_point_of(a: &Posed, b: &Posed, n: &Vector) -> Point {
-    let band = 1e-5 * pair_scale(a, b);
-    meeting_point(&feature_of(a, n, band), &feature_of(b, &-n, band), n)
+/// metres beside the other shape.
+///
+/// The features are the shapes' slices ([`support_slice`]) as thick as the penetration
+/// `depth` along `n` (at least `1e-5` of the pair's size, as the face preference): A ∩ B
+/// lies in that slab, so the two slices seen along `n` overlap over it even when the
+/// extreme corners alone do not (a face tilted by 10⁻⁴ rad against a nearly coplanar face
+/// of B touches it metres from its top corner).
+fn meeting_point_of(a: &Posed, b: &Posed, n: &Vector, depth: Real) -> Point {
+    let band = (1e-5 * pair_scale(a, b)).max(depth);
+    meeting_point(&slice_of(a, n, band), &slice_of(b, &-n, band), n)
 }
 
 /// One point for an edge × edge axis: where the supporting features meet; the id names the
@@ -292,7 +298,7 @@ fn edge_manifold(a: &Posed, b: &Posed, i: u16, j: u16, best: &DeepestAxis) -> Ma
     let (_, _, kb) = support_edge(b, j, &-n);
     let mut m = Manifold::new(n);
     m.push(ContactPoint {
-        point: meeting_point_of(a, b, &n),
+        point: meeting_point_of(a, b, &n, -best.separation),
         depth: -best.separation,
         id: 1 << 30 | ((ka as u32) & 0x7FFF) << 15 | (kb as u32) & 0x7FFF,
     });
@@ -305,7 +311,7 @@ fn support_manifold(a: &Posed, b: &Posed, best: &DeepestAxis) -> Manifold {
     let n = best.normal;
     let mut m = Manifold::new(n);
     m.push(ContactPoint {
-        point: meeting_point_of(a, b, &n),
+        point: meeting_point_of(a, b, &n, -best.separation),
         depth: -best.separation,
         id: 1 << 29,
     });
