@@ -116,12 +116,14 @@ fn inner_radius(p: &ConvexPolyhedron) -> Real {
 /// The face of `own` of largest separation from `other`, whose corners are given in `own`'s
 /// frame (`other_centre` its centroid, `other_radius` its inner radius): (separation, face
 /// index). Faces whose bound `n · c − r − h` cannot beat the best so far are skipped; the
-/// face facing the other centroid most is tried first, to start from a good best.
+/// face facing the other centroid most is tried first, to start from a good best. Stops at
+/// the first face that separates by more than `limit`.
 fn deepest_face(
     own: &ConvexPolyhedron,
     other: &[Point],
     other_centre: &Point,
     other_radius: Real,
+    limit: Real,
 ) -> (Real, usize) {
     let (faces, v) = (own.faces(), own.vertices());
     let offset = |k: usize| {
@@ -148,6 +150,9 @@ fn deepest_face(
         .1;
     let mut best = (separation(first), first);
     for k in 0..faces.len() {
+        if best.0 > limit {
+            break;
+        }
         if k != first && bound(k) > best.0 {
             let s = separation(k);
             if s > best.0 || (s == best.0 && k < best.1) {
@@ -159,11 +164,17 @@ fn deepest_face(
 }
 
 /// The face pair of largest separation, faces of A preferred unless one of B is better by
-/// more than `tolerance`.
-fn deepest_face_axis(f: &Frames, tolerance: Real) -> DeepestAxis {
-    let (sa, ka) = deepest_face(f.a.shape, &f.b_in_a, &f.cb_in_a, f.rb);
-    let (sb, kb) = deepest_face(f.b.shape, &f.a_in_b, &f.ca_in_b, f.ra);
-    if sb > sa + tolerance {
+/// more than `tolerance`; None as soon as a face separates by more than `limit`.
+fn deepest_face_axis(f: &Frames, tolerance: Real, limit: Real) -> Option<DeepestAxis> {
+    let (sa, ka) = deepest_face(f.a.shape, &f.b_in_a, &f.cb_in_a, f.rb, limit);
+    if sa > limit {
+        return None;
+    }
+    let (sb, kb) = deepest_face(f.b.shape, &f.a_in_b, &f.ca_in_b, f.ra, limit);
+    if sb > limit {
+        return None;
+    }
+    Some(if sb > sa + tolerance {
         let face = &f.b.shape.faces()[kb];
         DeepestAxis {
             separation: sb,
@@ -177,7 +188,7 @@ fn deepest_face_axis(f: &Frames, tolerance: Real) -> DeepestAxis {
             normal: f.a.pose.rotation * face.normal,
             axis: SeparatingAxis::FaceA(face.direction),
         }
-    }
+    })
 }
 
 /// Both shapes, each one's corners and centroid in the other's frame, and their inner radii.
@@ -315,9 +326,26 @@ fn deepest_edge_axis(f: &Frames, floor: Real) -> Option<DeepestAxis> {
 /// unless one of B's is (as [`super::convex::deepest_axis`] does). For apart pairs the
 /// separation is a lower bound of the distance.
 pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> DeepestAxis {
+    deepest_axis_within(a, b, tolerance, Real::INFINITY).expect("no limit")
+}
+
+/// [`deepest_axis`], or None as soon as some axis separates A and B by more than `limit`
+/// metres (then they are more than `limit` apart: every axis's separation is a lower bound
+/// of the distance). Cheaper than [`deepest_axis`] on pairs far apart: it may stop at the
+/// first face tried.
+pub fn deepest_axis_within(
+    a: &Posed,
+    b: &Posed,
+    tolerance: Real,
+    limit: Real,
+) -> Option<DeepestAxis> {
     let frames = Frames::new(a, b);
-    let face = deepest_face_axis(&frames, tolerance);
-    deepest_edge_axis(&frames, face.separation + tolerance).unwrap_or(face)
+    let face = deepest_face_axis(&frames, tolerance, limit)?;
+    match deepest_edge_axis(&frames, face.separation + tolerance) {
+        Some(edge) if edge.separation > limit => None,
+        Some(edge) => Some(edge),
+        None => Some(face),
+    }
 }
 
 #[cfg(test)]
