@@ -920,3 +920,49 @@ fn fallback_contact_points_lie_where_the_shapes_meet() {
         }
     }
 }
+
+/// Fuzz target `narrowphase` (run of the re-landed Gauss-map path for polyhedra of every
+/// size, 300 s: 12 of 29 inputs, box–triangle and triangle–triangle), input
+/// `cuboid_triangle_side_normal_missed_by_gauss_map`: a box against a triangle in the plane
+/// y = −2 whose hypotenuse runs along (0.8, 0, 0.6), poses on the grid: depth 0.75 along +x,
+/// while moving the triangle 0.65 along (0.6, 0, −0.8), the hypotenuse's in-plane normal,
+/// separates them.
+///
+/// Where: `narrowphase/src/sat/gauss_map.rs`. A flat polyhedron's Gauss map splits each
+/// edge's half circle at the edge's in-plane normal `m`, which is an arc end, not a face; the
+/// box edge along y maps to an arc through `m` exactly, so it crossed neither quarter arc
+/// strictly and the pair (hypotenuse, box y edge), whose axis is `m`, was never tried. Fixed:
+/// the side normals of a flat shape are candidates (as the full SAT's in-plane axes).
+#[test]
+fn box_against_a_triangle_gets_the_triangle_side_normal() {
+    let case = stored_case(
+        "narrowphase",
+        "cuboid_triangle_side_normal_missed_by_gauss_map",
+    );
+    check_pair(&case);
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+        .unwrap()
+        .expect("penetrating");
+    assert!((m.depth() - 0.65).abs() < 1e-4, "depth {}", m.depth());
+    assert!(
+        (m.normal - Vector::new(0.6, 0.0, -0.8)).norm() < 1e-4,
+        "{:?}",
+        m.normal
+    );
+}
+
+/// Fuzz target `narrowphase` (same run, 10 of 29 inputs: box–hull, hull–box), input
+/// `open/narrowphase/cuboid_hull_gjk_boolean_misses_1mm_overlap`: with polyhedron pairs of
+/// every size on GJK, `intersection_test` says apart for a box and a hull (with repeated
+/// points) that still overlap by 1.1 mm along the contact normal (exact SAT: 33.9 mm before
+/// the move of 32.8 mm). Where: `narrowphase/src/gjk/` (boolean termination on a sliver
+/// Minkowski difference). Not fixed yet.
+#[test]
+#[ignore = "open bug: GJK boolean test misses a 1 mm overlap of a box and a hull"]
+fn gjk_boolean_sees_a_millimetre_overlap_of_a_box_and_a_hull() {
+    check_pair(&stored_case(
+        "open/narrowphase",
+        "cuboid_hull_gjk_boolean_misses_1mm_overlap",
+    ));
+}
