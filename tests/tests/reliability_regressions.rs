@@ -952,6 +952,31 @@ fn box_against_a_triangle_gets_the_triangle_side_normal() {
     );
 }
 
+/// Fuzz target `narrowphase` (2026-11-29 artifacts replayed on the re-landed Gauss-map path),
+/// input `hull_cuboid_sliver_arcs_cross_wrongly_reported_apart`: a sliver hull (five points
+/// nearly in one plane, dihedral angles near π) through a thin box: the exact SAT finds
+/// 1.237 m of penetration, `contact` returned None.
+///
+/// Where: `narrowphase/src/sat/gauss_map.rs`, `deepest_edge_axis`. The separation of a crossing
+/// edge pair came from one corner of each edge (both are the supports along the axis when
+/// the arcs truly cross); arcs near half circles made the crossing test wrong and that value
+/// bogus, above `prediction`, so the pair was declared apart. Fixed: a pair that would raise
+/// the best is measured from all corners (a true separation along its axis; equal to the
+/// shortcut when the arcs do cross, so depths stay exact). The input stays in
+/// `open/narrowphase/`: the full check still fails on it, by the open knife-edge hull class
+/// (the built hull leaves out an input point the oracle sees: depth vs overlap along the
+/// normal), so this test checks the verdict and the depth only.
+#[test]
+fn sliver_hull_through_a_box_is_reported_penetrating() {
+    let case = stored_case(
+        "open/narrowphase",
+        "hull_cuboid_sliver_arcs_cross_wrongly_reported_apart",
+    );
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0).unwrap();
+    assert!(m.is_some_and(|m| m.depth() > 1.2), "{m:?}");
+}
+
 /// Fuzz target `narrowphase` (same run, 10 of 29 inputs: box–hull, hull–box), input
 /// `open/narrowphase/cuboid_hull_gjk_boolean_misses_1mm_overlap`: with polyhedron pairs of
 /// every size on GJK, `intersection_test` says apart for a box and a hull (with repeated

@@ -252,6 +252,13 @@ fn arc_bounds(
         .collect()
 }
 
+/// The largest `l · p` over `pts`.
+fn max_along(pts: &[Point], l: &Vector) -> Real {
+    pts.iter()
+        .map(|p| l.dot(&p.coords))
+        .fold(Real::NEG_INFINITY, Real::max)
+}
+
 /// The crossing edge pair of largest separation above `floor` (see the module docs);
 /// `normal` points from A to B (world). None when no pair beats `floor` (nearly parallel
 /// pairs are skipped as in [`super::convex`], below [`PARALLEL_SINE`]).
@@ -302,8 +309,19 @@ fn deepest_edge_axis(f: &Frames, floor: Real) -> Option<DeepestAxis> {
             if l.dot(&(na + nb)) < 0.0 {
                 l = -l;
             }
+            // Both edges are the supports along `l` when the arcs cross, so one corner of each
+            // gives the separation; but on slivers (dihedral angles near π, arcs near half
+            // circles) the crossing test can be wrong and that value bogus (a hull–box pair
+            // penetrating by 1.24 m was reported apart). When the shortcut would raise the
+            // best, the separation is taken from all corners instead: a true separation along
+            // `l` whatever the arcs say, equal to the shortcut when they do cross.
             let sep = l.dot(&(pb - pa));
             if sep > best_sep {
+                let (amax, bmin) = (max_along(a.vertices(), &l), -max_along(&f.b_in_a, &-l));
+                let sep = bmin - amax;
+                if sep <= best_sep {
+                    continue;
+                }
                 best_sep = sep;
                 best = Some((sep, l, edge_a, edge_b));
             }
