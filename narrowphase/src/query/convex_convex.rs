@@ -1,8 +1,9 @@
 //! Convex polyhedron against convex polyhedron (boxes and triangles included, as
 //! [`ConvexPolyhedron`]s): separating axes and clipping.
 //!
-//! Which algorithm, at any size:
-//! - The boolean test is GJK ([`crate::gjk::intersects`]).
+//! Which algorithm:
+//! - The boolean test is the full SAT up to [`SAT_MAX_FACES`] faces, GJK
+//!   ([`crate::gjk::intersects`]) beyond (see [`intersection_convex_convex`]).
 //! - The contact first asks GJK for the distance, so pairs farther apart than `prediction`
 //!   cost only that. Otherwise the deepest axis comes from the Gauss-map SAT of
 //!   [`crate::sat::gauss_map`] (face normals, plus only the edge pairs whose Gauss-map arcs
@@ -28,7 +29,7 @@ use crate::contact::features::{meeting_point, support_slice};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult};
 use crate::math::{Isometry, Point, Real, Vector};
-use crate::sat::convex::{DeepestAxis, Posed};
+use crate::sat::convex::{DeepestAxis, Posed, SAT_MAX_FACES};
 use crate::sat::gauss_map;
 use crate::sat::SeparatingAxis;
 use crate::shape::ConvexPolyhedron;
@@ -45,14 +46,23 @@ fn pair_scale(a: &Posed, b: &Posed) -> Real {
     size(a).max(size(b))
 }
 
-/// True when the two polyhedra overlap or touch (GJK, [`crate::gjk::intersects`]).
+/// True when the two polyhedra overlap or touch: the full SAT of [`crate::sat::convex`] up to
+/// [`SAT_MAX_FACES`] faces on both sides, GJK ([`crate::gjk::intersects`]) beyond.
+///
+/// GJK at every size was tried (3.7 times fewer instructions on two 12-point hulls) but a
+/// 300 s fuzz run found it answering "apart" for ~70 small-hull pairs that still overlap by
+/// about the fuzz tolerance (1 mm; slivers and repeated points stall its simplex), so small
+/// pairs keep the exact test.
 pub fn intersection_convex_convex(
     pose_a: &Isometry,
     a: &ConvexPolyhedron,
     pose_b: &Isometry,
     b: &ConvexPolyhedron,
 ) -> bool {
-    gjk::intersects(pose_a, a, pose_b, b)
+    if a.faces().len() > SAT_MAX_FACES || b.faces().len() > SAT_MAX_FACES {
+        return gjk::intersects(pose_a, a, pose_b, b);
+    }
+    crate::sat::convex::convex_convex(&Posed::new(a, pose_a), &Posed::new(b, pose_b)).is_none()
 }
 
 /// Contact manifold of two polyhedra whose separation is at most `prediction` metres

@@ -26,8 +26,8 @@ use std::cell::OnceCell;
 /// Edge pairs whose unit directions have a cross product shorter than this are skipped.
 pub const PARALLEL_SINE: Real = 1e-3;
 
-/// The face count this full test was once limited to in the query functions (they now use GJK
-/// and [`super::gauss_map`] at every size); tests still use it to name "big" hulls.
+/// Up to this many faces on both sides, the boolean query of two polyhedra is this full test
+/// (beyond, GJK); their contacts use [`super::gauss_map`] at every size.
 pub const SAT_MAX_FACES: usize = 32;
 
 /// One polyhedron under a pose; its axes are turned into world space once, on first use by
