@@ -11,7 +11,7 @@
 //! | capsule–ball, capsule–capsule | closest points of the cores | one point (two for parallel capsules) |
 //! | capsule–polyhedron (box, triangle, hull) | GJK distance of the core | GJK while apart, segment SAT once the core penetrates; two points on a face |
 //! | ball–polyhedron (triangle, hull) | GJK distance of the centre | one point |
-//! | polyhedron–polyhedron | GJK | Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
+//! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
 
 mod ball_ball;
 mod ball_convex;
