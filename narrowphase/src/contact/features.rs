@@ -35,6 +35,37 @@ pub fn support_feature(corners: &[Point], dir: &Vector, band: Real) -> Vec<Point
         .collect()
 }
 
+/// The slice of a polytope (corners `corners`, edges `edges` as index pairs, world space) in
+/// the slab of thickness `band` metres below its extreme along the unit `dir`: the corners
+/// in the slab and the points where edges cross its bottom plane. Its convex hull is the
+/// polytope cut by the slab, so, seen along `dir`, it covers every point of the polytope
+/// within `band` of the extreme — unlike the corners alone ([`support_feature`]), which miss
+/// the part of a slightly tilted face that lies past its top corner.
+pub fn support_slice(
+    corners: &[Point],
+    edges: &[[u32; 2]],
+    dir: &Vector,
+    band: Real,
+) -> Vec<Point> {
+    let h: Vec<Real> = corners.iter().map(|p| dir.dot(&p.coords)).collect();
+    let floor = h.iter().copied().fold(Real::NEG_INFINITY, Real::max) - band;
+    let mut out: Vec<Point> = corners
+        .iter()
+        .zip(&h)
+        .filter(|(_, &hk)| hk >= floor)
+        .map(|(p, _)| *p)
+        .collect();
+    for &[i, j] in edges {
+        let (i, j) = (i as usize, j as usize);
+        if (h[i] >= floor) != (h[j] >= floor) {
+            // One end above the floor, one below: the crossing of the floor plane.
+            let t = (floor - h[i]) / (h[j] - h[i]);
+            out.push(corners[i] + (corners[j] - corners[i]) * t);
+        }
+    }
+    out
+}
+
 /// A world point where feature `fa` (of A, extreme along the unit normal `n`) and feature `fb`
 /// (of B, extreme along `−n`) meet seen along `n`, midway between their heights along `n`
 /// (see the module docs). Both features must be non-empty.

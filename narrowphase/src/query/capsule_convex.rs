@@ -12,8 +12,8 @@
 use super::ball_convex::{point_separation, CERTIFICATE};
 use super::capsule_round::{without_component, CapsuleCore};
 use super::convex_convex::face_towards;
-use crate::contact::closest::{closest_point_on_segment, closest_points_segments};
-use crate::contact::features::{meeting_point, support_feature};
+use crate::contact::closest::closest_points_segments;
+use crate::contact::features::{meeting_point, support_slice};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult, Segment};
 use crate::math::{Isometry, Point, Real, Vector};
@@ -243,23 +243,7 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
         if s - cap.radius > prediction {
             return None;
         }
-        // Where the polyhedron's support feature along `n` meets the capsule's surface
-        // feature along `−n` (the core's lowest end, or the whole core across `n`, pushed out
-        // by the radius): not the first of several parallel edges at one height, which on
-        // slivers can lie far from the capsule.
-        let band = tol;
-        let corners: Vec<Point> = posed
-            .shape
-            .vertices()
-            .iter()
-            .map(|v| posed.pose * v)
-            .collect();
-        let surface = [cap.a - n * cap.radius, cap.b - n * cap.radius];
-        let point = meeting_point(
-            &support_feature(&corners, &n, band),
-            &support_feature(&surface, &-n, band),
-            &n,
-        );
+        let point = meeting_point_of(posed, cap, &n, depth_of(s).max(tol));
         let mut m = Manifold::new(n);
         m.push(ContactPoint {
             point,
@@ -274,7 +258,7 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
     }
     // A face direction is tested both ways: the polyhedron may have no face facing `n` (then
     // the nearest face's normal would disagree with the depth measured along `n`).
-    let (f, nf) = face_towards(posed, &n);
+    let (_, nf) = face_towards(posed, &n);
     let facing = nf.dot(&n) > 0.0 && nf.cross(&n).norm() <= FACE_AXIS_SINE;
     let clipped = if facing {
         face_points(posed, cap, &n, prediction)
@@ -282,27 +266,13 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
         None
     };
     let mut m = clipped.unwrap_or_else(|| {
-        // One point. Under a facing face whose clipping left nothing (the core lies on one of
-        // its side planes): on the core where it comes nearest the face's centre (the deepest
-        // end of the core can be far from the polyhedron when the core lies along the face).
-        // Otherwise: the core's deepest point along −n.
-        let p = if facing {
-            let shape = posed.shape;
-            let face = shape.face_loop(&shape.faces()[f]);
-            let centre = face
-                .iter()
-                .map(|&i| (posed.pose * shape.vertices()[i as usize]).coords)
-                .sum::<Vector>()
-                / face.len() as Real;
-            closest_point_on_segment(&Point::from(centre), &cap.a, &cap.b).0
-        } else if n.dot(&cap.a.coords) < n.dot(&cap.b.coords) {
-            cap.a
-        } else {
-            cap.b
-        };
+        // One point, where the two shapes meet: under a facing face whose clipping left
+        // nothing (the core lies on one of its side planes), or when no face faces `n` (the
+        // deepest end of the core can be metres beside the polyhedron when the core lies
+        // along it).
         let mut m = Manifold::new(n);
         m.push(ContactPoint {
-            point: p - n * (cap.radius - 0.5 * depth_of(s)),
+            point: meeting_point_of(posed, cap, &n, depth_of(s).max(tol)),
             depth: depth_of(s),
             id: 0,
         });
@@ -310,6 +280,26 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
     });
     m.set_depth(depth_of(s));
     Some(m)
+}
+
+/// Where the polyhedron's slice along `n` (from it to the capsule) meets the capsule's
+/// surface feature along `−n` (its core pushed out by the radius), both as thick as `band`
+/// metres, the penetration depth ([`support_slice`]): not the first of several parallel edges
+/// at one height, nor the deepest end of a core lying along a face, which on slivers can lie
+/// metres from the other shape.
+fn meeting_point_of(posed: &Posed, cap: &CapsuleCore, n: &Vector, band: Real) -> Point {
+    let corners: Vec<Point> = posed
+        .shape
+        .vertices()
+        .iter()
+        .map(|v| posed.pose * v)
+        .collect();
+    let surface = [cap.a - n * cap.radius, cap.b - n * cap.radius];
+    meeting_point(
+        &support_slice(&corners, posed.shape.edges(), n, band),
+        &support_slice(&surface, &[[0, 1]], &-n, band),
+        n,
+    )
 }
 
 /// When `n` (from the polyhedron to the capsule) is a face normal: the core clipped by that

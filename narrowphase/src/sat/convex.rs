@@ -14,48 +14,63 @@
 //!
 //! Each axis is tried by projecting all corners of both shapes: O(V) per axis, so
 //! O((F_A + F_B + E_A·E_B)·(V_A + V_B)) per test. That is fine for boxes and small hulls and is
-//! the oracle the fast tests are checked against; beyond [`SAT_MAX_FACES`] faces the query
-//! functions switch to GJK ([`crate::gjk`]) and to the Gauss-map SAT ([`super::gauss_map`]),
-//! which tries only the edge pairs that form a face of the Minkowski difference.
+//! the oracle the fast tests are checked against, and the axis-report API. The query functions
+//! use GJK ([`crate::gjk`]) and the Gauss-map SAT ([`super::gauss_map`]) instead, at every
+//! size: it tries only the edge pairs that form a face of the Minkowski difference.
 
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Real, Vector};
 use crate::shape::ConvexPolyhedron;
+use std::cell::OnceCell;
 
 /// Edge pairs whose unit directions have a cross product shorter than this are skipped.
 pub const PARALLEL_SINE: Real = 1e-3;
 
-/// Polyhedra with more faces than this are tested with GJK and [`super::gauss_map`] by the
-/// query functions.
+/// Up to this many faces on both sides, the boolean query of two polyhedra is this full test
+/// (beyond, GJK); their contacts use [`super::gauss_map`] at every size.
 pub const SAT_MAX_FACES: usize = 32;
 
-/// One polyhedron under a pose, with its axes turned into world space once.
+/// One polyhedron under a pose; its axes are turned into world space once, on first use by
+/// the full test (the Gauss-map SAT and the manifolds never ask for them).
 pub struct Posed<'a> {
     /// The shape.
     pub shape: &'a ConvexPolyhedron,
     /// Its pose.
     pub pose: &'a Isometry,
+    axes: OnceCell<WorldAxes>,
+}
+
+/// The face normals and edge directions of a [`Posed`] shape, world frame.
+struct WorldAxes {
     face_normals: Vec<Vector>,
     edge_dirs: Vec<Vector>,
 }
 
 impl<'a> Posed<'a> {
-    /// Precomputes the world-space axes of `shape` at `pose`.
+    /// `shape` at `pose` (nothing computed yet).
     pub fn new(shape: &'a ConvexPolyhedron, pose: &'a Isometry) -> Self {
         Self {
             shape,
             pose,
-            face_normals: shape
+            axes: OnceCell::new(),
+        }
+    }
+
+    fn axes(&self) -> &WorldAxes {
+        self.axes.get_or_init(|| WorldAxes {
+            face_normals: self
+                .shape
                 .face_normals()
                 .iter()
-                .map(|n| pose.rotation * n)
+                .map(|n| self.pose.rotation * n)
                 .collect(),
-            edge_dirs: shape
+            edge_dirs: self
+                .shape
                 .edge_directions()
                 .iter()
-                .map(|d| pose.rotation * d)
+                .map(|d| self.pose.rotation * d)
                 .collect(),
-        }
+        })
     }
 
     /// `[min, max]` of the shape projected on the world direction `l`.
@@ -94,11 +109,18 @@ fn in_plane(a: &Posed, b: &Posed) -> bool {
     if !fa && !fb {
         return false;
     }
-    if fa && fb && a.face_normals[0].cross(&b.face_normals[0]).norm() < PARALLEL_SINE {
+    if fa
+        && fb
+        && a.axes().face_normals[0]
+            .cross(&b.axes().face_normals[0])
+            .norm()
+            < PARALLEL_SINE
+    {
         return true;
     }
-    a.edge_dirs.iter().any(|ea| {
-        b.edge_dirs
+    a.axes().edge_dirs.iter().any(|ea| {
+        b.axes()
+            .edge_dirs
             .iter()
             .any(|eb| ea.cross(eb).norm() < PARALLEL_SINE)
     })
@@ -110,25 +132,33 @@ fn candidates<'s>(
     b: &'s Posed,
 ) -> impl Iterator<Item = (SeparatingAxis, Option<Vector>)> + 's {
     let fa = a
+        .axes()
         .face_normals
         .iter()
         .enumerate()
         .map(|(i, n)| (SeparatingAxis::FaceA(i as u16), Some(*n)));
     let fb = b
+        .axes()
         .face_normals
         .iter()
         .enumerate()
         .map(|(j, n)| (SeparatingAxis::FaceB(j as u16), Some(*n)));
-    let ee = a.edge_dirs.iter().enumerate().flat_map(move |(i, ea)| {
-        b.edge_dirs.iter().enumerate().map(move |(j, eb)| {
-            let c = ea.cross(eb);
-            let len = c.norm();
-            let axis = (len >= PARALLEL_SINE).then(|| c / len);
-            (SeparatingAxis::EdgeEdge(i as u16, j as u16), axis)
-        })
-    });
+    let ee = a
+        .axes()
+        .edge_dirs
+        .iter()
+        .enumerate()
+        .flat_map(move |(i, ea)| {
+            b.axes().edge_dirs.iter().enumerate().map(move |(j, eb)| {
+                let c = ea.cross(eb);
+                let len = c.norm();
+                let axis = (len >= PARALLEL_SINE).then(|| c / len);
+                (SeparatingAxis::EdgeEdge(i as u16, j as u16), axis)
+            })
+        });
     let flat = in_plane(a, b);
     let ipa = a
+        .axes()
         .edge_dirs
         .iter()
         .enumerate()
@@ -136,10 +166,11 @@ fn candidates<'s>(
         .map(move |(i, e)| {
             (
                 SeparatingAxis::InPlaneA(i as u16),
-                a.face_normals[0].cross(e).try_normalize(0.0),
+                a.axes().face_normals[0].cross(e).try_normalize(0.0),
             )
         });
     let ipb = b
+        .axes()
         .edge_dirs
         .iter()
         .enumerate()
@@ -147,19 +178,21 @@ fn candidates<'s>(
         .map(move |(j, e)| {
             (
                 SeparatingAxis::InPlaneB(j as u16),
-                b.face_normals[0].cross(e).try_normalize(0.0),
+                b.axes().face_normals[0].cross(e).try_normalize(0.0),
             )
         });
     fa.chain(fb).chain(ee).chain(ipa).chain(ipb)
 }
 
 fn count(a: &Posed, b: &Posed) -> u16 {
-    let mut n = a.face_normals.len() + b.face_normals.len() + a.edge_dirs.len() * b.edge_dirs.len();
+    let mut n = a.axes().face_normals.len()
+        + b.axes().face_normals.len()
+        + a.axes().edge_dirs.len() * b.axes().edge_dirs.len();
     if in_plane(a, b) {
         n += [a, b]
             .iter()
             .filter(|p| p.shape.is_flat())
-            .map(|p| p.edge_dirs.len())
+            .map(|p| p.axes().edge_dirs.len())
             .sum::<usize>();
     }
     n.min(u16::MAX as usize) as u16

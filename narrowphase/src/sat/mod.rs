@@ -20,14 +20,13 @@
 //!   when the triangles are coplanar, so degenerate cross products never decide alone.
 //! - [`convex`]: the generic test on two [`crate::shape::ConvexPolyhedron`]s in world space
 //!   (face normals of both, then every edge × edge, near-parallel pairs skipped with a
-//!   scale-aware threshold). It is the oracle of the fast tests above, and what the polyhedron
-//!   pairs use up to [`convex::SAT_MAX_FACES`] faces; beyond that the boolean test is GJK
-//!   ([`crate::gjk`]; its cost grows with the number of vertices, not with the product of the
-//!   edge counts).
+//!   scale-aware threshold). It is the oracle of the fast tests above and gives the axis
+//!   reports, and the boolean test of polyhedron pairs up to [`convex::SAT_MAX_FACES`] faces;
+//!   beyond, GJK ([`crate::gjk`]), whose cost grows with the number of vertices, not with the
+//!   product of the edge counts.
 //! - [`gauss_map`]: the deepest axis of two polyhedra of any size, exact for penetrating
 //!   pairs, with the edge pairs pruned on the Gauss map (only the pairs whose arcs cross form
-//!   a face of the Minkowski difference). The contacts of polyhedra above
-//!   [`convex::SAT_MAX_FACES`] faces use it.
+//!   a face of the Minkowski difference). The contacts of polyhedra of every size use it.
 //!
 //! Every test has a `_cached` variant that takes the axis that separated the pair last frame
 //! and tries it first (temporal coherence: a separated pair usually stays separated by the
