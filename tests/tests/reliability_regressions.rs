@@ -715,12 +715,13 @@ fn penetrating_capsule_keeps_the_normal_of_its_axis() {
 /// Fuzz target `narrowphase` (fourth run), input
 /// `open/narrowphase/hull_capsule_depth_not_along_normal` (the 2 left of the class above): depth
 /// 0.4556 where the overlap along the normal is 0.4564 (tol 0.0007), a hull–capsule pair on the
-/// GJK path. Not diagnosed yet.
+/// GJK path. Passes since the merges of 2026-11-29 (stop 9): the exact hull builder and the
+/// depth-thick fallback slices both touch this pair; which of the two fixed it was not
+/// isolated.
 #[test]
-#[ignore = "open bug: hull-capsule depth 0.8 mm off its normal, not diagnosed"]
 fn capsule_hull_depth_is_the_overlap_along_the_normal() {
     check_pair(&stored_case(
-        "open/narrowphase",
+        "narrowphase",
         "hull_capsule_depth_not_along_normal",
     ));
 }
@@ -1330,19 +1331,19 @@ fn box_against_a_triangle_gets_the_triangle_side_normal() {
 /// the arcs truly cross); arcs near half circles made the crossing test wrong and that value
 /// bogus, above `prediction`, so the pair was declared apart. Fixed: a pair that would raise
 /// the best is measured from all corners (a true separation along its axis; equal to the
-/// shortcut when the arcs do cross, so depths stay exact). The input stays in
-/// `open/narrowphase/`: the full check still fails on it, by the open knife-edge hull class
-/// (the built hull leaves out an input point the oracle sees: depth vs overlap along the
-/// normal), so this test checks the verdict and the depth only.
+/// shortcut when the arcs do cross, so depths stay exact). Since then hulls of up to 32 faces
+/// take their contact axis from the full SAT (the Gauss-map path's depths were not minimal on
+/// such slivers), and the exact hull builder keeps every input point: the full check passes.
 #[test]
 fn sliver_hull_through_a_box_is_reported_penetrating() {
     let case = stored_case(
-        "open/narrowphase",
+        "narrowphase",
         "hull_cuboid_sliver_arcs_cross_wrongly_reported_apart",
     );
     let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
     let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0).unwrap();
     assert!(m.is_some_and(|m| m.depth() > 1.2), "{m:?}");
+    check_pair(&case);
 }
 
 /// Fuzz target `narrowphase` (same run, 10 of 29 inputs: box–hull, hull–box; a second 300 s

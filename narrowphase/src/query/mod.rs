@@ -7,11 +7,11 @@
 //! | ball–box | closest point in the box frame, squared distance | one point (nearest face when inside) |
 //! | box–box | 15-axis SAT on the relative rotation (`sat::box_box`) | SAT + reference/incident face clipping, ≤ 4 points; edge–edge one point |
 //! | triangle–box | 13-axis SAT in the box frame (`sat::triangle_box`) | generic polyhedron SAT + clipping |
-//! | triangle–triangle | 11-axis SAT, 17 when parallel (`sat::triangle_triangle`) | Gauss-map SAT + clipping (polyhedron path) |
+//! | triangle–triangle | 11-axis SAT, 17 when parallel (`sat::triangle_triangle`) | generic SAT + clipping (polyhedron path) |
 //! | capsule–ball, capsule–capsule | closest points of the cores | one point (two for parallel capsules) |
 //! | capsule–polyhedron (box, triangle, hull) | GJK distance of the core | GJK while apart, segment SAT once the core penetrates; two points on a face |
 //! | ball–polyhedron (triangle, hull) | GJK distance of the centre | one point |
-//! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
+//! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | generic SAT for the axis up to `SAT_MAX_FACES` faces; beyond, Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
 
 mod ball_ball;
 mod ball_convex;
