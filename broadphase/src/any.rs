@@ -79,6 +79,9 @@ impl FromStr for BroadPhaseKind {
 }
 
 /// Enum dispatch over the four structures; implements [`BroadPhase`].
+// A world holds one of these, so the size of its largest variant (the grid's reused buffers)
+// costs nothing worth a box and its indirection on every call.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyBroadPhase {
     /// See [`BruteForce`].

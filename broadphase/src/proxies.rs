@@ -227,12 +227,17 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
 /// Sorts the pair keys (linear-time bucket or radix sort when large; a serial sort, so the
 /// result cannot depend on the thread count) and writes the handle pairs to `out` (cleared
 /// first).
-pub(crate) fn finish_pairs(keys: &mut [u64], arena: &ProxyArena, out: &mut Vec<Pair>) {
+pub(crate) fn finish_pairs(
+    keys: &mut [u64],
+    arena: &ProxyArena,
+    out: &mut Vec<Pair>,
+    scratch: &mut SortScratch,
+) {
     let slots = arena.slot_count() as u64;
     if keys.len() > 1 << 12 && slots <= keys.len() as u64 {
-        bucket_sort(keys, slots);
+        bucket_sort(keys, slots, scratch);
     } else if keys.len() > 1 << 12 {
-        radix_sort(keys, slots);
+        radix_sort(keys, slots, scratch);
     } else {
         keys.sort_unstable();
     }
@@ -244,28 +249,45 @@ pub(crate) fn finish_pairs(keys: &mut [u64], arena: &ProxyArena, out: &mut Vec<P
     );
 }
 
+/// Buffers of the pair-key sorts, kept by each structure from frame to frame so that a warm
+/// frame allocates nothing (fresh buffers cost page faults: about 5 % of a 10 000-ball step).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SortScratch {
+    keys: Vec<u64>,
+    starts: Vec<u32>,
+}
+
 /// Sorts pair keys (`(a << 32) | b` with `a, b < slots`) ascending when there are more pairs
 /// than slots: a counting sort on `a` (one bucket per slot), then each bucket (a few keys for
 /// most proxies) sorted on its own. Two passes over the keys where the radix sort makes four.
-fn bucket_sort(keys: &mut [u64], slots: u64) {
-    let mut starts = vec![0u32; slots as usize + 1];
+fn bucket_sort(keys: &mut [u64], slots: u64, scratch: &mut SortScratch) {
+    let SortScratch {
+        keys: sorted,
+        starts,
+    } = scratch;
+    // Counts of bucket `a` in `starts[a + 1]`, then their prefix sums: bucket `a` starts at
+    // `starts[a]`.
+    starts.clear();
+    starts.resize(slots as usize + 1, 0);
     for &k in keys.iter() {
         starts[(k >> 32) as usize + 1] += 1;
     }
     for i in 1..starts.len() {
         starts[i] += starts[i - 1];
     }
-    let mut sorted = vec![0u64; keys.len()];
-    {
-        let mut cursor = starts[..slots as usize].to_vec();
-        for &k in keys.iter() {
-            let c = &mut cursor[(k >> 32) as usize];
-            sorted[*c as usize] = k;
-            *c += 1;
-        }
+    sorted.clear();
+    sorted.resize(keys.len(), 0);
+    // `starts[a]` is the write cursor of bucket `a`; afterwards it is the bucket's end (the
+    // start of bucket `a + 1`), so `starts[..slots]` are the buckets' ends, in order.
+    for &k in keys.iter() {
+        let c = &mut starts[(k >> 32) as usize];
+        sorted[*c as usize] = k;
+        *c += 1;
     }
-    for w in starts.windows(2) {
-        let bucket = &mut sorted[w[0] as usize..w[1] as usize];
+    let mut begin = 0;
+    for &end in &starts[..slots as usize] {
+        let bucket = &mut sorted[begin..end as usize];
+        begin = end as usize;
         if bucket.len() <= 16 {
             // Insertion sort: the common case is 0-4 keys.
             for i in 1..bucket.len() {
@@ -281,20 +303,22 @@ fn bucket_sort(keys: &mut [u64], slots: u64) {
             bucket.sort_unstable();
         }
     }
-    keys.copy_from_slice(&sorted);
+    keys.copy_from_slice(sorted);
 }
 
 /// Sorts pair keys (`(a << 32) | b` with `a, b < slots`) ascending: least-significant-digit
 /// radix sort on 11-bit digits, skipping the digits that are zero in every key. Linear time,
 /// where a comparison sort of the ~10⁵ keys of a large scene costs several times more.
-fn radix_sort(keys: &mut [u64], slots: u64) {
+fn radix_sort(keys: &mut [u64], slots: u64, scratch: &mut SortScratch) {
     const BITS: u32 = 11;
     const RADIX: usize = 1 << BITS;
     // Only the low `w` bits of each half can be set.
     let w = 64 - slots.saturating_sub(1).leading_zeros().min(63);
-    let mut scratch = vec![0u64; keys.len()];
-    let mut counts = vec![0u32; RADIX];
-    let (mut src, mut dst): (&mut [u64], &mut [u64]) = (keys, &mut scratch);
+    let buffer = &mut scratch.keys;
+    buffer.clear();
+    buffer.resize(keys.len(), 0);
+    let mut counts = [0u32; RADIX];
+    let (mut src, mut dst): (&mut [u64], &mut [u64]) = (keys, buffer);
     let mut in_scratch = false;
     for half in [0u32, 32] {
         let mut shift = half;
@@ -326,11 +350,11 @@ fn radix_sort(keys: &mut [u64], slots: u64) {
 }
 
 /// Concatenates per-task pair-key vectors.
-pub(crate) fn concat(parts: Vec<Vec<u64>>, keys: &mut Vec<u64>) {
+pub(crate) fn concat(parts: &[Vec<u64>], keys: &mut Vec<u64>) {
     keys.clear();
     keys.reserve(parts.iter().map(Vec::len).sum());
     for p in parts {
-        keys.extend_from_slice(&p);
+        keys.extend_from_slice(p);
     }
 }
 
@@ -346,6 +370,9 @@ mod tests {
     #[test]
     fn radix_sort_matches_comparison_sort() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
+        // One scratch for every case, as a structure reuses it from frame to frame: stale
+        // contents of a longer earlier sort must not leak into a later one.
+        let mut scratch = SortScratch::default();
         for slots in [1u64, 2, 3, 2047, 2048, 2049, 100_000, 1 << 22, 1 << 31] {
             for len in [0usize, 1, 5, 5000] {
                 let mut keys: Vec<u64> = (0..len)
@@ -358,10 +385,10 @@ mod tests {
                 let mut expect = keys.clone();
                 expect.sort_unstable();
                 let mut by_bucket = keys.clone();
-                radix_sort(&mut keys, slots);
+                radix_sort(&mut keys, slots, &mut scratch);
                 assert_eq!(keys, expect, "radix: slots {slots}, len {len}");
                 if slots <= 1 << 22 {
-                    bucket_sort(&mut by_bucket, slots);
+                    bucket_sort(&mut by_bucket, slots, &mut scratch);
                     assert_eq!(by_bucket, expect, "buckets: slots {slots}, len {len}");
                 }
             }

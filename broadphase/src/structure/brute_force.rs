@@ -3,7 +3,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray};
+use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 
 /// Tests every pair of live proxies; queries scan every proxy.
@@ -11,6 +11,7 @@ use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 pub struct BruteForce {
     store: ProxyStore,
     keys: Vec<u64>,
+    sort: SortScratch,
 }
 
 impl BruteForce {
@@ -38,7 +39,7 @@ impl BroadPhase for BruteForce {
                 }
             }
         }
-        finish_pairs(&mut self.keys, &self.store.arena, out);
+        finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

@@ -19,7 +19,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{concat, finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray};
+use crate::proxies::{concat, finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use rayon::prelude::*;
 
@@ -70,6 +70,7 @@ pub struct Bvh {
     built_cost: Real,
     rebuilds: usize,
     keys: Vec<u64>,
+    sort: SortScratch,
 }
 
 fn empty_box() -> Aabb {
@@ -397,7 +398,7 @@ impl Bvh {
                 })
                 .collect();
             let mut rest = Vec::new();
-            concat(parts, &mut rest);
+            concat(&parts, &mut rest);
             keys.extend_from_slice(&rest);
         }
         self.keys = keys;
@@ -444,7 +445,7 @@ impl BroadPhase for Bvh {
             }
             self.find_pair_keys();
         }
-        finish_pairs(&mut self.keys, &self.store.arena, out);
+        finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

@@ -29,7 +29,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{concat, finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray};
+use crate::proxies::{concat, finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHandle};
 use rayon::prelude::*;
 
@@ -125,6 +125,10 @@ pub struct Grid {
     chunks: Vec<(Vec<u32>, Vec<u64>)>,
     /// Sorted pair keys of the last rebuild (reused while nothing changes).
     keys: Vec<u64>,
+    /// Per-task pair keys of the last search, and the sort's buffers (kept so that a warm
+    /// frame allocates nothing).
+    parts: Vec<Vec<u64>>,
+    sort: SortScratch,
 }
 
 impl Default for Grid {
@@ -158,6 +162,8 @@ impl Grid {
             next_live: Vec::new(),
             chunks: Vec::new(),
             keys: Vec::new(),
+            parts: Vec::new(),
+            sort: SortScratch::default(),
         }
     }
 
@@ -646,14 +652,12 @@ impl Grid {
         let buckets = self.starts.len().saturating_sub(1);
         let chunks = if self.items.len() < 4096 { 1 } else { 64 };
         let per = buckets.div_ceil(chunks).max(1);
-        let mut parts: Vec<Vec<u64>> = (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut v = Vec::new();
-                self.cell_pairs((c * per).min(buckets), ((c + 1) * per).min(buckets), &mut v);
-                v
-            })
-            .collect();
+        let mut parts = std::mem::take(&mut self.parts);
+        parts.resize_with(chunks, Vec::new);
+        parts.par_iter_mut().enumerate().for_each(|(c, v)| {
+            v.clear();
+            self.cell_pairs((c * per).min(buckets), ((c + 1) * per).min(buckets), v);
+        });
         const SCAN: usize = 8192;
         let n = self.live.len();
         for &o in &self.oversized {
@@ -667,9 +671,9 @@ impl Grid {
                 .collect();
             parts.extend(sub);
         }
-        let mut keys = std::mem::take(&mut self.keys);
-        concat(parts, &mut keys);
-        self.keys = keys;
+        concat(&parts, &mut self.keys);
+        parts.truncate(chunks);
+        self.parts = parts;
     }
 
     /// Visits the table entries of every cell of `r` (which must be a few cells), calling
@@ -761,12 +765,10 @@ impl BroadPhase for Grid {
         if self.dirty {
             self.rebuild();
             self.find_pair_keys();
-            let mut keys = std::mem::take(&mut self.keys);
-            finish_pairs(&mut keys, &self.store.arena, out);
-            self.keys = keys;
+            finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
         } else {
             // Nothing changed since the last rebuild: the sorted keys still hold.
-            finish_pairs(&mut self.keys, &self.store.arena, out);
+            finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
         }
     }
 

@@ -23,7 +23,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{concat, finish_pairs, pair_key, ProxyStore, Ray};
+use crate::proxies::{concat, finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use rayon::prelude::*;
 
@@ -89,6 +89,7 @@ pub struct SweepAndPrune {
     membership_changed: bool,
     frames: u32,
     keys: Vec<u64>,
+    sort: SortScratch,
     stats: SapStats,
 }
 
@@ -266,10 +267,13 @@ impl BroadPhase for SweepAndPrune {
                 .collect();
             self.stats.candidates = parts.iter().map(|p| p.1).sum();
             let mut keys = std::mem::take(&mut self.keys);
-            concat(parts.into_iter().map(|p| p.0).collect(), &mut keys);
+            concat(
+                &parts.into_iter().map(|p| p.0).collect::<Vec<_>>(),
+                &mut keys,
+            );
             self.keys = keys;
         }
-        finish_pairs(&mut self.keys, &self.store.arena, out);
+        finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {
