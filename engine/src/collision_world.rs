@@ -182,6 +182,10 @@ impl CollisionWorld {
     /// Broad phase then narrow phase: afterwards [`contacts`](Self::contacts) holds every pair
     /// within the prediction distance, in pair order.
     pub fn update(&mut self) {
+        crate::step::on_rayon_pool(|| self.update_stages());
+    }
+
+    fn update_stages(&mut self) {
         self.times.clear();
         let t = Timer::start();
         self.updates.clear();
