@@ -1384,3 +1384,23 @@ fn nearly_parallel_box_edges_keep_the_minimal_axis() {
         check_pair(&stored_case("box_box", name));
     }
 }
+
+/// Fuzz target `shapes` (run 9, stop 9: 1 of 7 inputs), input `convex_polygon_of_zero_area`:
+/// a valid (strictly convex) polygon reported area 0.
+///
+/// Where: `narrowphase/src/planar/convex.rs`, `twice_signed_area`: the shoelace sum over
+/// absolute f32 coordinates cancelled for a small polygon away from the origin. Fixed: a fan
+/// about the first corner, summed in f64. The area of a unit square moved far from the origin
+/// stays 1.
+#[test]
+fn convex_polygon_area_survives_an_offset() {
+    replay_shapes_input("shapes", "convex_polygon_of_zero_area");
+    use tumble::narrowphase::math::Point2;
+    use tumble::narrowphase::planar::ConvexPolygon;
+    for offset in [0.0, 1e3, 1e5, 3e5] {
+        let corners = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+            .map(|(x, y)| Point2::new(x + offset, y + offset));
+        let area = ConvexPolygon::new(&corners).unwrap().area();
+        assert!((area - 1.0).abs() < 1e-6, "offset {offset}: area {area}");
+    }
+}

@@ -27,12 +27,23 @@ pub(crate) fn turn(a: &Point2, b: &Point2, c: &Point2) -> i8 {
     }
 }
 
-/// Twice the signed area (positive for counter-clockwise corners).
+/// Twice the signed area (positive for counter-clockwise corners): a fan about the first
+/// corner, summed in f64. The shoelace sum over absolute coordinates cancels for a small
+/// polygon far from the origin (fuzz run 9: a valid polygon of area 0).
 pub(crate) fn twice_signed_area(corners: &[Point2]) -> Real {
-    let n = corners.len();
-    (0..n)
-        .map(|i| cross(&corners[i].coords, &corners[(i + 1) % n].coords))
-        .sum()
+    let Some(o) = corners.first() else {
+        return 0.0;
+    };
+    let rel = |p: &Point2| (p.x as f64 - o.x as f64, p.y as f64 - o.y as f64);
+    let sum: f64 = corners
+        .windows(2)
+        .skip(1)
+        .map(|w| {
+            let ((ax, ay), (bx, by)) = (rel(&w[0]), rel(&w[1]));
+            ax * by - ay * bx
+        })
+        .sum();
+    sum as Real
 }
 
 /// The largest corner coordinate magnitude accepted (metres): products of coordinate
