@@ -2,6 +2,7 @@
 //! (Ericson, RTCD §5.1.2 and §5.1.9).
 
 use crate::math::{Point, Real};
+use nalgebra::{RealField, Vector3};
 
 /// The point of segment `[a, b]` closest to `p`, and its parameter `t ∈ [0, 1]`.
 #[inline]
@@ -64,6 +65,51 @@ pub fn closest_points_segments(
         }
     }
     (p1 + d1 * s, p2 + d2 * t, s, t)
+}
+
+/// The point of triangle `a, b, c` nearest to `q`, by Voronoi regions (Ericson RTCD §5.1.5),
+/// in f32 or f64 (the hull builder works in f64). For a degenerate triangle the interior
+/// region's weights divide by zero: callers that may meet one handle it first; a zero
+/// denominator returns `a`.
+pub(crate) fn closest_on_triangle_regions<T: RealField + Copy>(
+    q: &Vector3<T>,
+    a: &Vector3<T>,
+    b: &Vector3<T>,
+    c: &Vector3<T>,
+) -> Vector3<T> {
+    let zero = T::zero();
+    let (ab, ac, aq) = (b - a, c - a, q - a);
+    let (d1, d2) = (ab.dot(&aq), ac.dot(&aq));
+    if d1 <= zero && d2 <= zero {
+        return *a;
+    }
+    let bq = q - b;
+    let (d3, d4) = (ab.dot(&bq), ac.dot(&bq));
+    if d3 >= zero && d4 <= d3 {
+        return *b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= zero && d1 >= zero && d3 <= zero {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cq = q - c;
+    let (d5, d6) = (ab.dot(&cq), ac.dot(&cq));
+    if d6 >= zero && d5 <= d6 {
+        return *c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= zero && d2 >= zero && d6 <= zero {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= zero && d4 - d3 >= zero && d5 - d6 >= zero {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = va + vb + vc;
+    if denom == zero {
+        return *a;
+    }
+    a + ab * (vb / denom) + ac * (vc / denom)
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@
 //! than [`MIN_HULL_SIZE`] (squared f32 edge lengths would underflow to zero).
 //! O(n·F) time, for the few hundred points a collision hull has.
 
+use crate::contact::closest::closest_on_triangle_regions;
 use crate::error::ShapeError;
 use crate::math::{is_finite_point, Point, Real};
 use crate::planar::MAX_COORDINATE;
@@ -133,7 +134,7 @@ pub(crate) fn convex_hull(points: &[Point]) -> Result<(Vec<Point>, Vec<Vec<u32>>
         if visible.is_empty()
             || visible.iter().any(|&f| {
                 let v = faces[f].v;
-                (closest_on_triangle(q, &p[v[0]], &p[v[1]], &p[v[2]]) - q).norm() <= eps
+                (closest_on_triangle_regions(q, &p[v[0]], &p[v[1]], &p[v[2]]) - q).norm() <= eps
             })
         {
             continue;
@@ -181,42 +182,6 @@ pub(crate) fn convex_hull(points: &[Point]) -> Result<(Vec<Point>, Vec<Vec<u32>>
         })
         .collect();
     Ok((verts, loops))
-}
-
-/// The point of triangle `abc` closest to `q` (Ericson RTCD §5.1.5, by Voronoi regions).
-fn closest_on_triangle(q: &V, a: &V, b: &V, c: &V) -> V {
-    let (ab, ac, aq) = (b - a, c - a, q - a);
-    let (d1, d2) = (ab.dot(&aq), ac.dot(&aq));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return *a;
-    }
-    let bq = q - b;
-    let (d3, d4) = (ab.dot(&bq), ac.dot(&bq));
-    if d3 >= 0.0 && d4 <= d3 {
-        return *b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return a + ab * (d1 / (d1 - d3));
-    }
-    let cq = q - c;
-    let (d5, d6) = (ab.dot(&cq), ac.dot(&cq));
-    if d6 >= 0.0 && d5 <= d6 {
-        return *c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return a + ac * (d2 / (d2 - d6));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
-        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-    }
-    let denom = va + vb + vc;
-    if denom == 0.0 {
-        return *a; // unreachable for the non-degenerate triangles of the hull
-    }
-    a + ab * (vb / denom) + ac * (vc / denom)
 }
 
 fn argmax(p: &[V], f: impl Fn(&V) -> f64) -> usize {

@@ -1,6 +1,6 @@
 //! Closest points on obstacles, for initial overlaps (Ericson RTCD §5.1.2, §5.1.5).
 
-use crate::contact::closest::closest_point_on_segment;
+use crate::contact::closest::{closest_on_triangle_regions, closest_point_on_segment};
 use crate::math::{Point, Real, Vector};
 
 /// The point of the box surface `[−h, h]` (local frame) nearest to `p`, a unit outward
@@ -46,41 +46,7 @@ pub(crate) fn closest_on_triangle(p: &Point, a: &Point, b: &Point, c: &Point) ->
             .min_by(|x, y| (x - p).norm_squared().total_cmp(&(y - p).norm_squared()))
             .unwrap_or(*a);
     }
-    let ap = p - a;
-    let d1 = ab.dot(&ap);
-    let d2 = ac.dot(&ap);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return *a;
-    }
-    let bp = p - b;
-    let d3 = ab.dot(&bp);
-    let d4 = ac.dot(&bp);
-    if d3 >= 0.0 && d4 <= d3 {
-        return *b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return a + ab * v;
-    }
-    let cp = p - c;
-    let d5 = ab.dot(&cp);
-    let d6 = ac.dot(&cp);
-    if d6 >= 0.0 && d5 <= d6 {
-        return *c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return a + ac * w;
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return b + (c - b) * w;
-    }
-    let denom = va + vb + vc;
-    let v = vb / denom;
-    let w = vc / denom;
-    a + ab * v + ac * w
+    Point::from(closest_on_triangle_regions(
+        &p.coords, &a.coords, &b.coords, &c.coords,
+    ))
 }
