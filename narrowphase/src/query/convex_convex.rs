@@ -91,9 +91,9 @@ pub fn contact_convex_convex(
     // An axis separating by more than `prediction` means the distance is too.
     let best = gauss_map::deepest_axis_within(&pa, &pb, tol, prediction)?;
     // No axis separates: penetrating or touching, and `best` is the exact minimal
-    // translation. Two flat shapes are the exception: in a common plane the in-plane
-    // axes, which the Gauss map lacks, may separate them.
-    if best.separation > 0.0 || (a.is_flat() && b.is_flat()) {
+    // translation. (Two flat shapes, whose in-plane axes the Gauss map lacks, never get
+    // here: they have two faces each and take the full SAT above.)
+    if best.separation > 0.0 {
         if let GjkResult::Separated {
             distance,
             point_a,
