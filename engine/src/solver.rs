@@ -760,6 +760,18 @@ impl Velocities {
     /// effects (already through the inverse inertia) are `ang_a`, `ang_b`; only in the lanes
     /// of `mask` when there is one.
     #[inline(always)]
+    /// Applies impulse `d` (per lane, newton-seconds) along `dir` through `row`'s angular
+    /// impulse terms.
+    fn apply_row(&mut self, b: &Bundle, dir: &V4, row: &RowW, d: F4, mask: Option<M4>) {
+        self.apply(
+            b,
+            dir.scale(d),
+            row.imp_a.scale(d),
+            row.imp_b.scale(d),
+            mask,
+        );
+    }
+
     fn apply(&mut self, b: &Bundle, lin: V4, ang_a: V4, ang_b: V4, mask: Option<M4>) {
         let va = self.va - lin.scale(b.inv_mass_a);
         let wa = self.wa - ang_a;
@@ -907,13 +919,7 @@ fn solve_bundle(
                 let d = new - cp.jn;
                 cp.jn = new;
                 cp.max_jn = cp.max_jn.max(d);
-                vel.apply(
-                    bd,
-                    n_.scale(d),
-                    cp.normal.imp_a.scale(d),
-                    cp.normal.imp_b.scale(d),
-                    mask(k),
-                );
+                vel.apply_row(bd, n_, &cp.normal, d, mask(k));
             }
         }
         Pass::Restitution => {
@@ -934,13 +940,7 @@ fn solve_bundle(
                 let d = new - cp.jn;
                 cp.jn = m.select(new, cp.jn);
                 cp.max_jn = m.select(cp.max_jn.max(d), cp.max_jn);
-                vel.apply(
-                    bd,
-                    n_.scale(d),
-                    cp.normal.imp_a.scale(d),
-                    cp.normal.imp_b.scale(d),
-                    Some(m),
-                );
+                vel.apply_row(bd, n_, &cp.normal, d, Some(m));
             }
         }
     }
