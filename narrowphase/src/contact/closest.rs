@@ -19,52 +19,75 @@ pub fn closest_point_on_segment(p: &Point, a: &Point, b: &Point) -> (Point, Real
 /// Closest points `c1 = p1 + s (q1 − p1)`, `c2 = p2 + t (q2 − p2)` of segments `[p1, q1]`
 /// and `[p2, q2]` (Ericson's ClosestPtSegmentSegment, §5.1.9): returns `(c1, c2, s, t)`.
 /// Handles degenerate (point) segments and parallel ones (then one of the many pairs).
+///
+/// Nearly parallel segments (sine of their angle below [`NEAR_PARALLEL_SINE`]) are solved in
+/// f64: the denominator `|d1|²|d2|² − (d1 · d2)²` is `sin²` of the angle times `|d1|²|d2|²`,
+/// so in f32 its rounding (about one ulp of `|d1|²|d2|²`) swamps it below a sine of ~10⁻³,
+/// and the f32 routine then takes `s = 0`: a pair up to `|d1| · sin` farther apart than the
+/// closest one (two nearly parallel capsules 1.4 mm into each other were reported apart).
 pub fn closest_points_segments(
     p1: &Point,
     q1: &Point,
     p2: &Point,
     q2: &Point,
 ) -> (Point, Point, Real, Real) {
-    let d1 = q1 - p1;
-    let d2 = q2 - p2;
-    let r = p1 - p2;
+    let (d1, d2) = (q1 - p1, q2 - p2);
+    let (a, e, b) = (d1.norm_squared(), d2.norm_squared(), d1.dot(&d2));
+    let (s, t) = if a * e - b * b < NEAR_PARALLEL_SINE * NEAR_PARALLEL_SINE * a * e {
+        let (s, t) = segment_parameters::<f64>(
+            &d1.cast(),
+            &d2.cast(),
+            &(p1 - p2).cast(),
+            f64::from(Real::EPSILON * Real::EPSILON),
+        );
+        (s as Real, t as Real)
+    } else {
+        segment_parameters(&d1, &d2, &(p1 - p2), Real::EPSILON * Real::EPSILON)
+    };
+    (p1 + d1 * s, p2 + d2 * t, s, t)
+}
+
+/// Below this sine of the angle between two segments, [`closest_points_segments`] works in f64.
+const NEAR_PARALLEL_SINE: Real = 1e-2;
+
+/// The parameters `(s, t)` of Ericson's ClosestPtSegmentSegment for directions `d1`, `d2` and
+/// `r = p1 − p2`, in f32 or f64; a segment whose squared length is at most `tiny` is a point.
+fn segment_parameters<T: RealField + Copy>(
+    d1: &Vector3<T>,
+    d2: &Vector3<T>,
+    r: &Vector3<T>,
+    tiny: T,
+) -> (T, T) {
+    let (zero, one) = (T::zero(), T::one());
     let a = d1.norm_squared();
     let e = d2.norm_squared();
-    let f = d2.dot(&r);
-    let tiny = Real::EPSILON * Real::EPSILON;
-    let (s, t);
+    let f = d2.dot(r);
     if a <= tiny && e <= tiny {
-        return (*p1, *p2, 0.0, 0.0);
+        return (zero, zero);
     }
     if a <= tiny {
-        s = 0.0;
-        t = (f / e).clamp(0.0, 1.0);
-    } else {
-        let c = d1.dot(&r);
-        if e <= tiny {
-            t = 0.0;
-            s = (-c / a).clamp(0.0, 1.0);
-        } else {
-            let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            let mut s0 = if denom > Real::EPSILON * a * e {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t0 = (b * s0 + f) / e;
-            if t0 < 0.0 {
-                t0 = 0.0;
-                s0 = (-c / a).clamp(0.0, 1.0);
-            } else if t0 > 1.0 {
-                t0 = 1.0;
-                s0 = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            s = s0;
-            t = t0;
-        }
+        return (zero, (f / e).clamp(zero, one));
     }
-    (p1 + d1 * s, p2 + d2 * t, s, t)
+    let c = d1.dot(r);
+    if e <= tiny {
+        return ((-c / a).clamp(zero, one), zero);
+    }
+    let b = d1.dot(d2);
+    let denom = a * e - b * b;
+    let mut s = if denom > T::default_epsilon() * a * e {
+        ((b * f - c * e) / denom).clamp(zero, one)
+    } else {
+        zero
+    };
+    let mut t = (b * s + f) / e;
+    if t < zero {
+        t = zero;
+        s = (-c / a).clamp(zero, one);
+    } else if t > one {
+        t = one;
+        s = ((b - c) / a).clamp(zero, one);
+    }
+    (s, t)
 }
 
 /// The point of triangle `a, b, c` nearest to `q`, by Voronoi regions (Ericson RTCD §5.1.5),

@@ -17,7 +17,7 @@ use crate::contact::features::{meeting_point, support_slice};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult, Segment};
 use crate::math::{Isometry, Point, Real, Vector};
-use crate::sat::convex::{Posed, PARALLEL_SINE};
+use crate::sat::convex::Posed;
 use crate::shape::ConvexPolyhedron;
 
 /// Cosine above which a contact normal counts as a face normal (two-point manifold).
@@ -127,30 +127,22 @@ fn core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Poin
 /// edges); so the nearest of the pairs (each end and its closest point of the polytope,
 /// [`super::ball_convex::point_separation`]; the segment and each edge) is a closest pair. Its
 /// direction (exactly across both when the closest points are inside both) is the normal, and
-/// the core's separation along it the distance.
+/// the core's separation along it the distance — unless the SAT's best axis separates the
+/// core by more: a pair a few µm apart (GJK's uncertified case) has a direction made of
+/// rounding, and an edge nearly parallel to the core has an ill-conditioned cross product,
+/// while the separation along any unit axis is a lower bound of the distance, so the larger
+/// of the two is the better answer (the depth `radius − sep` the smaller, never below the
+/// true one).
 fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Point)> {
     let d = cap.b - cap.a;
-    let du = d.try_normalize(0.0).unwrap_or_else(Vector::y);
-    let faces = posed
-        .shape
-        .face_normals()
-        .iter()
-        .map(|n| posed.pose.rotation * n);
-    let edges = posed.shape.edge_directions().iter().filter_map(|e| {
-        du.cross(&(posed.pose.rotation * e))
-            .try_normalize(PARALLEL_SINE)
-    });
-    let sat = faces
-        .chain(edges)
-        .map(|l| core_separation(posed, cap, &l).max(core_separation(posed, cap, &-l)))
-        .fold(Real::NEG_INFINITY, Real::max);
+    let (sat, sat_axis) = segment_sat(posed, cap);
     if sat <= 0.0 {
         return None;
     }
     // The candidate pairs compete on their distance, not on the core's separation along their
     // direction: parallel edges give the same direction and separation, but only the nearest
     // one's pair holds the core's closest point. (distance, direction, the core's point)
-    let mut best = (Real::INFINITY, Vector::y(), cap.a);
+    let mut best = (Real::INFINITY, sat_axis, cap.a);
     let mut consider = |dist: Real, n: Vector, on_core: Point| {
         if dist < best.0 {
             best = (dist, n, on_core);
@@ -181,7 +173,43 @@ fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector
         }
     }
     let (_, n, core_point) = best;
-    Some((core_separation(posed, cap, &n), n, core_point))
+    let sep = core_separation(posed, cap, &n);
+    Some(if sat > sep {
+        (sat, sat_axis, core_point)
+    } else {
+        (sep, n, core_point)
+    })
+}
+
+/// The SAT of the core segment against the polyhedron: the core's largest separation over
+/// the polyhedron's face normals and the segment's direction crossed with each edge
+/// direction (both ways), and the unit axis (world, from the polyhedron to the core) giving
+/// it. Every unit axis gives a lower bound of the distance (an upper bound of the depth), so
+/// an edge nearly parallel to the core is kept unless the cross product vanishes: its
+/// direction is rounded, but it is measured exactly, and skipping it lost the thin faces of
+/// the Minkowski sum that give the least depth of a core lying along an edge.
+fn segment_sat(posed: &Posed, cap: &CapsuleCore) -> (Real, Vector) {
+    let du = (cap.b - cap.a).try_normalize(0.0).unwrap_or_else(Vector::y);
+    let faces = posed
+        .shape
+        .face_normals()
+        .iter()
+        .map(|n| posed.pose.rotation * n);
+    let edges = posed
+        .shape
+        .edge_directions()
+        .iter()
+        .filter_map(|e| du.cross(&(posed.pose.rotation * e)).try_normalize(0.0));
+    let mut best = (Real::NEG_INFINITY, Vector::y());
+    for l in faces.chain(edges) {
+        for l in [l, -l] {
+            let s = core_separation(posed, cap, &l);
+            if s > best.0 {
+                best = (s, l);
+            }
+        }
+    }
+    best
 }
 
 /// How far the capsule's core lies beyond the polyhedron along the unit `n` (world):
@@ -220,12 +248,11 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
     }
     let mut best_edge = (Real::NEG_INFINITY, Vector::y(), 0u16);
     for (j, e) in posed.shape.edge_directions().iter().enumerate() {
-        let c = du.cross(&(posed.pose.rotation * e));
-        let len = c.norm();
-        if len < PARALLEL_SINE {
+        // Kept however nearly parallel (see `segment_sat`).
+        let Some(c) = du.cross(&(posed.pose.rotation * e)).try_normalize(0.0) else {
             continue;
-        }
-        let (s, dir) = sep_on(&(c / len));
+        };
+        let (s, dir) = sep_on(&c);
         if s > best_edge.0 {
             best_edge = (s, dir, j as u16);
         }
