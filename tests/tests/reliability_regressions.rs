@@ -1404,3 +1404,200 @@ fn convex_polygon_area_survives_an_offset() {
         assert!((area - 1.0).abs() < 1e-6, "offset {offset}: area {area}");
     }
 }
+
+/// A pose from a quaternion printed as `[i, j, k, w]` (as `PairCase`'s `Debug` shows it, exact
+/// f32 values, so taken unchecked) and a translation.
+fn printed_pose(q: [Real; 4], t: [Real; 3]) -> Isometry {
+    Isometry::from_parts(
+        Vector::new(t[0], t[1], t[2]).into(),
+        Rotation::new_unchecked(nalgebra::Quaternion::new(q[3], q[0], q[1], q[2])),
+    )
+}
+
+/// A hull recipe from printed points.
+fn printed_hull(points: &[[Real; 3]]) -> ShapeRecipe {
+    ShapeRecipe::Hull(
+        points
+            .iter()
+            .map(|p| Point::new(p[0], p[1], p[2]))
+            .collect(),
+    )
+}
+
+/// Fuzz target `narrowphase` (run 9), input `capsule_capsule_depth_minus_tol_separates`: two
+/// capsules (half-height = radius = 2.39 m) 2.3·10⁻⁴ rad from parallel, 0.116 m apart, got
+/// the right depth 4.6577 m, but moved apart along the normal by depth − tol (1.4 mm still
+/// overlapping) the boolean test said apart.
+///
+/// Where: `narrowphase/src/contact/closest.rs`, `closest_points_segments`: the f32
+/// denominator `|d1|²|d2|² − (d1·d2)²` is sin² ≈ 5·10⁻⁸ of its terms, below one ulp, so the
+/// routine took the parallel branch `s = 0`, a pair 1.1 mm (`|d1| sin`) farther apart than
+/// the closest. Fixed: below a sine of 10⁻² the parameters are solved in f64.
+#[test]
+fn nearly_parallel_capsules_moved_by_depth_minus_tol_still_touch() {
+    let case = PairCase {
+        a: ShapeRecipe::Capsule(2.386_862_8, 2.386_862_8),
+        pose_a: printed_pose(
+            [0.499_941_26, 0.499_941_26, 0.499_941_26, 0.500_176_25],
+            [1.752_941_1, 1.635_751_7, 1.752_941_1],
+        ),
+        b: ShapeRecipe::Capsule(2.386_862_8, 2.386_862_8),
+        pose_b: printed_pose(
+            [0.499_941_26, 0.499_941_26, 0.500_176_25, 0.499_941_26],
+            [1.752_941_1, 1.752_941_1, 1.752_941_1],
+        ),
+    };
+    check_pair(&case);
+    check_pair(&stored_case(
+        "narrowphase",
+        "capsule_capsule_depth_minus_tol_separates",
+    ));
+    // The closest points of the two cores against a dense sampling of both.
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let core = |pose: &Isometry| {
+        [
+            pose * Point::new(0.0, -2.386_862_8, 0.0),
+            pose * Point::new(0.0, 2.386_862_8, 0.0),
+        ]
+    };
+    let (ca, cb) = (core(&case.pose_a), core(&case.pose_b));
+    let (pa, pb, _, _) = tumble::narrowphase::contact::closest::closest_points_segments(
+        &ca[0], &ca[1], &cb[0], &cb[1],
+    );
+    let mut best = Real::INFINITY;
+    for i in 0..=400 {
+        for j in 0..=400 {
+            let p = ca[0] + (ca[1] - ca[0]) * (i as Real / 400.0);
+            let q = cb[0] + (cb[1] - cb[0]) * (j as Real / 400.0);
+            best = best.min((p - q).norm());
+        }
+    }
+    assert!(
+        (pa - pb).norm() <= best + 1e-5,
+        "{} vs sampled {best}",
+        (pa - pb).norm()
+    );
+    assert!(intersection_test(&case.pose_a, &a, &case.pose_b, &b).unwrap());
+}
+
+/// Fuzz target `narrowphase` (run 9), inputs `capsule_hull_penetrating_depth_not_minimal`,
+/// `capsule_triangle_depth_not_minimal` and `hull_capsule_depth_not_minimal_in_capsule_convex`:
+/// a capsule whose core touches a polyhedron (a hull vertex on the core; a core µm from a
+/// triangle or a hull) got depths 3.23 m, 0.281 m and 2.79 m where the radius (3 m, 0.25 m,
+/// 0.75 m) is the least depth.
+///
+/// Where: `narrowphase/src/query/capsule_convex.rs`, `exact_core_distance`: GJK's distance
+/// (µm) was not certified, and the exact fallback took the direction of the nearest
+/// core–polyhedron pair, which at µm is rounding (separation −0.23 m, −2.04 m along it).
+/// Fixed: the segment–polyhedron SAT's best axis is a lower bound of the distance too, and
+/// wins when it separates the core by more.
+#[test]
+fn capsule_touching_a_polyhedron_gets_the_radius_as_depth() {
+    let cases = [
+        PairCase {
+            a: ShapeRecipe::Capsule(3.0, 3.0),
+            pose_a: printed_pose([0.0, 0.0, 0.707_106_77, -0.707_106_77], [-1.0, -1.0, -1.0]),
+            b: printed_hull(&[
+                [-1.5, -1.5, -0.5],
+                [-1.25, 1.75, 2.0],
+                [2.0, 2.0, 2.0],
+                [-1.25, -2.0, -1.5],
+                [-1.5, 1.5, -0.0],
+                [-0.25, -2.0, -2.0],
+                [2.0, 2.0, 2.0],
+                [-1.25, -1.5, 2.0],
+            ]),
+            pose_b: printed_pose([0.0, 0.0, 0.0, 1.0], [-3.0, -3.0, -3.0]),
+        },
+        PairCase {
+            a: ShapeRecipe::Capsule(0.05, 0.25),
+            pose_a: printed_pose(
+                [-0.501_148_16, -0.659_622_43, 0.514_247_54, 0.222_031_88],
+                [-3.0, -3.0, -3.0],
+            ),
+            b: ShapeRecipe::Triangle([
+                Point::new(1.0, 1.0, 1.0),
+                Point::new(-0.0, -2.0, -2.0),
+                Point::new(-2.0, -2.0, -2.0),
+            ]),
+            pose_b: printed_pose([0.0, 0.0, 0.0, 1.0], [-3.0, -3.0, -3.0]),
+        },
+        PairCase {
+            a: printed_hull(&[
+                [-0.0, -1.25, -2.0],
+                [-2.0, -1.25, 1.0],
+                [-0.0, 1.0, -0.0],
+                [-0.0, -0.0, -0.0],
+                [-2.0, -2.0, -2.0],
+                [-2.0, 1.0, -1.0],
+                [-1.0, -1.0, -1.0],
+            ]),
+            pose_a: printed_pose([-0.5, -0.5, -0.5, -0.5], [-1.5, -1.5, -1.5]),
+            b: ShapeRecipe::Capsule(0.5, 0.75),
+            pose_b: printed_pose(
+                [-0.577_028_5, -0.577_028_5, -0.033_381_816, -0.577_028_5],
+                [-1.5, -1.5, -1.5],
+            ),
+        },
+    ];
+    for (case, radius) in cases.iter().zip([3.0, 0.25, 0.75]) {
+        check_pair(case);
+        let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+        let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+            .unwrap()
+            .expect("touching");
+        assert!(
+            (m.depth() - radius).abs() < 1e-3,
+            "depth {} for radius {radius}",
+            m.depth()
+        );
+    }
+    for name in [
+        "capsule_hull_penetrating_depth_not_minimal",
+        "capsule_triangle_depth_not_minimal",
+        "hull_capsule_depth_not_minimal_in_capsule_convex",
+    ] {
+        check_pair(&stored_case("narrowphase", name));
+    }
+}
+
+/// Fuzz target `narrowphase` (run 9), input `capsule_hull_depth_minus_tol_separates`: a thin
+/// capsule (radius 5 cm) 8.6 mm from a hull got depth 43.0 mm where 41.4 mm is the least.
+///
+/// Where: `narrowphase/src/query/capsule_convex.rs`, `exact_core_distance` (GJK uncertified):
+/// the nearest pair was a hull edge nearly parallel to the core, whose closest points
+/// (`closest_points_segments`, the f32 parallel branch) and cross product were off, tilting
+/// the normal by 2.3 mrad. Fixed by the f64 closest points above and the SAT axis competing
+/// on separation.
+#[test]
+fn capsule_along_a_hull_edge_gets_the_least_depth() {
+    let case = PairCase {
+        a: ShapeRecipe::Capsule(2.75, 0.05),
+        pose_a: printed_pose([0.0, 1.0, 0.0, -4.371_139e-8], [-3.0, -2.25, -3.0]),
+        b: printed_hull(&[
+            [-2.0, 0.75, 0.75],
+            [0.75, 1.25, 1.25],
+            [1.0, -2.0, 1.0],
+            [1.0, -1.25, -1.25],
+            [1.25, 1.25, 1.25],
+            [-1.25, -1.25, -2.0],
+            [-2.0, -2.0, -2.0],
+            [-0.75, -0.75, -0.75],
+        ]),
+        pose_b: printed_pose(
+            [-0.498_394, -0.500_534_24, -0.500_534_24, -0.500_534_24],
+            [-1.0, -1.0, -1.0],
+        ),
+    };
+    check_pair(&case);
+    check_pair(&stored_case(
+        "narrowphase",
+        "capsule_hull_depth_minus_tol_separates",
+    ));
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+        .unwrap()
+        .expect("overlapping");
+    // The least overlap, 41.43 mm, found by a dense search of directions.
+    assert!(m.depth() < 0.0415, "depth {}", m.depth());
+}

@@ -1,0 +1,216 @@
+//! Property tests in the neighbourhood of the capsule fuzz inputs fixed in
+//! `reliability_regressions.rs` (nearly parallel capsule cores; capsule cores lying along a
+//! polyhedron's edge or face, or through its vertex; capsules of tiny half-height), each case
+//! judged by the fuzz checks' oracle (`fuzz_checks::check_pair`: minimal depth against the
+//! generic SAT and sampled axes, depth − tol still touching, points in the AABBs, boolean
+//! test agreeing), in both orders.
+//!
+//! `TUMBLE_CAPSULE_CASES` sets the number of cases per family (default 1500: a few seconds).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tumble::math::{Isometry, Point, Real, Rotation, Vector};
+use tumble_tests::fuzz_checks::input::ShapeRecipe;
+use tumble_tests::fuzz_checks::{check_pair, PairCase};
+
+fn cases() -> usize {
+    std::env::var("TUMBLE_CAPSULE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1500)
+}
+
+fn unit(rng: &mut ChaCha8Rng) -> Vector {
+    loop {
+        let v = Vector::new(
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+        );
+        if let Some(u) = v.try_normalize(0.1) {
+            return u;
+        }
+    }
+}
+
+/// `u` turned by `angle` radians about a random axis across it.
+fn tilted(rng: &mut ChaCha8Rng, u: &Vector, angle: Real) -> Vector {
+    let axis = u.cross(&unit(rng)).try_normalize(1e-3).unwrap_or_else(|| {
+        u.cross(&Vector::x())
+            .try_normalize(1e-3)
+            .unwrap_or_else(Vector::z)
+    });
+    Rotation::from_axis_angle(&nalgebra::Unit::new_unchecked(axis), angle) * u
+}
+
+/// A tiny angle, log-uniform in [10⁻⁷, 10⁻¹] rad, or exactly zero one time in ten.
+fn small_angle(rng: &mut ChaCha8Rng) -> Real {
+    if rng.gen_bool(0.1) {
+        0.0
+    } else {
+        (10.0 as Real).powf(rng.gen_range(-7.0..-1.0))
+    }
+}
+
+/// A capsule recipe of half-height `h` whose pose puts its core's centre at `c` along `dir`.
+fn capsule_along(h: Real, r: Real, c: Point, dir: &Vector) -> (ShapeRecipe, Isometry) {
+    let rot = Rotation::rotation_between(&Vector::y(), dir)
+        .unwrap_or_else(|| Rotation::from_axis_angle(&Vector::x_axis(), std::f32::consts::PI));
+    (
+        ShapeRecipe::Capsule(h, r),
+        Isometry::from_parts(c.coords.into(), rot),
+    )
+}
+
+fn half_height(rng: &mut ChaCha8Rng) -> Real {
+    if rng.gen_bool(0.2) {
+        (10.0 as Real).powf(rng.gen_range(-4.0..-1.0))
+    } else {
+        rng.gen_range(0.05..3.0)
+    }
+}
+
+fn both_orders(a: (ShapeRecipe, Isometry), b: (ShapeRecipe, Isometry)) {
+    check_pair(&PairCase {
+        a: a.0.clone(),
+        pose_a: a.1,
+        b: b.0.clone(),
+        pose_b: b.1,
+    });
+    check_pair(&PairCase {
+        a: b.0,
+        pose_a: b.1,
+        b: a.0,
+        pose_b: a.1,
+    });
+}
+
+/// Two capsules whose cores are within 0.1 rad of parallel (or exactly), side by side,
+/// end to end or crossing, from overlapping deeply to just apart.
+#[test]
+fn nearly_parallel_capsules_against_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xCA95_0001);
+    for _ in 0..cases() {
+        let u = unit(&mut rng);
+        let angle = small_angle(&mut rng);
+        let v = tilted(&mut rng, &u, angle);
+        let (ha, hb) = (half_height(&mut rng), half_height(&mut rng));
+        let (ra, rb) = (rng.gen_range(0.05..2.5), rng.gen_range(0.05..2.5));
+        let ca = Point::new(
+            rng.gen_range(-3.0..3.0),
+            rng.gen_range(-3.0..3.0),
+            rng.gen_range(-3.0..3.0),
+        );
+        let across = u
+            .cross(&unit(&mut rng))
+            .try_normalize(1e-3)
+            .unwrap_or_else(Vector::z);
+        let cb = ca
+            + across * rng.gen_range(0.0..1.1) * (ra + rb)
+            + u * rng.gen_range(-1.2..1.2) * (ha + hb);
+        both_orders(capsule_along(ha, ra, ca, &u), capsule_along(hb, rb, cb, &v));
+    }
+}
+
+/// A hull of 4–8 points on the quarter-metre lattice (as the fuzzer draws them), or a
+/// triangle of 3.
+fn polytope(rng: &mut ChaCha8Rng, triangle: bool) -> Vec<Point> {
+    let n = if triangle { 3 } else { rng.gen_range(4..=8) };
+    (0..n)
+        .map(|_| {
+            Point::new(
+                rng.gen_range(-8..=8) as Real * 0.25,
+                rng.gen_range(-8..=8) as Real * 0.25,
+                rng.gen_range(-8..=8) as Real * 0.25,
+            )
+        })
+        .collect()
+}
+
+/// A capsule core placed against a polyhedron's feature: along one of its edges (tilted by a
+/// tiny angle), through one of its vertices, or along one of its faces; at a small offset
+/// either way, so the core touches, just penetrates or just misses.
+fn capsule_against_polytope(triangle: bool, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut done = 0;
+    while done < cases() {
+        let pts = polytope(&mut rng, triangle);
+        let recipe = if triangle {
+            ShapeRecipe::Triangle([pts[0], pts[1], pts[2]])
+        } else {
+            ShapeRecipe::Hull(pts.clone())
+        };
+        let Some(_) = recipe.build() else {
+            continue;
+        };
+        done += 1;
+        let pose = Isometry::from_parts(
+            Vector::new(
+                rng.gen_range(-3.0..3.0),
+                rng.gen_range(-3.0..3.0),
+                rng.gen_range(-3.0..3.0),
+            )
+            .into(),
+            if rng.gen_bool(0.5) {
+                Rotation::identity()
+            } else {
+                Rotation::from_scaled_axis(unit(&mut rng) * rng.gen_range(0.0..3.1))
+            },
+        );
+        let world: Vec<Point> = pts.iter().map(|p| pose * p).collect();
+        let (i, j) = (rng.gen_range(0..world.len()), rng.gen_range(0..world.len()));
+        let (h, r) = (half_height(&mut rng), rng.gen_range(0.02..3.0));
+        let (centre, dir) = match rng.gen_range(0..3) {
+            // Along the line through two corners (an edge, or a chord), tilted.
+            0 if i != j => {
+                let Some(e) = (world[j] - world[i]).try_normalize(1e-6) else {
+                    continue;
+                };
+                let t: Real = rng.gen_range(-0.5..1.5);
+                let angle = small_angle(&mut rng);
+                (
+                    world[i] + (world[j] - world[i]) * t,
+                    tilted(&mut rng, &e, angle),
+                )
+            }
+            // Through a corner, any direction.
+            1 => (world[i], unit(&mut rng)),
+            // Parallel to the plane of three corners (a face, or a section).
+            _ => {
+                let k = rng.gen_range(0..world.len());
+                let Some(n) = (world[j] - world[i])
+                    .cross(&(world[k] - world[i]))
+                    .try_normalize(1e-6)
+                else {
+                    continue;
+                };
+                let in_plane = n.cross(&unit(&mut rng)).try_normalize(1e-3).unwrap_or(n);
+                let angle = small_angle(&mut rng);
+                (world[i], tilted(&mut rng, &in_plane, angle))
+            }
+        };
+        // Offset across the core: 0, µm, mm, or up to the radius and beyond.
+        let off = match rng.gen_range(0..4) {
+            0 => 0.0,
+            1 => (10.0 as Real).powf(rng.gen_range(-6.0..-3.0)),
+            2 => rng.gen_range(0.0..1.2) * r,
+            _ => rng.gen_range(-0.05..0.05),
+        };
+        let across = dir
+            .cross(&unit(&mut rng))
+            .try_normalize(1e-3)
+            .unwrap_or_else(Vector::z);
+        let centre = centre + across * off + dir * rng.gen_range(-1.0..1.0) * h;
+        both_orders(capsule_along(h, r, centre, &dir), (recipe, pose));
+    }
+}
+
+#[test]
+fn capsules_against_hull_features_against_the_oracle() {
+    capsule_against_polytope(false, 0xCA95_0002);
+}
+
+#[test]
+fn capsules_against_triangle_features_against_the_oracle() {
+    capsule_against_polytope(true, 0xCA95_0003);
+}
