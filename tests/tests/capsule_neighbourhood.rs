@@ -214,3 +214,33 @@ fn capsules_against_hull_features_against_the_oracle() {
 fn capsules_against_triangle_features_against_the_oracle() {
     capsule_against_polytope(true, 0xCA95_0003);
 }
+
+/// Found by the triangle family above when `capsule_convex.rs` still skipped edge axes within
+/// `sat::convex::PARALLEL_SINE` (10⁻³) of the core: the core lies almost along a triangle
+/// edge, and a triangle has no side face to stand in for the skipped axis, so the depth was
+/// not minimal. Every non-zero cross product is now an axis.
+#[test]
+fn capsule_core_almost_along_a_triangle_edge() {
+    let pose = |q: [Real; 4], t: [Real; 3]| {
+        Isometry::from_parts(
+            Vector::new(t[0], t[1], t[2]).into(),
+            Rotation::new_unchecked(nalgebra::Quaternion::new(q[3], q[0], q[1], q[2])),
+        )
+    };
+    check_pair(&PairCase {
+        a: ShapeRecipe::Capsule(0.970_507_74, 0.696_971_2),
+        pose_a: pose(
+            [0.559_653_94, 0.0, -0.379_710_23, 0.736_619_06],
+            [1.821_356_8, 0.157_181_8, -0.703_035_06],
+        ),
+        b: ShapeRecipe::Triangle([
+            Point::new(-1.0, 1.5, 0.5),
+            Point::new(-0.25, 0.25, -0.5),
+            Point::new(0.25, 0.25, 1.5),
+        ]),
+        pose_b: pose(
+            [-0.119_196_02, 0.162_931_55, -0.163_564_31, 0.965_656_4],
+            [1.207_911, -0.216_025_83, -1.631_946_1],
+        ),
+    });
+}
