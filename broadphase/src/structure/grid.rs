@@ -17,7 +17,9 @@
 //!   power-of-two table and each entry keeps its packed cell key to reject collisions.
 //! * Cell size: set by the user, or twice the median largest side of a sample of proxies (with
 //!   balls of diameter d that puts each ball in 3.4 cells on average: measured fastest on the
-//!   `gas` frame among 1d, 1.5d, 2d and 3d).
+//!   `gas` frame among 1d, 1.5d, 2d and 3d with the branchy cell walk), or 2.5 times when the
+//!   last rebuild's occupied cells held fewer than 6 entries on average (sparse scenes: fewer
+//!   entries, and the extra tests are few).
 //! * A proxy spanning more than [`MAX_CELLS_PER_PROXY`] cells (a ground plane) is kept out of the
 //!   cells, in an "oversized" list tested against every proxy by a scan: O(n) per oversized
 //!   proxy instead of O(cells).
@@ -39,6 +41,14 @@ pub const MAX_CELLS_PER_PROXY: u64 = 512;
 const CELL_LIMIT: i32 = 1 << 20;
 const FLAG_SHIFT: u32 = 29;
 const SLOT_MASK: u32 = (1 << FLAG_SHIFT) - 1;
+/// Cell side over the median proxy side (see the module docs).
+const CELL_FACTOR: Real = 2.0;
+/// The same when the last rebuild's occupied cells held fewer than [`SPARSE_OCCUPANCY`]
+/// entries on average (a sparse scene such as `gas`, 5 % volume fraction: 2.5 measured about
+/// 4 % less CPU time there than 2.0; dense piles such as `balls` are faster with 2.0).
+const SPARSE_CELL_FACTOR: Real = 2.5;
+/// Mean entries per occupied cell below which the scene counts as sparse.
+const SPARSE_OCCUPANCY: u64 = 6;
 /// Fixed number of chunks the entries are split into to compute the next proxy order.
 const ORDER_CHUNKS: usize = 16;
 /// Cells with at least this many entries have them grouped by flags before pairing (below it
@@ -100,6 +110,9 @@ pub struct Grid {
     inv: Real,
     /// True when the table no longer matches the stored boxes.
     dirty: bool,
+    /// True when the last rebuild's occupied cells held few entries (see
+    /// [`SPARSE_CELL_FACTOR`]).
+    sparse: bool,
     /// False when proxies were inserted or removed since `next_live` was computed.
     order_ok: bool,
     mode: GridMode,
@@ -151,6 +164,7 @@ impl Grid {
             cell_size: 1.0,
             inv: 1.0,
             dirty: true,
+            sparse: false,
             order_ok: false,
             mode: GridMode::Dense,
             origin: [0; 3],
@@ -245,7 +259,12 @@ impl Grid {
             .collect();
         let mid = sides.len() / 2;
         let (_, median, _) = sides.select_nth_unstable_by(mid, |a, b| a.total_cmp(b));
-        let mut c = 2.0 * *median;
+        let factor = if self.sparse {
+            SPARSE_CELL_FACTOR
+        } else {
+            CELL_FACTOR
+        };
+        let mut c = factor * *median;
         if !(c > 0.0 && c.is_finite()) {
             // Points: about one proxy per cell over the sampled bounds.
             let bounds = sample().fold(
@@ -419,6 +438,7 @@ impl Grid {
         let mut starts = std::mem::take(&mut self.starts);
         starts.resize(buckets + 1, 0);
         let mut run = 0u32;
+        let mut occupied = 0u64;
         for (b, start) in starts[..buckets].iter_mut().enumerate() {
             *start = run;
             for (c, _) in chunks.iter_mut() {
@@ -426,8 +446,10 @@ impl Grid {
                 c[b] = run;
                 run += k;
             }
+            occupied += (run > *start) as u64;
         }
         starts[buckets] = run;
+        self.sparse = total < SPARSE_OCCUPANCY * occupied;
         // Every position is written below: resizing only sets the length.
         let mut items = std::mem::take(&mut self.items);
         items.resize(total as usize, 0);
@@ -1059,6 +1081,50 @@ mod tests {
             .filter(|&(a, b)| a | b == 0b111)
             .collect();
         assert_eq!(FLAG_PAIRS.to_vec(), expect);
+    }
+
+    /// A sparse scene (unit boxes at 5 % volume fraction) gets the larger cell factor from its
+    /// second rebuild on, a crowded one keeps the default; both report the brute-force pairs.
+    #[test]
+    fn sparse_scenes_get_larger_cells() {
+        use crate::structure::BruteForce;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for (side, sparse) in [(58.5f32, true), (6.0, false)] {
+            let mut grid = Grid::new();
+            let mut brute = BruteForce::new();
+            let mut handles = Vec::new();
+            for k in 0..10_000u64 {
+                let c = Point::new(
+                    rng.gen_range(0.0..side),
+                    rng.gen_range(0.0..side),
+                    rng.gen_range(0.0..side),
+                );
+                let b = Aabb::new(c - Vector::repeat(0.5), c + Vector::repeat(0.5)).unwrap();
+                let h = grid.insert(b, k).unwrap();
+                assert_eq!(h, brute.insert(b, k).unwrap());
+                handles.push(h);
+            }
+            let (mut got, mut expect) = (Vec::new(), Vec::new());
+            grid.find_pairs(&mut got);
+            brute.find_pairs(&mut expect);
+            assert_eq!(got, expect);
+            assert_eq!(grid.cell_size(), CELL_FACTOR);
+            // Move one box so that the grid rebuilds.
+            let b = Aabb::new(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap();
+            grid.update(handles[0], b).unwrap();
+            brute.update(handles[0], b).unwrap();
+            grid.find_pairs(&mut got);
+            brute.find_pairs(&mut expect);
+            assert_eq!(got, expect);
+            let factor = if sparse {
+                SPARSE_CELL_FACTOR
+            } else {
+                CELL_FACTOR
+            };
+            assert_eq!(grid.cell_size(), factor, "side {side}");
+            grid.validate().unwrap();
+        }
     }
 
     /// Crowded dense cells (a pile: up to ~60 entries per cell, boxes spanning one to three
