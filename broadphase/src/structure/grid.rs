@@ -17,7 +17,9 @@
 //!   power-of-two table and each entry keeps its packed cell key to reject collisions.
 //! * Cell size: set by the user, or twice the median largest side of a sample of proxies (with
 //!   balls of diameter d that puts each ball in 3.4 cells on average: measured fastest on the
-//!   `gas` frame among 1d, 1.5d, 2d and 3d).
+//!   `gas` frame among 1d, 1.5d, 2d and 3d with the branchy cell walk), or 2.5 times when the
+//!   last rebuild's occupied cells held fewer than 6 entries on average (sparse scenes: fewer
+//!   entries, and the extra tests are few).
 //! * A proxy spanning more than [`MAX_CELLS_PER_PROXY`] cells (a ground plane) is kept out of the
 //!   cells, in an "oversized" list tested against every proxy by a scan: O(n) per oversized
 //!   proxy instead of O(cells).
@@ -29,7 +31,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{concat, finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
+use crate::proxies::{finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHandle};
 use rayon::prelude::*;
 
@@ -39,6 +41,16 @@ pub const MAX_CELLS_PER_PROXY: u64 = 512;
 const CELL_LIMIT: i32 = 1 << 20;
 const FLAG_SHIFT: u32 = 29;
 const SLOT_MASK: u32 = (1 << FLAG_SHIFT) - 1;
+/// Cell side over the median proxy side (see the module docs).
+const CELL_FACTOR: Real = 2.0;
+/// The same when the last rebuild's occupied cells held fewer than [`SPARSE_OCCUPANCY`]
+/// entries on average (a sparse scene such as `gas`, 5 % volume fraction: 2.5 measured about
+/// 4 % less CPU time there than 2.0; dense piles such as `balls` are faster with 2.0).
+const SPARSE_CELL_FACTOR: Real = 2.5;
+/// Mean entries per occupied cell below which the scene counts as sparse.
+const SPARSE_OCCUPANCY: u64 = 6;
+/// Fixed number of chunks the entries are split into to compute the next proxy order.
+const ORDER_CHUNKS: usize = 16;
 /// Cells with at least this many entries have them grouped by flags before pairing (below it
 /// the plain all-pairs loop with the flag test costs less than the grouping).
 const GROUP_MIN: usize = 8;
@@ -98,6 +110,9 @@ pub struct Grid {
     inv: Real,
     /// True when the table no longer matches the stored boxes.
     dirty: bool,
+    /// True when the last rebuild's occupied cells held few entries (see
+    /// [`SPARSE_CELL_FACTOR`]).
+    sparse: bool,
     /// False when proxies were inserted or removed since `next_live` was computed.
     order_ok: bool,
     mode: GridMode,
@@ -120,6 +135,8 @@ pub struct Grid {
     over: Vec<bool>,
     /// The live slots in cell order, for the next rebuild.
     next_live: Vec<u32>,
+    /// Per fixed chunk of the entries: the slots of the proxies whose first cell it holds.
+    order_parts: Vec<Vec<u32>>,
     /// Per chunk of proxies: entry counts, then write cursors, per bucket; and (dense mode)
     /// the entries `bucket << 32 | entry` in walk order.
     chunks: Vec<(Vec<u32>, Vec<u64>)>,
@@ -128,6 +145,7 @@ pub struct Grid {
     /// Per-task pair keys of the last search, and the sort's buffers (kept so that a warm
     /// frame allocates nothing).
     parts: Vec<Vec<u64>>,
+    part_lens: Vec<usize>,
     sort: SortScratch,
 }
 
@@ -146,6 +164,7 @@ impl Grid {
             cell_size: 1.0,
             inv: 1.0,
             dirty: true,
+            sparse: false,
             order_ok: false,
             mode: GridMode::Dense,
             origin: [0; 3],
@@ -160,9 +179,11 @@ impl Grid {
             ranges: Vec::new(),
             over: Vec::new(),
             next_live: Vec::new(),
+            order_parts: Vec::new(),
             chunks: Vec::new(),
             keys: Vec::new(),
             parts: Vec::new(),
+            part_lens: Vec::new(),
             sort: SortScratch::default(),
         }
     }
@@ -238,7 +259,12 @@ impl Grid {
             .collect();
         let mid = sides.len() / 2;
         let (_, median, _) = sides.select_nth_unstable_by(mid, |a, b| a.total_cmp(b));
-        let mut c = 2.0 * *median;
+        let factor = if self.sparse {
+            SPARSE_CELL_FACTOR
+        } else {
+            CELL_FACTOR
+        };
+        let mut c = factor * *median;
         if !(c > 0.0 && c.is_finite()) {
             // Points: about one proxy per cell over the sampled bounds.
             let bounds = sample().fold(
@@ -333,12 +359,11 @@ impl Grid {
         let this = &*self;
         self.live
             .par_iter()
-            .map(|&s| this.store.aabbs[s as usize])
-            .collect_into_vec(&mut boxes);
-        boxes
-            .par_iter()
-            .map(|b| this.range_of(b))
-            .collect_into_vec(&mut ranges);
+            .map(|&s| {
+                let b = this.store.aabbs[s as usize];
+                (b, this.range_of(&b))
+            })
+            .unzip_into_vecs(&mut boxes, &mut ranges);
         self.boxes = boxes;
         self.ranges = ranges;
 
@@ -406,16 +431,14 @@ impl Grid {
                 if hashed {
                     self.for_each_entry(k0, k1, |_, b, _| c[b] += 1);
                 } else {
-                    self.for_each_entry(k0, k1, |_, b, item| {
-                        c[b] += 1;
-                        e.push((b as u64) << 32 | item as u64);
-                    });
+                    self.dense_entries(k0, k1, c, e);
                 }
             });
         // Prefix sums: bucket starts, and each chunk's first position in each bucket.
         let mut starts = std::mem::take(&mut self.starts);
         starts.resize(buckets + 1, 0);
         let mut run = 0u32;
+        let mut occupied = 0u64;
         for (b, start) in starts[..buckets].iter_mut().enumerate() {
             *start = run;
             for (c, _) in chunks.iter_mut() {
@@ -423,8 +446,10 @@ impl Grid {
                 c[b] = run;
                 run += k;
             }
+            occupied += (run > *start) as u64;
         }
         starts[buckets] = run;
+        self.sparse = total < SPARSE_OCCUPANCY * occupied;
         // Every position is written below: resizing only sets the length.
         let mut items = std::mem::take(&mut self.items);
         items.resize(total as usize, 0);
@@ -460,15 +485,33 @@ impl Grid {
         self.cell_keys = cell_keys;
 
         // Next frame's order: proxies by first cell, then the oversized ones.
+        // Fixed chunks of the entries, each filtered into its own kept buffer, then
+        // concatenated in order (no allocation in steady state).
         let live = &self.live;
-        self.next_live = items
-            .par_iter()
-            .with_min_len(8192)
-            .filter(|&&it| it >> FLAG_SHIFT == 0b111)
-            .map(|&it| live[(it & SLOT_MASK) as usize])
-            .collect();
+        let per = items.len().div_ceil(ORDER_CHUNKS).max(1);
+        let mut order_parts = std::mem::take(&mut self.order_parts);
+        order_parts.resize_with(ORDER_CHUNKS, Vec::new);
+        order_parts
+            .par_iter_mut()
+            .zip(items.par_chunks(per))
+            .for_each(|(part, chunk)| {
+                part.clear();
+                part.extend(
+                    chunk
+                        .iter()
+                        .filter(|&&it| it >> FLAG_SHIFT == 0b111)
+                        .map(|&it| live[(it & SLOT_MASK) as usize]),
+                );
+            });
+        let parts = &order_parts[..items.len().div_ceil(per)];
+        self.next_live.clear();
+        self.next_live.reserve(self.live.len());
+        for part in parts {
+            self.next_live.extend_from_slice(part);
+        }
         self.next_live
             .extend(self.oversized.iter().map(|&k| self.live[k as usize]));
+        self.order_parts = order_parts;
         self.order_ok = true;
         self.starts = starts;
         self.items = items;
@@ -527,6 +570,54 @@ impl Grid {
         }
     }
 
+    /// Dense mode: counts the entries of the non-oversized proxies `k0..k1` per bucket into
+    /// `counts` and appends them to `out` as `bucket << 32 | entry`, in ascending `k` (the
+    /// walk of [`for_each_entry`](Self::for_each_entry), same entries).
+    ///
+    /// A proxy no wider than two cells on every axis (all of them when the cell is at least
+    /// the proxy size, the usual case) takes the branch-free path: its 8 corner cells are
+    /// always written and only those inside its range are kept (an entry past the range
+    /// writes to the buffer's end without advancing it and adds 0 to the first cell's count).
+    /// The nested loops of one or two trips each cost a mispredicted branch per proxy and axis.
+    fn dense_entries(&self, k0: usize, k1: usize, counts: &mut [u32], out: &mut Vec<u64>) {
+        let [ox, oy, oz] = self.origin.map(|v| v as i64);
+        let (dy, dz) = (self.dims[1] as i64, self.dims[2] as i64);
+        let mut len = out.len();
+        for k in k0..k1 {
+            if self.over[k] {
+                continue;
+            }
+            let r = &self.ranges[k];
+            let span = [0, 1, 2].map(|d| (r.hi[d] - r.lo[d]) as u32);
+            if (span[0] | span[1] | span[2]) > 1 {
+                out.truncate(len);
+                self.for_each_entry(k, k + 1, |_, b, item| {
+                    counts[b] += 1;
+                    out.push((b as u64) << 32 | item as u64);
+                });
+                len = out.len();
+                continue;
+            }
+            if out.len() < len + 8 {
+                out.resize((len + 8).max(2 * out.len()), 0);
+            }
+            let base =
+                ((r.lo[0] as i64 - ox) * dy + r.lo[1] as i64 - oy) * dz + r.lo[2] as i64 - oz;
+            for corner in 0..8u32 {
+                let (i, j, l) = (corner & 1, corner >> 1 & 1, corner >> 2);
+                let keep = (i <= span[0]) & (j <= span[1]) & (l <= span[2]);
+                let off = (i as i64 * dy + j as i64) * dz + l as i64;
+                let b = (base + off * keep as i64) as usize;
+                counts[b] += keep as u32;
+                // Flag bit d: first cell on axis d, i.e. corner offset 0 on that axis.
+                let item = k as u32 | (!corner & 0b111) << FLAG_SHIFT;
+                out[len] = (b as u64) << 32 | item as u64;
+                len += keep as usize;
+            }
+        }
+        out.truncate(len);
+    }
+
     /// The cell key of entry `i` of bucket `b`.
     #[inline]
     fn key_at(&self, i: usize, b: usize) -> u64 {
@@ -536,8 +627,9 @@ impl Grid {
         }
     }
 
-    /// Pair keys of the cells in buckets `b0..b1`.
-    fn cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) {
+    /// Writes the pair keys of the cells in buckets `b0..b1` to the start of `out` (used as a
+    /// buffer, see [`KeySink`]); returns how many.
+    fn cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
         match self.mode {
             GridMode::Dense => self.dense_cell_pairs(b0, b1, out),
             GridMode::Hashed => self.hashed_cell_pairs(b0, b1, out),
@@ -549,22 +641,27 @@ impl Grid {
     /// that test, so the entries of a cell of at least [`GROUP_MIN`] are first grouped by
     /// their flags and only the groups in [`FLAG_PAIRS`] (and group `0b111` with itself) are
     /// paired: the failing pairs are never looked at.
-    fn dense_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) {
+    fn dense_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
         let mut grouped: Vec<u32> = Vec::new();
+        let mut sink = KeySink::new(out);
         for b in b0..b1 {
             let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
             if e - s < 2 {
                 continue;
             }
             let cell = &self.items[s..e];
+            sink.reserve(cell.len() * (cell.len() - 1) / 2);
             if cell.len() < GROUP_MIN {
+                // The flag test is folded into the kept bit too: it fails for about a third
+                // of the entry pairs, again unpredictably.
                 for (i, &ii) in cell.iter().enumerate() {
                     let fi = ii >> FLAG_SHIFT;
                     let ki = (ii & SLOT_MASK) as usize;
                     for &ij in &cell[i + 1..] {
-                        if (fi | ij >> FLAG_SHIFT) == 0b111 {
-                            self.test_pair(ki, (ij & SLOT_MASK) as usize, out);
-                        }
+                        let kj = (ij & SLOT_MASK) as usize;
+                        let keep = ((fi | ij >> FLAG_SHIFT) == 0b111)
+                            & overlaps(&self.boxes[ki], &self.boxes[kj]);
+                        sink.push_if(pair_key(self.live[ki], self.live[kj]), keep);
                     }
                 }
                 continue;
@@ -589,29 +686,32 @@ impl Grid {
             let all = group(0b111);
             for (i, &ki) in all.iter().enumerate() {
                 for &kj in &all[i + 1..] {
-                    self.test_pair(ki as usize, kj as usize, out);
+                    self.test_pair(ki as usize, kj as usize, &mut sink);
                 }
             }
             for &(fa, fb) in &FLAG_PAIRS {
                 let gb = group(fb);
                 for &ki in group(fa) {
                     for &kj in gb {
-                        self.test_pair(ki as usize, kj as usize, out);
+                        self.test_pair(ki as usize, kj as usize, &mut sink);
                     }
                 }
             }
         }
+        sink.len
     }
 
     /// Hashed mode: a bucket may hold entries of several cells (a collision), told apart by
     /// their cell keys.
-    fn hashed_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) {
+    fn hashed_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
+        let mut sink = KeySink::new(out);
         for b in b0..b1 {
             let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
             if e - s < 2 {
                 continue;
             }
             let cell = &self.items[s..e];
+            sink.reserve(cell.len() * (cell.len() - 1) / 2);
             for (i, &ii) in cell.iter().enumerate() {
                 let fi = ii >> FLAG_SHIFT;
                 let ki = (ii & SLOT_MASK) as usize;
@@ -619,20 +719,20 @@ impl Grid {
                     if (fi | ij >> FLAG_SHIFT) == 0b111
                         && self.cell_keys[s + i] == self.cell_keys[s + j]
                     {
-                        self.test_pair(ki, (ij & SLOT_MASK) as usize, out);
+                        self.test_pair(ki, (ij & SLOT_MASK) as usize, &mut sink);
                     }
                 }
             }
         }
+        sink.len
     }
 
-    /// Pushes the pair key of proxies `ki` and `kj` (indices into `live`) if their boxes
-    /// overlap.
+    /// Appends the pair key of proxies `ki` and `kj` (indices into `live`) if their boxes
+    /// overlap (no branch on the outcome: see [`KeySink`]).
     #[inline(always)]
-    fn test_pair(&self, ki: usize, kj: usize, out: &mut Vec<u64>) {
-        if overlaps(&self.boxes[ki], &self.boxes[kj]) {
-            out.push(pair_key(self.live[ki], self.live[kj]));
-        }
+    fn test_pair(&self, ki: usize, kj: usize, sink: &mut KeySink) {
+        let hit = overlaps(&self.boxes[ki], &self.boxes[kj]);
+        sink.push_if(pair_key(self.live[ki], self.live[kj]), hit);
     }
 
     /// Pair keys of the oversized proxy `o` with the proxies `k0..k1` (oversized pairs once).
@@ -652,12 +752,17 @@ impl Grid {
         let buckets = self.starts.len().saturating_sub(1);
         let chunks = if self.items.len() < 4096 { 1 } else { 64 };
         let per = buckets.div_ceil(chunks).max(1);
+        // Each chunk's buffer keeps its length (its largest output so far) from frame to
+        // frame, so the branch-free writes need no zero-filling in steady state; `lens` holds
+        // how many keys of each buffer this frame kept.
         let mut parts = std::mem::take(&mut self.parts);
         parts.resize_with(chunks, Vec::new);
-        parts.par_iter_mut().enumerate().for_each(|(c, v)| {
-            v.clear();
-            self.cell_pairs((c * per).min(buckets), ((c + 1) * per).min(buckets), v);
-        });
+        let mut lens = std::mem::take(&mut self.part_lens);
+        parts
+            .par_iter_mut()
+            .enumerate()
+            .map(|(c, v)| self.cell_pairs((c * per).min(buckets), ((c + 1) * per).min(buckets), v))
+            .collect_into_vec(&mut lens);
         const SCAN: usize = 8192;
         let n = self.live.len();
         for &o in &self.oversized {
@@ -669,11 +774,17 @@ impl Grid {
                     v
                 })
                 .collect();
+            lens.extend(sub.iter().map(Vec::len));
             parts.extend(sub);
         }
-        concat(&parts, &mut self.keys);
+        self.keys.clear();
+        self.keys.reserve(lens.iter().sum());
+        for (p, &len) in parts.iter().zip(&lens) {
+            self.keys.extend_from_slice(&p[..len]);
+        }
         parts.truncate(chunks);
         self.parts = parts;
+        self.part_lens = lens;
     }
 
     /// Visits the table entries of every cell of `r` (which must be a few cells), calling
@@ -730,6 +841,43 @@ impl Scatter {
                 *self.keys.add(p) = k;
             }
         }
+    }
+}
+
+/// Writes keys to a buffer without branching on whether each key is kept: the key is always
+/// written after the kept ones, and the count advances only when it is kept. In the cell loops
+/// about one test in three overlaps, an outcome no branch predictor can learn.
+///
+/// The vector is only a buffer: the sink writes from its start, [`reserve`](Self::reserve)
+/// grows it (zero-filled, safe indexing) before a run of at most `n` writes, and the caller
+/// reads the first `len` keys. Its length is the largest output so far, so a warm frame
+/// neither allocates nor zero-fills.
+struct KeySink<'a> {
+    buf: &'a mut Vec<u64>,
+    /// Number of keys kept.
+    len: usize,
+}
+
+impl<'a> KeySink<'a> {
+    /// A sink writing from the start of `buf`.
+    fn new(buf: &'a mut Vec<u64>) -> Self {
+        Self { buf, len: 0 }
+    }
+
+    /// Makes room for `n` more keys.
+    #[inline]
+    fn reserve(&mut self, n: usize) {
+        let need = self.len + n;
+        if self.buf.len() < need {
+            self.buf.resize(need.max(2 * self.buf.len()), 0);
+        }
+    }
+
+    /// Writes `key` after the kept keys; keeps it iff `keep`. Needs room (see `reserve`).
+    #[inline(always)]
+    fn push_if(&mut self, key: u64, keep: bool) {
+        self.buf[self.len] = key;
+        self.len += keep as usize;
     }
 }
 
@@ -933,6 +1081,50 @@ mod tests {
             .filter(|&(a, b)| a | b == 0b111)
             .collect();
         assert_eq!(FLAG_PAIRS.to_vec(), expect);
+    }
+
+    /// A sparse scene (unit boxes at 5 % volume fraction) gets the larger cell factor from its
+    /// second rebuild on, a crowded one keeps the default; both report the brute-force pairs.
+    #[test]
+    fn sparse_scenes_get_larger_cells() {
+        use crate::structure::BruteForce;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for (side, sparse) in [(58.5f32, true), (6.0, false)] {
+            let mut grid = Grid::new();
+            let mut brute = BruteForce::new();
+            let mut handles = Vec::new();
+            for k in 0..10_000u64 {
+                let c = Point::new(
+                    rng.gen_range(0.0..side),
+                    rng.gen_range(0.0..side),
+                    rng.gen_range(0.0..side),
+                );
+                let b = Aabb::new(c - Vector::repeat(0.5), c + Vector::repeat(0.5)).unwrap();
+                let h = grid.insert(b, k).unwrap();
+                assert_eq!(h, brute.insert(b, k).unwrap());
+                handles.push(h);
+            }
+            let (mut got, mut expect) = (Vec::new(), Vec::new());
+            grid.find_pairs(&mut got);
+            brute.find_pairs(&mut expect);
+            assert_eq!(got, expect);
+            assert_eq!(grid.cell_size(), CELL_FACTOR);
+            // Move one box so that the grid rebuilds.
+            let b = Aabb::new(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap();
+            grid.update(handles[0], b).unwrap();
+            brute.update(handles[0], b).unwrap();
+            grid.find_pairs(&mut got);
+            brute.find_pairs(&mut expect);
+            assert_eq!(got, expect);
+            let factor = if sparse {
+                SPARSE_CELL_FACTOR
+            } else {
+                CELL_FACTOR
+            };
+            assert_eq!(grid.cell_size(), factor, "side {side}");
+            grid.validate().unwrap();
+        }
     }
 
     /// Crowded dense cells (a pile: up to ~60 entries per cell, boxes spanning one to three
