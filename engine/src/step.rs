@@ -531,8 +531,8 @@ impl World {
             .zip(poses.par_iter())
             .with_min_len(256)
             .map(|(slot, pose)| PairBody::of(slot, pose))
-            .unzip_into_vecs(&mut sc.pair_bodies, &mut sc.box_rots);
-        let (bodies, rots) = (&sc.pair_bodies, &sc.box_rots);
+            .unzip_into_vecs(&mut sc.pair_bodies, &mut sc.box_frames);
+        let (bodies, frames) = (&sc.pair_bodies, &sc.box_frames);
         // Fixed chunks of the candidates in parallel, each into its own buffer (kept between
         // steps), then concatenated in order: the result does not depend on the thread count.
         let chunks = sc.candidates.len().div_ceil(CONTACT_CHUNK);
@@ -546,7 +546,7 @@ impl World {
                 out.contacts.clear();
                 out.unsupported = 0;
                 for c in cands {
-                    match contact_pair(c, slots, bodies, rots, poses, prev, slop) {
+                    match contact_pair(c, slots, bodies, frames, poses, prev, slop) {
                         Ok(Some(cp)) => out.contacts.push(cp),
                         Ok(None) => {}
                         Err(()) => out.unsupported += 1,
@@ -869,7 +869,7 @@ pub(crate) enum PairShape {
 }
 
 /// What the narrow phase reads of one body, built once per step (32 bytes, so that a pair
-/// of balls or boxes reads two of these, and for boxes two rotation matrices, instead of two
+/// of balls or boxes reads two of these, and for boxes two [`BoxFrame`]s, instead of two
 /// slots of several hundred bytes).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PairBody {
@@ -883,16 +883,19 @@ pub(crate) struct PairBody {
 }
 
 impl PairBody {
-    /// The packed data of `slot`, whose shape is at `pose`, and the shape's rotation matrix
-    /// for a box (zero otherwise).
-    fn of(slot: &Slot, pose: &crate::math::Isometry) -> (Self, Matrix) {
+    /// The packed data of `slot`, whose shape is at `pose`, and the shape's frame for a box
+    /// (zero otherwise).
+    fn of(slot: &Slot, pose: &crate::math::Isometry) -> (Self, BoxFrame) {
         let mut p = PairBody {
             centre: pose.translation.vector,
             size: Vector::zeros(),
             generation: slot.generation,
             shape: PairShape::Other,
         };
-        let mut rot = Matrix::zeros();
+        let mut frame = BoxFrame {
+            rot: Matrix::zeros(),
+            centre: Vector::zeros(),
+        };
         match slot.body.as_ref().map(|b| &b.shape) {
             None => p.shape = PairShape::Empty,
             Some(Shape::Ball(b)) => {
@@ -902,24 +905,24 @@ impl PairBody {
             Some(Shape::Cuboid(c)) => {
                 p.shape = PairShape::Cuboid;
                 p.size = c.half_extents();
-                rot = BoxFrame::of(pose).rot;
+                frame = BoxFrame::of(pose);
             }
             Some(_) => {}
         }
-        (p, rot)
+        (p, frame)
     }
 }
 
 /// The narrow phase of one candidate: its manifold with last step's impulses matched by
 /// feature id, `Ok(None)` when the shapes are farther apart than the prediction, `Err` for an
-/// unsupported pair of shapes. Balls and boxes read only `bodies` (and `rots`); what
+/// unsupported pair of shapes. Balls and boxes read only `bodies` (and `frames`); what
 /// `query::contact` would run for them is called directly.
 #[inline(always)]
 fn contact_pair(
     c: &Candidate,
     slots: &[Slot],
     bodies: &[PairBody],
-    rots: &[Matrix],
+    frames: &[BoxFrame],
     poses: &[crate::math::Isometry],
     prev: &[ContactPair],
     slop: Real,
@@ -936,15 +939,9 @@ fn contact_pair(
             c.prediction,
         ),
         (PairShape::Cuboid, PairShape::Cuboid) => query::contact_cuboid_cuboid_frames(
-            &BoxFrame {
-                rot: rots[ia],
-                centre: pa.centre,
-            },
+            &frames[ia],
             &pa.size,
-            &BoxFrame {
-                rot: rots[ib],
-                centre: pb.centre,
-            },
+            &frames[ib],
             &pb.size,
             c.prediction,
         ),

@@ -129,8 +129,8 @@ pub(crate) struct Scratch {
     pub flags: Vec<bool>,
     /// Per slot, what the narrow phase reads of the body (see `step::PairBody`).
     pub pair_bodies: Vec<crate::step::PairBody>,
-    /// Per slot, the rotation matrix of a box's shape (zero for other shapes).
-    pub box_rots: Vec<crate::math::Matrix>,
+    /// Per slot, the rotation matrix and centre of a box's shape (zero for other shapes).
+    pub box_frames: Vec<crate::narrowphase::query::BoxFrame>,
     /// Per slot, the moving body's new fat AABB (None for free slots and still bodies).
     pub new_aabbs: Vec<Option<Aabb>>,
 }
