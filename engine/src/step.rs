@@ -155,7 +155,10 @@ fn classify(a: &BodyInfo, b: &BodyInfo) -> Option<PairKind> {
     }
 }
 
-/// `query::contact` in either order (flipping the result), None for unsupported pairs.
+/// `query::contact` in either order (flipping the result), None for unsupported pairs. Two
+/// balls (the whole of the `gas` scene) call what `query::contact` would run for them directly:
+/// inlined into the caller's loop, without the generic dispatch.
+#[inline]
 pub(crate) fn contact_any(
     pa: &crate::math::Isometry,
     sa: &crate::narrowphase::Shape,
@@ -163,6 +166,15 @@ pub(crate) fn contact_any(
     sb: &crate::narrowphase::Shape,
     prediction: Real,
 ) -> Result<Option<Manifold>, crate::narrowphase::UnsupportedPair> {
+    if let (Shape::Ball(ba), Shape::Ball(bb)) = (sa, sb) {
+        return Ok(query::contact_ball_ball(
+            &pa.translation.vector.into(),
+            ba.radius(),
+            &pb.translation.vector.into(),
+            bb.radius(),
+            prediction,
+        ));
+    }
     match query::contact(pa, sa, pb, sb, prediction) {
         Ok(m) => Ok(m),
         Err(e) => match query::contact(pb, sb, pa, sa, prediction) {
@@ -512,20 +524,15 @@ impl World {
         let slop = self.state.config.linear_slop;
         let sc = &mut self.scratch;
         let poses = &sc.shape_poses;
-        // Boxes' rotation matrices, once per body rather than once per pair.
+        // What the pairs read of each body, once per body rather than once per pair, packed
+        // so that a pair of balls or boxes never touches the (large) slots.
         slots
             .par_iter()
             .zip(poses.par_iter())
             .with_min_len(256)
-            .map(|(slot, pose)| match slot.body.as_ref().map(|b| &b.shape) {
-                Some(Shape::Cuboid(_)) => BoxFrame::of(pose),
-                _ => BoxFrame {
-                    rot: Matrix::zeros(),
-                    centre: Vector::zeros(),
-                },
-            })
-            .collect_into_vec(&mut sc.box_frames);
-        let frames = &sc.box_frames;
+            .map(|(slot, pose)| PairBody::of(slot, pose))
+            .unzip_into_vecs(&mut sc.pair_bodies, &mut sc.box_frames);
+        let (bodies, frames) = (&sc.pair_bodies, &sc.box_frames);
         // Fixed chunks of the candidates in parallel, each into its own buffer (kept between
         // steps), then concatenated in order: the result does not depend on the thread count.
         let chunks = sc.candidates.len().div_ceil(CONTACT_CHUNK);
@@ -539,7 +546,7 @@ impl World {
                 out.contacts.clear();
                 out.unsupported = 0;
                 for c in cands {
-                    match contact_pair(c, slots, poses, frames, prev, slop) {
+                    match contact_pair(c, slots, bodies, frames, poses, prev, slop) {
                         Ok(Some(cp)) => out.contacts.push(cp),
                         Ok(None) => {}
                         Err(()) => out.unsupported += 1,
@@ -848,34 +855,103 @@ impl World {
     }
 }
 
+/// The shape of a [`PairBody`]: the pairs of balls and of boxes take a fast path that reads
+/// only the packed per-body data; the other pairs read the body's shape.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum PairShape {
+    /// A free slot.
+    #[default]
+    Empty,
+    Ball,
+    Cuboid,
+    /// Any other shape: read from the slot.
+    Other,
+}
+
+/// What the narrow phase reads of one body, built once per step (32 bytes, so that a pair
+/// of balls or boxes reads two of these, and for boxes two [`BoxFrame`]s, instead of two
+/// slots of several hundred bytes).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PairBody {
+    /// The shape's centre (translation of its world pose), metres.
+    centre: Vector,
+    /// A ball's radius in `x`, a box's half-extents (metres); zero otherwise.
+    size: Vector,
+    /// The slot's generation.
+    generation: u32,
+    shape: PairShape,
+}
+
+impl PairBody {
+    /// The packed data of `slot`, whose shape is at `pose`, and the shape's frame for a box
+    /// (zero otherwise).
+    fn of(slot: &Slot, pose: &crate::math::Isometry) -> (Self, BoxFrame) {
+        let mut p = PairBody {
+            centre: pose.translation.vector,
+            size: Vector::zeros(),
+            generation: slot.generation,
+            shape: PairShape::Other,
+        };
+        let mut frame = BoxFrame {
+            rot: Matrix::zeros(),
+            centre: Vector::zeros(),
+        };
+        match slot.body.as_ref().map(|b| &b.shape) {
+            None => p.shape = PairShape::Empty,
+            Some(Shape::Ball(b)) => {
+                p.shape = PairShape::Ball;
+                p.size.x = b.radius();
+            }
+            Some(Shape::Cuboid(c)) => {
+                p.shape = PairShape::Cuboid;
+                p.size = c.half_extents();
+                frame = BoxFrame::of(pose);
+            }
+            Some(_) => {}
+        }
+        (p, frame)
+    }
+}
+
 /// The narrow phase of one candidate: its manifold with last step's impulses matched by
 /// feature id, `Ok(None)` when the shapes are farther apart than the prediction, `Err` for an
-/// unsupported pair of shapes.
+/// unsupported pair of shapes. Balls and boxes read only `bodies` (and `frames`); what
+/// `query::contact` would run for them is called directly.
+#[inline(always)]
 fn contact_pair(
     c: &Candidate,
     slots: &[Slot],
-    poses: &[crate::math::Isometry],
+    bodies: &[PairBody],
     frames: &[BoxFrame],
+    poses: &[crate::math::Isometry],
     prev: &[ContactPair],
     slop: Real,
 ) -> Result<Option<ContactPair>, ()> {
-    let (Some(ba), Some(bb)) = (
-        slots[c.a as usize].body.as_ref(),
-        slots[c.b as usize].body.as_ref(),
-    ) else {
-        return Ok(None);
-    };
     let (ia, ib) = (c.a as usize, c.b as usize);
-    let m = match (&ba.shape, &bb.shape) {
-        // Box against box from the per-body frames (what `query::contact` would run).
-        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => query::contact_cuboid_cuboid_frames(
-            &frames[ia],
-            &ca.half_extents(),
-            &frames[ib],
-            &cb.half_extents(),
+    let (pa, pb) = (&bodies[ia], &bodies[ib]);
+    let m = match (pa.shape, pb.shape) {
+        (PairShape::Empty, _) | (_, PairShape::Empty) => return Ok(None),
+        (PairShape::Ball, PairShape::Ball) => query::contact_ball_ball(
+            &pa.centre.into(),
+            pa.size.x,
+            &pb.centre.into(),
+            pb.size.x,
             c.prediction,
         ),
-        (sa, sb) => contact_any(&poses[ia], sa, &poses[ib], sb, c.prediction).map_err(|_| ())?,
+        (PairShape::Cuboid, PairShape::Cuboid) => query::contact_cuboid_cuboid_frames(
+            &frames[ia],
+            &pa.size,
+            &frames[ib],
+            &pb.size,
+            c.prediction,
+        ),
+        _ => {
+            let (Some(ba), Some(bb)) = (slots[ia].body.as_ref(), slots[ib].body.as_ref()) else {
+                return Ok(None);
+            };
+            contact_any(&poses[ia], &ba.shape, &poses[ib], &bb.shape, c.prediction)
+                .map_err(|_| ())?
+        }
     };
     let Some(m) = m else { return Ok(None) };
     if m.is_empty() || crate::world::validate_manifold(&m).is_err() {
@@ -907,8 +983,8 @@ fn contact_pair(
         }
     }
     Ok(Some(ContactPair {
-        a: BodyHandle::new(c.a, slots[c.a as usize].generation),
-        b: BodyHandle::new(c.b, slots[c.b as usize].generation),
+        a: BodyHandle::new(c.a, pa.generation),
+        b: BodyHandle::new(c.b, pb.generation),
         touching: m.max_depth() >= -slop,
         manifold: m,
         impulses,

@@ -127,6 +127,8 @@ pub(crate) struct Scratch {
     pub shape_poses: Vec<Isometry>,
     /// Per slot, a flag of the current stage (bodies frozen by that stage).
     pub flags: Vec<bool>,
+    /// Per slot, what the narrow phase reads of the body (see `step::PairBody`).
+    pub pair_bodies: Vec<crate::step::PairBody>,
     /// Per slot, the rotation matrix and centre of a box's shape (zero for other shapes).
     pub box_frames: Vec<crate::narrowphase::query::BoxFrame>,
     /// Per slot, the moving body's new fat AABB (None for free slots and still bodies).
