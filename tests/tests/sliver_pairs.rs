@@ -79,3 +79,52 @@ fn nearly_coplanar_slivers_meeting_at_a_corner() {
         check_pair(&sliver_pair(&mut rng));
     }
 }
+
+/// The first sibling the test above found (seed 7, 1 000 000 cases): normals 1.4·10⁻³ rad
+/// apart, 0.88 mm apart in their near-common plane, separated on the 11 normal and edge × edge
+/// axes by only 9·10⁻⁷ m, and `intersection_test` (`sat::triangle_triangle`) said touching.
+/// Fixed there: the in-plane side normals are always candidates.
+#[test]
+fn nearly_coplanar_triangles_apart_in_plane_are_apart() {
+    let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
+    let t = -0.058_897_257;
+    check_pair(&PairCase {
+        a: ShapeRecipe::Triangle([
+            p(-0.064_320_21, -0.068_306_446, -0.282_628_9),
+            p(-1.733_853_3, 0.203_934_79, -0.680_684_8),
+            p(1.041_671_2, -0.252_319_78, -0.021_588_828),
+        ]),
+        pose_a: Isometry::translation(t, t, t),
+        b: ShapeRecipe::Triangle([
+            p(-0.064_700_27, -0.067_534_305, -0.282_204_12),
+            p(-0.356_829_05, 1.073_448_4, 0.440_562_75),
+            p(-0.276_147_84, 1.636_631_6, 0.877_907),
+        ]),
+        pose_b: Isometry::translation(t, t, t),
+    });
+}
+
+/// The second sibling (same run, after the fix above): nearly coplanar triangles meeting at a
+/// corner, apart by 3.9·10⁻⁶ m on B's normal, got A's normal (within the face preference's
+/// tolerance, separation −3.5·10⁻⁶), a penetrating manifold and a point 0.5 mm outside A's
+/// AABB. Fixed in `sat::convex::deepest_axis`: a separating axis always beats one that does
+/// not.
+#[test]
+fn triangles_apart_by_a_hair_at_a_corner_get_no_point_outside() {
+    let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
+    let t = 0.469_957_23;
+    check_pair(&PairCase {
+        a: ShapeRecipe::Triangle([
+            p(-0.302_149_06, 0.422_113_42, -0.098_317_504),
+            p(0.476_865_47, 0.347_343_5, 0.891_196_97),
+            p(0.358_094_13, 0.341_918_8, 0.617_079_73),
+        ]),
+        pose_a: Isometry::translation(t, t, t),
+        b: ShapeRecipe::Triangle([
+            p(-0.302_147_15, 0.422_107_85, -0.098_324_65),
+            p(-0.452_588_32, 0.484_644_65, 0.062_878_99),
+            p(-0.057_700_396, 0.391_234_25, 0.158_482_7),
+        ]),
+        pose_b: Isometry::translation(t, t, t),
+    });
+}

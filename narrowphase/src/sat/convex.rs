@@ -230,7 +230,10 @@ pub struct DeepestAxis {
 
 /// The candidate of largest separation. Face axes win over edge axes unless an edge axis is
 /// better by more than `tolerance` metres (faces give stabler manifolds); A's faces win
-/// ties with B's. Returns None only if no candidate is usable (cannot happen for valid
+/// ties with B's. Neither preference lets an axis that does not separate win over one that
+/// does: two triangles apart by 3.9·10⁻⁶ m on B's normal got A's normal (−3.5·10⁻⁶), a
+/// penetrating manifold, and a point from features that do not meet, 0.5 mm outside A's AABB
+/// (sliver-pair property test of `tumble-tests`). Returns None only if no candidate is usable (cannot happen for valid
 /// polyhedra, which have at least one face normal).
 pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis> {
     let mut best_face: Option<DeepestAxis> = None;
@@ -254,12 +257,21 @@ pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis
         } else {
             0.0
         };
-        if !matches!(slot, Some(s) if sep <= s.separation + margin) {
+        // The preferences never turn "apart" into "touching": an axis that separates beats
+        // one that does not whatever the margin.
+        let wins =
+            |s: &DeepestAxis| sep > s.separation + margin || (sep > 0.0 && s.separation <= 0.0);
+        if slot.as_ref().is_none_or(wins) {
             *slot = Some(cand);
         }
     }
     match (best_face, best_other) {
-        (Some(f), Some(o)) if o.separation > f.separation + tolerance => Some(o),
+        (Some(f), Some(o))
+            if o.separation > f.separation + tolerance
+                || (o.separation > 0.0 && f.separation <= 0.0) =>
+        {
+            Some(o)
+        }
         (Some(f), _) => Some(f),
         (None, o) => o,
     }
