@@ -1601,3 +1601,101 @@ fn capsule_along_a_hull_edge_gets_the_least_depth() {
     // The least overlap, 41.43 mm, found by a dense search of directions.
     assert!(m.depth() < 0.0415, "depth {}", m.depth());
 }
+
+/// Two triangles at one pose (translation −0.4588 on every axis), as decoded from the
+/// fuzz inputs below.
+fn triangle_pair(a: [[Real; 3]; 3], b: [[Real; 3]; 3], b_dz: Real) -> PairCase {
+    let p = |c: [[Real; 3]; 3]| c.map(|x| Point::new(x[0], x[1], x[2]));
+    let t = -0.458_823_44;
+    PairCase {
+        a: ShapeRecipe::Triangle(p(a)),
+        pose_a: Isometry::translation(t, t, t),
+        b: ShapeRecipe::Triangle(p(b)),
+        pose_b: Isometry::translation(t, t, t + b_dz),
+    }
+}
+
+/// Fuzz target `narrowphase`, inputs `triangle_triangle_depth_not_minimal` and
+/// `triangle_triangle_point_outside_the_aabbs`: nearly coplanar slivers sharing a corner
+/// region, 0.73 mm and 1.1 mm apart corner to corner, got a manifold of depth 6·10⁻⁷ (first)
+/// and a point 0.55 mm outside A's AABB, midway across the gap (second).
+///
+/// Where: `narrowphase/src/sat/convex.rs`, the candidates of the contact's SAT. Every face and
+/// edge × edge axis separated them by at most 5·10⁻⁶ (resp. 1.7·10⁻⁵) m, within the face
+/// preference, so a face axis that only touched won. Fixed: the in-plane side normals of a
+/// flat shape are always candidates (before, only for parallel normals or a skipped edge
+/// pair); one of them measures the whole gap, and with prediction 0 there is no contact.
+#[test]
+fn nearly_coplanar_slivers_apart_corner_to_corner_get_no_contact() {
+    let cases = [
+        triangle_pair(
+            [
+                [-0.305_882_33, -0.305_882_33, -0.305_882_33],
+                [-0.305_882_33, -0.308_567_88, 0.991_012_33],
+                [-0.410_193_1, -0.540_260_9, -0.305_882_33],
+            ],
+            [
+                [-0.305_882_33, -0.305_882_33, -0.306_614_76],
+                [-0.310_460_1, -0.305_882_33, -1.169_726_1],
+                [-0.312_474_25, -0.305_882_33, -1.430_899_5],
+            ],
+            0.0,
+        ),
+        triangle_pair(
+            [
+                [-0.305_882_33, -0.305_882_33, -0.305_882_33],
+                [-0.805_889_96, -0.305_882_33, 0.991_012_33],
+                [0.996_078_5, -0.305_882_33, -0.305_882_33],
+            ],
+            [
+                [-0.305_882_33, -0.305_882_33, -0.306_614_76],
+                [1.689_570_4, -0.309_788_7, -1.996_765_1],
+                [-0.305_882_33, -0.305_882_33, -0.309_910_77],
+            ],
+            -0.000_366_21,
+        ),
+    ];
+    for (case, gap) in cases.iter().zip([7.3e-4, 1.1e-3]) {
+        check_pair(case);
+        let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+        let (pa, pb) = (&case.pose_a, &case.pose_b);
+        assert!(contact(pa, &a, pb, &b, 0.0).unwrap().is_none());
+        // Within the prediction distance the gap is the whole corner-to-corner gap.
+        let m = contact(pa, &a, pb, &b, 0.01).unwrap().expect("within 1 cm");
+        assert!((m.depth() + gap).abs() < 5e-5, "depth {}", m.depth());
+    }
+    for name in [
+        "triangle_triangle_depth_not_minimal",
+        "triangle_triangle_point_outside_the_aabbs",
+    ] {
+        check_pair(&stored_case("narrowphase", name));
+    }
+}
+
+/// Fuzz target `shapes`, input `concave_polygon_misses_a_corner_after_the_self_touch_fix`:
+/// `ConcavePolygon::new` accepted the simple polygon (−10, −707761.6), (5.76, 1.78),
+/// (0, −9.94), (0, 0) — a needle 7·10⁵ m long with a notch at its top — but corner (0, 0) was
+/// in no piece.
+///
+/// Where: `narrowphase/src/planar/concave.rs`, `ear_clip`. The polygon is simple (corner
+/// (0, −9.94) is 1.4·10⁻⁴ m inside the needle's left edge), so it must be covered, not
+/// refused. The last triangle (area 49.7 m²) was judged by the sine at its needle tip,
+/// 2·10⁻¹⁰, and dropped as straight. Fixed: ears and the last triangle are judged by the f64
+/// sign of their area; the tolerant turn (at the widest corner) only drops a straight corner
+/// when no ear is found.
+#[test]
+fn concave_needle_with_a_notch_covers_every_corner() {
+    replay_shapes_input(
+        "shapes",
+        "concave_polygon_misses_a_corner_after_the_self_touch_fix",
+    );
+    let corners = [
+        Point2::new(-10.0, -707_761.6),
+        Point2::new(5.764_705_7, 1.780_270_6),
+        Point2::new(-1.216_442e-25, -9.938_659),
+        Point2::new(0.0, 0.0),
+    ];
+    let p = ConcavePolygon::new(&corners).unwrap();
+    assert!(corners.iter().all(|c| p.contains_point(c)));
+    assert_eq!(p.pieces().len(), 2);
+}

@@ -19,7 +19,7 @@ pub fn intersection_triangle_cuboid(
     overlap_poses(pose_t, tri.corners(), pose_b, e)
 }
 
-/// True when the two triangles overlap or touch (11 axes, 17 when they are parallel; see
+/// True when the two triangles overlap or touch (17 axes; see
 /// [`crate::sat::triangle_triangle`]).
 #[inline]
 pub fn intersection_triangle_triangle(

@@ -7,10 +7,9 @@
 //! [`PARALLEL_SINE`]) are skipped: their cross product is too short to give a trustworthy
 //! direction, and a face normal then separates as well — except for a flat shape, which has no
 //! side faces. The threshold is on unit directions, so it is independent of the shapes' size
-//! and position. When both polyhedra are flat (two triangles) and parallel, the edge crosses
-//! all collapse onto the common normal; then, and whenever an edge pair was skipped, the
-//! in-plane edge normals `n × e` of the flat shapes (their side faces) are added as
-//! candidates.
+//! and position. Last come the in-plane edge normals `n × e` of the flat shapes (a triangle's
+//! side faces, seen as a thin prism), whatever the other shape: coplanar triangles need them,
+//! so do skipped edge pairs, and slivers apart corner to corner (see `candidates`).
 //!
 //! Each axis is tried by projecting all corners of both shapes: O(V) per axis, so
 //! O((F_A + F_B + E_A·E_B)·(V_A + V_B)) per test. That is fine for boxes and small hulls and is
@@ -98,35 +97,23 @@ fn separation_on(a: &Posed, b: &Posed, l: &Vector) -> (Real, bool) {
     }
 }
 
-/// Whether the in-plane side normals of the flat shapes are candidates: when both are flat
-/// and parallel (their edge crosses then all collapse onto the common normal), or when a flat
-/// shape has an edge within [`PARALLEL_SINE`] of parallel to an edge of the other shape: that
-/// pair's cross product is skipped, and a flat shape has no side face that would separate in
-/// its place (nearly coplanar triangles sharing an edge direction, 1.9·10⁻³ rad apart, were
-/// reported touching while 1.2 mm apart in their common plane).
-fn in_plane(a: &Posed, b: &Posed) -> bool {
-    let (fa, fb) = (a.shape.is_flat(), b.shape.is_flat());
-    if !fa && !fb {
-        return false;
-    }
-    if fa
-        && fb
-        && a.axes().face_normals[0]
-            .cross(&b.axes().face_normals[0])
-            .norm()
-            < PARALLEL_SINE
-    {
-        return true;
-    }
-    a.axes().edge_dirs.iter().any(|ea| {
-        b.axes()
-            .edge_dirs
-            .iter()
-            .any(|eb| ea.cross(eb).norm() < PARALLEL_SINE)
-    })
-}
-
 /// Every candidate axis in order: (kind, unit world direction or None when skipped).
+///
+/// The in-plane side normals `n × e` of a flat shape are candidates whatever the other shape:
+/// the side faces of a triangle seen as the limit of a thin prism. Like every direction they
+/// can never understate the overlap, and they are needed:
+/// - when both shapes are flat and parallel, the edge crosses all collapse onto the common
+///   normal, so only the in-plane normals separate triangles lying in one plane;
+/// - when an edge pair is within [`PARALLEL_SINE`] of parallel, its cross product is skipped
+///   and a flat shape has no side face that would separate in its place (nearly coplanar
+///   triangles sharing an edge direction, 1.9·10⁻³ rad apart, were reported touching while
+///   1.2 mm apart in their common plane);
+/// - when nearly coplanar slivers are apart corner to corner, every face and edge × edge axis
+///   can separate them by almost nothing (5·10⁻⁶ m for a gap of 0.73 mm, normals 0.4 rad
+///   apart; fuzz inputs `triangle_triangle_depth_not_minimal` and
+///   `triangle_triangle_point_outside_the_aabbs`), so the contact took a face axis that
+///   reported a touch or penetration, its point midway across the gap; the in-plane normal
+///   along which the corners face each other measures the gap.
 fn candidates<'s>(
     a: &'s Posed,
     b: &'s Posed,
@@ -156,13 +143,12 @@ fn candidates<'s>(
                 (SeparatingAxis::EdgeEdge(i as u16, j as u16), axis)
             })
         });
-    let flat = in_plane(a, b);
     let ipa = a
         .axes()
         .edge_dirs
         .iter()
         .enumerate()
-        .filter(move |_| flat && a.shape.is_flat())
+        .filter(move |_| a.shape.is_flat())
         .map(move |(i, e)| {
             (
                 SeparatingAxis::InPlaneA(i as u16),
@@ -174,7 +160,7 @@ fn candidates<'s>(
         .edge_dirs
         .iter()
         .enumerate()
-        .filter(move |_| flat && b.shape.is_flat())
+        .filter(move |_| b.shape.is_flat())
         .map(move |(j, e)| {
             (
                 SeparatingAxis::InPlaneB(j as u16),
@@ -188,13 +174,11 @@ fn count(a: &Posed, b: &Posed) -> u16 {
     let mut n = a.axes().face_normals.len()
         + b.axes().face_normals.len()
         + a.axes().edge_dirs.len() * b.axes().edge_dirs.len();
-    if in_plane(a, b) {
-        n += [a, b]
-            .iter()
-            .filter(|p| p.shape.is_flat())
-            .map(|p| p.axes().edge_dirs.len())
-            .sum::<usize>();
-    }
+    n += [a, b]
+        .iter()
+        .filter(|p| p.shape.is_flat())
+        .map(|p| p.axes().edge_dirs.len())
+        .sum::<usize>();
     n.min(u16::MAX as usize) as u16
 }
 
@@ -246,7 +230,10 @@ pub struct DeepestAxis {
 
 /// The candidate of largest separation. Face axes win over edge axes unless an edge axis is
 /// better by more than `tolerance` metres (faces give stabler manifolds); A's faces win
-/// ties with B's. Returns None only if no candidate is usable (cannot happen for valid
+/// ties with B's. Neither preference lets an axis that does not separate win over one that
+/// does: two triangles apart by 3.9·10⁻⁶ m on B's normal got A's normal (−3.5·10⁻⁶), a
+/// penetrating manifold, and a point from features that do not meet, 0.5 mm outside A's AABB
+/// (sliver-pair property test of `tumble-tests`). Returns None only if no candidate is usable (cannot happen for valid
 /// polyhedra, which have at least one face normal).
 pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis> {
     let mut best_face: Option<DeepestAxis> = None;
@@ -270,12 +257,21 @@ pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis
         } else {
             0.0
         };
-        if !matches!(slot, Some(s) if sep <= s.separation + margin) {
+        // The preferences never turn "apart" into "touching": an axis that separates beats
+        // one that does not whatever the margin.
+        let wins =
+            |s: &DeepestAxis| sep > s.separation + margin || (sep > 0.0 && s.separation <= 0.0);
+        if slot.as_ref().is_none_or(wins) {
             *slot = Some(cand);
         }
     }
     match (best_face, best_other) {
-        (Some(f), Some(o)) if o.separation > f.separation + tolerance => Some(o),
+        (Some(f), Some(o))
+            if o.separation > f.separation + tolerance
+                || (o.separation > 0.0 && f.separation <= 0.0) =>
+        {
+            Some(o)
+        }
         (Some(f), _) => Some(f),
         (None, o) => o,
     }

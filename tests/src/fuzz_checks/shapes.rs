@@ -337,7 +337,7 @@ fn check_polygons(corners: &[Point2]) {
             );
             assert!(
                 corners.iter().all(|c| p.contains_point(c)),
-                "concave polygon misses a corner"
+                "concave polygon misses a corner: {corners:?}"
             );
         }
     }
