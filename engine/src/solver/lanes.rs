@@ -336,15 +336,14 @@ pub(crate) fn prefetch<T>(p: &T) {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         const LINE: usize = 64;
         let start = (p as *const T).cast::<i8>();
-        let size = std::mem::size_of::<T>().max(1);
-        // One address per line the value touches, the last byte included.
-        let first_line = start as usize / LINE;
-        let lines = (start as usize + size - 1) / LINE - first_line + 1;
-        for i in 0..lines {
+        let size = std::mem::size_of::<T>();
+        // Every 64 bytes from the start, then the last byte (the value need not start a line);
+        // the count is a constant, so the loop unrolls.
+        for offset in (0..size).step_by(LINE).chain([size.saturating_sub(1)]) {
             // SAFETY: `prefetcht0` (SSE, in the x86-64 baseline) is a hint that never faults
             // and does not read memory architecturally; the address is only computed with
             // wrapping arithmetic, never dereferenced.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(i * LINE)) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset)) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
