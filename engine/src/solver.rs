@@ -609,41 +609,9 @@ impl Solver {
         };
         // `build_bundle` names slots found in `masses`, `zero`, or slot 0 (an emptied bundle).
         self.body_bound = self.masses.len().max(zero as usize + 1);
-        let contacts_of =
-            |bd: &Bundle| bd.pair.into_iter().filter_map(|k| contacts.get(k as usize));
-        self.bundles.par_chunks_mut(BUILD_CHUNK).for_each(|chunk| {
-            for j in 0..chunk.len() {
-                // Bundles are in colour order, so their contact pairs and bodies are
-                // scattered: prefetch the pairs two steps ahead, then their bodies.
-                if let Some(far) = chunk.get(j + 2 * PREFETCH_AHEAD) {
-                    contacts_of(far).for_each(lanes::prefetch);
-                }
-                if let Some(near) = chunk.get(j + PREFETCH_AHEAD) {
-                    for cp in contacts_of(near) {
-                        for i in [cp.a.index() as usize, cp.b.index() as usize] {
-                            if let Some(m) = ctx.masses.get(i) {
-                                lanes::prefetch(m);
-                            }
-                            if let Some(b) = bodies.get(i) {
-                                lanes::prefetch(b);
-                            }
-                        }
-                    }
-                }
-                let bundle = &mut chunk[j];
-                let (first, len) = (bundle.first as usize, bundle.len as usize);
-                if first + len > n_points {
-                    debug_assert!(false, "bundle points out of bounds");
-                    *bundle = Bundle::new([NO_PAIR; LANES], [0; LANES], 0);
-                    continue;
-                }
-                // SAFETY: the range is in bounds (checked above) and reserved for this
-                // bundle alone by `colour`; the vector is alive and not resized during the
-                // build.
-                let points = unsafe { std::slice::from_raw_parts_mut(pts.at(first), len) };
-                build_bundle(bundle, points, &ctx);
-            }
-        });
+        self.bundles
+            .par_chunks_mut(BUILD_CHUNK)
+            .for_each(|chunk| build_chunk(chunk, pts, n_points, &ctx));
     }
 
     /// Runs the whole velocity solve that precedes position integration: warm start, then
@@ -743,6 +711,46 @@ struct BuildContext<'a> {
     masses: &'a [BodyMass],
     restitution_threshold: Real,
     zero: u32,
+}
+
+/// Builds the bundles of `chunk` one after the other (see [`build_bundle`]), their points in
+/// `pts` (`n_points` long). Bundles are in colour order, so their contact pairs and bodies are
+/// scattered in memory: the pairs are prefetched two steps ahead, then their bodies.
+#[inline(never)]
+fn build_chunk(chunk: &mut [Bundle], pts: PointsPtr, n_points: usize, ctx: &BuildContext) {
+    let contacts_of = |bd: &Bundle| {
+        bd.pair
+            .into_iter()
+            .filter_map(|k| ctx.contacts.get(k as usize))
+    };
+    for j in 0..chunk.len() {
+        if let Some(far) = chunk.get(j + 2 * PREFETCH_AHEAD) {
+            contacts_of(far).for_each(lanes::prefetch);
+        }
+        if let Some(near) = chunk.get(j + PREFETCH_AHEAD) {
+            for cp in contacts_of(near) {
+                for i in [cp.a.index() as usize, cp.b.index() as usize] {
+                    if let Some(m) = ctx.masses.get(i) {
+                        lanes::prefetch(m);
+                    }
+                    if let Some(b) = ctx.bodies.get(i) {
+                        lanes::prefetch(b);
+                    }
+                }
+            }
+        }
+        let bundle = &mut chunk[j];
+        let (first, len) = (bundle.first as usize, bundle.len as usize);
+        if first + len > n_points {
+            debug_assert!(false, "bundle points out of bounds");
+            *bundle = Bundle::new([NO_PAIR; LANES], [0; LANES], 0);
+            continue;
+        }
+        // SAFETY: the range is in bounds (checked above) and reserved for this bundle alone by
+        // `colour`; the vector is alive and not resized during the build.
+        let points = unsafe { std::slice::from_raw_parts_mut(pts.at(first), len) };
+        build_bundle(bundle, points, ctx);
+    }
 }
 
 /// Builds the (up to four) constraints of `bd`, one per lane, and their points `points` (point
