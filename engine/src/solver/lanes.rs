@@ -338,12 +338,18 @@ pub(crate) fn prefetch<T>(p: &T) {
         let start = (p as *const T).cast::<i8>();
         let size = std::mem::size_of::<T>();
         // Every 64 bytes from the start, then the last byte (the value need not start a line);
-        // the count is a constant, so the loop unrolls.
-        for offset in (0..size).step_by(LINE).chain([size.saturating_sub(1)]) {
+        // the sizes are constants, so this unrolls into a few instructions.
+        let mut offset = 0;
+        while offset < size {
             // SAFETY: `prefetcht0` (SSE, in the x86-64 baseline) is a hint that never faults
             // and does not read memory architecturally; the address is only computed with
             // wrapping arithmetic, never dereferenced.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset)) };
+            offset += LINE;
+        }
+        if size > 0 {
+            // SAFETY: as above.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(size - 1)) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
