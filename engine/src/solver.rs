@@ -88,14 +88,16 @@ impl SolverBody {
 
 /// What building a constraint needs of a body, gathered once per step so that the build reads
 /// compact arrays instead of the bodies themselves (mass properties are zero unless dynamic).
+/// The inverse inertia and the centre of mass share three rows of four floats, so that four
+/// bodies load into lanes with three 4×4 transposes.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(16))]
 pub(crate) struct BodyMass {
+    /// Row `i` is `[I⁻¹(i, 0), I⁻¹(i, 1), I⁻¹(i, 2), com_i]`: the inverse inertia tensor about
+    /// the centre of mass (world frame, 1/(kg·m²)) and the centre of mass (world frame, metres).
+    rows: [[Real; 4]; 3],
     /// 1/kg.
     pub inv_mass: Real,
-    /// Inverse inertia tensor about the centre of mass, world frame, 1/(kg·m²).
-    pub inv_inertia: Matrix,
-    /// Centre of mass, world frame, metres.
-    pub com: Vector,
     /// The body's friction and restitution coefficients (before combining with another's).
     pub friction: Real,
     pub restitution: Real,
@@ -107,14 +109,82 @@ pub(crate) struct BodyMass {
 impl BodyMass {
     /// An empty slot.
     pub const DEAD: BodyMass = BodyMass {
+        rows: [[0.0; 4]; 3],
         inv_mass: 0.0,
-        inv_inertia: Matrix::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-        com: Vector::new(0.0, 0.0, 0.0),
         friction: 0.0,
         restitution: 0.0,
         live: false,
         dynamic: false,
     };
+
+    /// A live body of inverse mass `inv_mass` (1/kg), inverse inertia `inv_inertia` about its
+    /// centre of mass `com` (both world frame), with its material's `friction` and
+    /// `restitution`; `dynamic` when the solver may change its velocity.
+    pub fn new(
+        inv_mass: Real,
+        inv_inertia: &Matrix,
+        com: &Vector,
+        friction: Real,
+        restitution: Real,
+        dynamic: bool,
+    ) -> Self {
+        let row = |i: usize| {
+            [
+                inv_inertia[(i, 0)],
+                inv_inertia[(i, 1)],
+                inv_inertia[(i, 2)],
+                com[i],
+            ]
+        };
+        Self {
+            rows: [row(0), row(1), row(2)],
+            inv_mass,
+            friction,
+            restitution,
+            live: true,
+            dynamic,
+        }
+    }
+}
+
+/// The inverse inertias and centres of mass of four bodies, in lanes.
+#[inline(always)]
+fn mass_lanes(m: &[&BodyMass; LANES]) -> (M3W, V4) {
+    let row = |i: usize| transpose(std::array::from_fn(|l| F4::from_array(m[l].rows[i])));
+    let [r0, r1, r2] = [0, 1, 2].map(row);
+    (
+        M3W {
+            m: [
+                [r0[0], r0[1], r0[2]],
+                [r1[0], r1[1], r1[2]],
+                [r2[0], r2[1], r2[2]],
+            ],
+        },
+        V4 {
+            x: r0[3],
+            y: r1[3],
+            z: r2[3],
+        },
+    )
+}
+
+/// The linear and angular velocities of four bodies, in lanes (one transpose each).
+#[inline(always)]
+fn velocity_lanes(body: &[SolverBody; LANES]) -> (V4, V4) {
+    let [vx, vy, vz, _] = transpose(body.map(|b| F4::from_array(b.lin)));
+    let [wx, wy, wz, _] = transpose(body.map(|b| F4::from_array(b.ang)));
+    (
+        V4 {
+            x: vx,
+            y: vy,
+            z: vz,
+        },
+        V4 {
+            x: wx,
+            y: wy,
+            z: wz,
+        },
+    )
 }
 
 /// `m·v`, written out: nalgebra's generic product runs loops; this sums the same products in
@@ -174,6 +244,15 @@ impl RowW {
             .gt(F4::ZERO)
             .select(F4::splat(1.0).div(k), F4::ZERO)
             .min(F4::splat(MAX_EFFECTIVE_MASS));
+        if keep.all() {
+            return Self {
+                ang_a,
+                ang_b,
+                imp_a,
+                imp_b,
+                mass,
+            };
+        }
         let z = V4::ZERO;
         Self {
             ang_a: keep.select_v(ang_a, z),
@@ -321,8 +400,8 @@ enum Pass {
 #[derive(Clone, Copy)]
 struct BodiesPtr(*mut SolverBody);
 
-// SAFETY: the pointer is only dereferenced during a colour pass, on indices checked against
-// the array's length; writes go to dynamic bodies, each owned by at most one constraint of the
+// SAFETY: the pointer is only dereferenced during a colour pass, on indices below
+// `Solver::body_bound`, checked once per pass against the array's length; writes go to dynamic bodies, each owned by at most one constraint of the
 // colour (graph colouring; the overflow colour has one constraint per bundle and runs
 // serially), and no constraint reads a dynamic body owned by another constraint of the same
 // colour (a dynamic body appearing in two constraints would make them share it, which the
@@ -367,6 +446,11 @@ const PARALLEL_MIN_POINTS: usize = 256;
 /// Points per rayon task (rounded to whole bundles).
 const CHUNK_POINTS: usize = 128;
 
+/// Bundles built per rayon task.
+const BUILD_CHUNK: usize = 64;
+/// How many bundles ahead the build prefetches bodies (and twice as far, contact pairs).
+const PREFETCH_AHEAD: usize = 2;
+
 /// Number of colours tried before a constraint goes to the overflow colour (solved last).
 const COLOURS: usize = 64;
 /// Largest effective mass of a row, kg. An impulse is an effective mass times a speed, so
@@ -407,6 +491,9 @@ pub(crate) struct Solver {
     lens: Vec<u8>,
     masks: Vec<u64>,
     counts: Vec<usize>,
+    /// Every body slot named by a bundle is below this (checked once per pass against the
+    /// velocity array instead of per bundle).
+    body_bound: usize,
 }
 
 impl Solver {
@@ -492,6 +579,8 @@ impl Solver {
             from = to;
         }
         self.bundle_starts.push(self.bundles.len());
+        // Until `build` names the bodies, every bundle's lanes point at slot 0.
+        self.body_bound = usize::from(!self.bundles.is_empty());
         // Every point is written by `build`; reuse the buffer without clearing it.
         self.points.resize(first as usize, PointW::default());
     }
@@ -518,21 +607,11 @@ impl Solver {
             restitution_threshold,
             zero,
         };
+        // `build_bundle` names slots found in `masses`, `zero`, or slot 0 (an emptied bundle).
+        self.body_bound = self.masses.len().max(zero as usize + 1);
         self.bundles
-            .par_iter_mut()
-            .with_min_len(16)
-            .for_each(|bundle| {
-                let (first, len) = (bundle.first as usize, bundle.len as usize);
-                if first + len > n_points {
-                    debug_assert!(false, "bundle points out of bounds");
-                    *bundle = Bundle::new([NO_PAIR; LANES], [0; LANES], 0);
-                    return;
-                }
-                // SAFETY: the range is in bounds (checked above) and reserved for this bundle
-                // alone by `colour`; the vector is alive and not resized during the build.
-                let points = unsafe { std::slice::from_raw_parts_mut(pts.at(first), len) };
-                build_bundle(bundle, points, &ctx);
-            });
+            .par_chunks_mut(BUILD_CHUNK)
+            .for_each(|chunk| build_chunk(chunk, pts, n_points, &ctx));
     }
 
     /// Runs the whole velocity solve that precedes position integration: warm start, then
@@ -592,8 +671,11 @@ impl Solver {
     }
 
     fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
+        if bodies.len() < self.body_bound {
+            debug_assert!(false, "fewer bodies than the bundles name");
+            return;
+        }
         let ptr = BodiesPtr(bodies.as_mut_ptr());
-        let n = bodies.len();
         let pts = PointsPtr(self.points.as_mut_ptr());
         let n_points = self.points.len();
         let parallel = rayon::current_num_threads() > 1;
@@ -610,12 +692,12 @@ impl Solver {
                 let chunk = (CHUNK_POINTS * slice.len() / points).max(1);
                 slice.par_chunks(chunk).for_each(|chunk| {
                     for c in chunk {
-                        solve_bundle(c, ptr, n, pts, n_points, p, pass);
+                        solve_bundle(c, ptr, pts, n_points, p, pass);
                     }
                 });
             } else {
                 for c in slice {
-                    solve_bundle(c, ptr, n, pts, n_points, p, pass);
+                    solve_bundle(c, ptr, pts, n_points, p, pass);
                 }
             }
         }
@@ -631,6 +713,46 @@ struct BuildContext<'a> {
     zero: u32,
 }
 
+/// Builds the bundles of `chunk` one after the other (see [`build_bundle`]), their points in
+/// `pts` (`n_points` long). Bundles are in colour order, so their contact pairs and bodies are
+/// scattered in memory: the pairs are prefetched two steps ahead, then their bodies.
+#[inline(never)]
+fn build_chunk(chunk: &mut [Bundle], pts: PointsPtr, n_points: usize, ctx: &BuildContext) {
+    let contacts_of = |bd: &Bundle| {
+        bd.pair
+            .into_iter()
+            .filter_map(|k| ctx.contacts.get(k as usize))
+    };
+    for j in 0..chunk.len() {
+        if let Some(far) = chunk.get(j + 2 * PREFETCH_AHEAD) {
+            contacts_of(far).for_each(lanes::prefetch);
+        }
+        if let Some(near) = chunk.get(j + PREFETCH_AHEAD) {
+            for cp in contacts_of(near) {
+                for i in [cp.a.index() as usize, cp.b.index() as usize] {
+                    if let Some(m) = ctx.masses.get(i) {
+                        lanes::prefetch(m);
+                    }
+                    if let Some(b) = ctx.bodies.get(i) {
+                        lanes::prefetch(b);
+                    }
+                }
+            }
+        }
+        let bundle = &mut chunk[j];
+        let (first, len) = (bundle.first as usize, bundle.len as usize);
+        if first + len > n_points {
+            debug_assert!(false, "bundle points out of bounds");
+            *bundle = Bundle::new([NO_PAIR; LANES], [0; LANES], 0);
+            continue;
+        }
+        // SAFETY: the range is in bounds (checked above) and reserved for this bundle alone by
+        // `colour`; the vector is alive and not resized during the build.
+        let points = unsafe { std::slice::from_raw_parts_mut(pts.at(first), len) };
+        build_bundle(bundle, points, ctx);
+    }
+}
+
 /// Builds the (up to four) constraints of `bd`, one per lane, and their points `points` (point
 /// `k` of every lane in `points[k]`). Per lane, the scalar part: bodies, normal and tangent
 /// basis, friction and restitution; then per point, four lanes at once: the anchors relative
@@ -642,8 +764,10 @@ struct BuildContext<'a> {
 fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
     let zero = ctx.zero;
     let mut src: [Option<&ContactPair>; LANES] = [None; LANES];
-    let mut mass: [&BodyMass; LANES * 2] = [&BodyMass::DEAD; LANES * 2];
-    let mut vel = [SolverBody::ZERO; LANES * 2];
+    let mut mass_a: [&BodyMass; LANES] = [&BodyMass::DEAD; LANES];
+    let mut mass_b: [&BodyMass; LANES] = [&BodyMass::DEAD; LANES];
+    let mut vel_a = [SolverBody::ZERO; LANES];
+    let mut vel_b = [SolverBody::ZERO; LANES];
     let mut normal = [Vector::zeros(); LANES];
     let mut tangents = [[Vector::zeros(); 2]; LANES];
     let mut friction = [0.0; LANES];
@@ -673,14 +797,14 @@ fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
         bd.write_b[l] = mb.dynamic;
         bd.lens[l] = len as u8;
         src[l] = Some(cp);
-        (mass[l], mass[LANES + l]) = (ma, mb);
+        (mass_a[l], mass_b[l]) = (ma, mb);
         let body = |i: u32| {
             ctx.bodies
                 .get(i as usize)
                 .copied()
                 .unwrap_or(SolverBody::ZERO)
         };
-        (vel[l], vel[LANES + l]) = (body(a), body(b));
+        (vel_a[l], vel_b[l]) = (body(a), body(b));
         normal[l] = cp.manifold.normal;
         tangents[l] = tangent_basis(&normal[l]);
         friction[l] = crate::Material::combine_friction(ma.friction, mb.friction);
@@ -688,52 +812,64 @@ fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
     }
     let n = V4::from_lanes(|l| normal[l]);
     let t = [0, 1].map(|i| V4::from_lanes(|l| tangents[l][i]));
-    let inv_mass_a = F4::from_array(std::array::from_fn(|l| mass[l].inv_mass));
-    let inv_mass_b = F4::from_array(std::array::from_fn(|l| mass[LANES + l].inv_mass));
+    let inv_mass_a = F4::from_array(mass_a.map(|m| m.inv_mass));
+    let inv_mass_b = F4::from_array(mass_b.map(|m| m.inv_mass));
     let inv_mass = inv_mass_a + inv_mass_b;
-    let ia = M3W::from_lanes(|l| mass[l].inv_inertia);
-    let ib = M3W::from_lanes(|l| mass[LANES + l].inv_inertia);
-    let com_a = V4::from_lanes(|l| mass[l].com);
-    let com_b = V4::from_lanes(|l| mass[LANES + l].com);
-    let (va, wa) = (
-        V4::from_lanes(|l| vel[l].v()),
-        V4::from_lanes(|l| vel[l].w()),
-    );
-    let (vb, wb) = (
-        V4::from_lanes(|l| vel[LANES + l].v()),
-        V4::from_lanes(|l| vel[LANES + l].w()),
-    );
+    let (ia, com_a) = mass_lanes(&mass_a);
+    let (ib, com_b) = mass_lanes(&mass_b);
+    let (va, wa) = velocity_lanes(&vel_a);
+    let (vb, wb) = velocity_lanes(&vel_b);
     let dv = vb - va;
     let threshold = F4::splat(-ctx.restitution_threshold);
     let mut approaching = M4::from_array([false; LANES]);
     for (k, w) in points.iter_mut().enumerate() {
         let keep = bd.active(k);
-        let point = |l: usize| src[l].and_then(|cp| cp.manifold.points().get(k).map(|p| (cp, p)));
-        let p = V4::from_lanes(|l| point(l).map_or(Vector::zeros(), |(_, p)| p.point.coords));
-        let sep = F4::from_array(std::array::from_fn(|l| {
-            point(l).map_or(0.0, |(_, p)| -p.depth)
-        }));
-        let jn = F4::from_array(std::array::from_fn(|l| {
-            point(l).map_or(0.0, |(cp, _)| cp.impulses[k].normal)
-        }));
-        let jt =
-            V4::from_lanes(|l| point(l).map_or(Vector::zeros(), |(cp, _)| cp.impulses[k].tangent));
+        // Point `k` of each lane, read once: position, separation, last step's impulses
+        // (zeros in lanes without one).
+        let mut p = [[0.0; LANES]; 3];
+        let mut sep = [0.0; LANES];
+        let mut jn = [0.0; LANES];
+        let mut jt = [[0.0; LANES]; 3];
+        for l in 0..LANES {
+            let Some(cp) = src[l] else { continue };
+            let (Some(q), Some(imp)) = (cp.manifold.points().get(k), cp.impulses.get(k)) else {
+                continue;
+            };
+            for i in 0..3 {
+                p[i][l] = q.point[i];
+                jt[i][l] = imp.tangent[i];
+            }
+            sep[l] = -q.depth;
+            jn[l] = imp.normal;
+        }
+        let [px, py, pz] = p.map(F4::from_array);
+        let p = V4 {
+            x: px,
+            y: py,
+            z: pz,
+        };
+        let [jx, jy, jz] = jt.map(F4::from_array);
+        let jt = V4 {
+            x: jx,
+            y: jy,
+            z: jz,
+        };
         let (ra, rb) = (p - com_a, p - com_b);
         let row = |d: &V4| RowW::new(&ra, &rb, d, inv_mass, &ia, &ib, keep);
         let normal = row(&n);
         // The relative normal velocity `n·(vb − va) + (rb × n)·wb − (ra × n)·wa`.
         let vn0 = n.dot(&dv) + normal.ang_b.dot(&wb) - normal.ang_a.dot(&wa);
         approaching = approaching.or(keep.and(threshold.gt(vn0)));
+        // Lanes without a point `k` are zero (no select needed when every lane has one).
+        let all = keep.all();
+        let kept = |x: F4| if all { x } else { keep.select(x, F4::ZERO) };
         *w = PointW {
             normal,
             tangent: [row(&t[0]), row(&t[1])],
-            sep: keep.select(sep, F4::ZERO),
-            jn: keep.select(jn, F4::ZERO),
-            jt: [
-                keep.select(jt.dot(&t[0]), F4::ZERO),
-                keep.select(jt.dot(&t[1]), F4::ZERO),
-            ],
-            vn0: keep.select(vn0, F4::ZERO),
+            sep: kept(F4::from_array(sep)),
+            jn: kept(F4::from_array(jn)),
+            jt: [kept(jt.dot(&t[0])), kept(jt.dot(&t[1]))],
+            vn0: kept(vn0),
             max_jn: F4::ZERO,
         };
     }
@@ -795,21 +931,20 @@ impl Velocities {
 }
 
 /// Solves the (up to four) constraints of one bundle for one pass, reading and writing their
-/// bodies through `ptr`.
+/// bodies through `ptr`, whose array holds every slot the bundle names (the caller checks
+/// that it is at least [`Solver::body_bound`] long).
 #[inline]
 fn solve_bundle(
     bd: &Bundle,
     ptr: BodiesPtr,
-    n: usize,
     pts: PointsPtr,
     n_points: usize,
     p: &SolverParams,
     pass: Pass,
 ) {
     let len = bd.len as usize;
-    let in_bounds = bd.a.iter().chain(&bd.b).all(|&i| (i as usize) < n);
-    if !in_bounds || bd.first as usize + len > n_points {
-        debug_assert!(false, "bundle out of bounds");
+    if bd.first as usize + len > n_points {
+        debug_assert!(false, "bundle points out of bounds");
         return;
     }
     if pass == Pass::Restitution && bd.restitution.eq(F4::ZERO).all() {
@@ -818,26 +953,14 @@ fn solve_bundle(
     // SAFETY: the range is in bounds (checked above) and owned by this bundle alone (see
     // `PointsPtr`); the vector outlives the pass.
     let points = unsafe { std::slice::from_raw_parts_mut(pts.at(bd.first as usize), len) };
-    // SAFETY: indices are in bounds (checked above); see `BodiesPtr` for why no other thread
-    // writes these bodies during this colour.
+    // SAFETY: indices are below `Solver::body_bound` (only `colour` and `build` set them, and
+    // both update the bound), which `Solver::run` checked against the array's length; see
+    // `BodiesPtr` for why no other thread writes these bodies during this colour.
     let gather = |idx: &[u32; LANES]| -> (V4, V4) {
         // SAFETY: as above.
-        let body: [SolverBody; LANES] =
-            std::array::from_fn(|l| unsafe { *ptr.at(idx[l] as usize) });
-        let [vx, vy, vz, _] = transpose(body.map(|b| F4::from_array(b.lin)));
-        let [wx, wy, wz, _] = transpose(body.map(|b| F4::from_array(b.ang)));
-        (
-            V4 {
-                x: vx,
-                y: vy,
-                z: vz,
-            },
-            V4 {
-                x: wx,
-                y: wy,
-                z: wz,
-            },
-        )
+        velocity_lanes(&std::array::from_fn(|l| unsafe {
+            *ptr.at(idx[l] as usize)
+        }))
     };
     let (va, wa) = gather(&bd.a);
     let (vb, wb) = gather(&bd.b);
@@ -1019,14 +1142,15 @@ mod tests {
     fn very_heavy_bodies_make_finite_impulses() {
         use crate::world::PointImpulse;
         use tumble_narrowphase::contact::{ContactPoint, Manifold};
-        let heavy = |at: Vector| BodyMass {
-            inv_mass: 1.0e-38,
-            inv_inertia: Matrix::identity() * 1.0e-38,
-            com: at,
-            friction: 0.5,
-            restitution: 0.5,
-            live: true,
-            dynamic: true,
+        let heavy = |at: Vector| {
+            BodyMass::new(
+                1.0e-38,
+                &(Matrix::identity() * 1.0e-38),
+                &at,
+                0.5,
+                0.5,
+                true,
+            )
         };
         let mut solver = Solver {
             masses: vec![heavy(Vector::zeros()), heavy(Vector::new(0.0, 1.0, 0.0))],

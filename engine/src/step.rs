@@ -596,23 +596,20 @@ impl World {
                 let Some(b) = &s.body else {
                     return (SolverBody::ZERO, BodyMass::DEAD);
                 };
-                let mut mass = BodyMass {
-                    com: b.com(),
-                    friction: b.material.friction,
-                    restitution: b.material.restitution,
-                    live: true,
-                    ..BodyMass::DEAD
-                };
-                let body = if b.is_dynamic() {
-                    mass.dynamic = true;
-                    mass.inv_mass = b.inv_mass;
+                let com = b.com();
+                let (friction, restitution) = (b.material.friction, b.material.restitution);
+                if b.is_dynamic() {
                     // `b.inv_inertia_world()`, written out.
-                    mass.inv_inertia = rotate_tensor(
+                    let inv_inertia = rotate_tensor(
                         b.pose.rotation.to_rotation_matrix().matrix(),
                         &b.inv_inertia_local,
                     );
-                    SolverBody::new(b.linvel, b.angvel)
-                } else if b.kind == BodyKind::Kinematic && !b.frozen {
+                    let mass =
+                        BodyMass::new(b.inv_mass, &inv_inertia, &com, friction, restitution, true);
+                    return (SolverBody::new(b.linvel, b.angvel), mass);
+                }
+                let mass = BodyMass::new(0.0, &Matrix::zeros(), &com, friction, restitution, false);
+                let body = if b.kind == BodyKind::Kinematic && !b.frozen {
                     SolverBody::new(b.linvel, b.angvel)
                 } else {
                     SolverBody::ZERO

@@ -9,7 +9,9 @@
 //! `max`/`min` follow SSE's rule `max(a, b) = if a > b { a } else { b }` in both (so a NaN or
 //! a ±0 tie gives `b`). A test compares the two on awkward inputs.
 
-use crate::math::{Matrix, Real, Vector};
+#[cfg(test)]
+use crate::math::Matrix;
+use crate::math::{Real, Vector};
 use std::ops::{Add, Sub};
 
 /// Number of lanes: constraints solved together.
@@ -324,6 +326,36 @@ pub(crate) mod sse {
     }
 }
 
+/// Asks the processor to start loading every cache line of `*p` (a hint with no effect on
+/// results: the build reads contact pairs and bodies in colour order, which the hardware
+/// prefetcher cannot guess). SSE `prefetcht0` on x86-64; nothing elsewhere.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        const LINE: usize = 64;
+        let start = (p as *const T).cast::<i8>();
+        let size = std::mem::size_of::<T>();
+        // Every 64 bytes from the start, then the last byte (the value need not start a line);
+        // the sizes are constants, so this unrolls into a few instructions.
+        let mut offset = 0;
+        while offset < size {
+            // SAFETY: `prefetcht0` (SSE, in the x86-64 baseline) is a hint that never faults
+            // and does not read memory architecturally; the address is only computed with
+            // wrapping arithmetic, never dereferenced.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset)) };
+            offset += LINE;
+        }
+        if size > 0 {
+            // SAFETY: as above.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(size - 1)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) use sse::{transpose, F4, M4};
 
@@ -415,6 +447,7 @@ pub(crate) struct M3W {
 
 impl M3W {
     /// The matrices `f(0)`, …, `f(3)` in lanes 0 to 3.
+    #[cfg(test)]
     #[inline(always)]
     pub fn from_lanes(f: impl Fn(usize) -> Matrix) -> M3W {
         let v: [Matrix; LANES] = std::array::from_fn(f);
