@@ -112,6 +112,51 @@ fn nearly_parallel_capsules_against_the_oracle() {
     }
 }
 
+/// Coaxial capsules (fuzz input `capsule_capsule_coaxial_normal_tilted`): one random
+/// rotation for both, centres on the common axis or a rounding error (≤ 1 µm) off it, so the
+/// cores' cross product is noise and the depth is the sum of the radii across the axis.
+#[test]
+fn coaxial_capsules_against_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xCA95_0004);
+    for _ in 0..cases() {
+        let rot = Rotation::from_quaternion(nalgebra::Quaternion::new(
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+        ));
+        let axis = rot * Vector::y();
+        let (ha, hb) = (half_height(&mut rng), half_height(&mut rng));
+        let (ra, rb) = (rng.gen_range(0.05..2.5), rng.gen_range(0.05..2.5));
+        let ca = Point::new(
+            rng.gen_range(-3.0..3.0),
+            rng.gen_range(-3.0..3.0),
+            rng.gen_range(-3.0..3.0),
+        );
+        let off_axis = if rng.gen_bool(0.5) {
+            Vector::zeros()
+        } else {
+            unit(&mut rng) * (10.0 as Real).powf(rng.gen_range(-9.0..-6.0))
+        };
+        let along = if rng.gen_bool(0.3) {
+            0.0
+        } else {
+            rng.gen_range(-1.2..1.2) * (ha + hb + ra + rb)
+        };
+        let cb = ca + axis * along + off_axis;
+        both_orders(
+            (
+                ShapeRecipe::Capsule(ha, ra),
+                Isometry::from_parts(ca.coords.into(), rot),
+            ),
+            (
+                ShapeRecipe::Capsule(hb, rb),
+                Isometry::from_parts(cb.coords.into(), rot),
+            ),
+        );
+    }
+}
+
 /// A hull of 4–8 points on the quarter-metre lattice (as the fuzzer draws them), or a
 /// triangle of 3.
 fn polytope(rng: &mut ChaCha8Rng, triangle: bool) -> Vec<Point> {

@@ -1699,3 +1699,33 @@ fn concave_needle_with_a_notch_covers_every_corner() {
     assert!(corners.iter().all(|c| p.contains_point(c)));
     assert_eq!(p.pieces().len(), 2);
 }
+
+/// Fuzz target `narrowphase` (run 10), input `capsule_capsule_coaxial_normal_tilted`: two
+/// capsules on one pose (half-heights 1 and 0.5, radii 2.25 and 0.05), so their cores are
+/// coaxial, got depth 2.3 (the sum of the radii, right) along a normal 6.5 mrad off the
+/// perpendicular of the axis, along which they overlap by 2.31 m.
+///
+/// Where: `narrowphase/src/query/capsule_round.rs`, `contact_capsule_capsule`: the winning
+/// candidate (exactly across the axis) had a gap of 2.4·10⁻⁷ m, too small for its own
+/// direction, and the sphere contact fell back to the normalised cross product of the two
+/// core directions — rounding noise for coaxial cores. The winner is now the fallback too.
+#[test]
+fn coaxial_capsules_get_a_normal_across_the_axis() {
+    let case = stored_case("narrowphase", "capsule_capsule_coaxial_normal_tilted");
+    check_pair(&case);
+    let rot = Rotation::new_unchecked(nalgebra::Quaternion::new(
+        -0.045_044_493,
+        -0.997_780_86,
+        -0.046_642_058,
+        -0.015_127_752,
+    ));
+    let pose = Isometry::from_parts(nalgebra::Translation3::new(3.0, -2.5, 2.0), rot);
+    let a = Shape::from(Capsule::new(1.0, 2.25).unwrap());
+    let b = Shape::from(Capsule::new(0.5, 0.05).unwrap());
+    let m = contact(&pose, &a, &pose, &b, 0.0)
+        .unwrap()
+        .expect("coaxial capsules overlap");
+    let axis = rot * Vector::y();
+    assert!(m.normal.dot(&axis).abs() < 1e-5, "normal {:?}", m.normal);
+    assert!((m.depth() - 2.3).abs() < 1e-5, "depth {}", m.depth());
+}

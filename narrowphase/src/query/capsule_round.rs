@@ -196,8 +196,13 @@ pub fn contact_capsule_capsule(
         }
     }
     let (between, across) = match best {
-        // A positive gap: the difference vector along the winner, of that length.
-        Some((g, n)) if g > 0.0 => (n * g, across),
+        // A positive gap: the difference vector along the winner, of that length. Should the
+        // gap be too small for its own direction (coaxial cores a rounding error apart), the
+        // winner is still the normal, not `across`: for nearly parallel cores that cross
+        // product is rounding noise (fuzz input `capsule_capsule_coaxial_normal_tilted`: a
+        // normal 6.5 mrad off the perpendicular of coaxial cores, overlap 9.7 mm more than
+        // the depth along it).
+        Some((g, n)) if g > 0.0 => (n * g, n),
         // Touching or crossing cores: depth ra + rb along the winner.
         Some((_, n)) => (Vector::zeros(), n),
         None => (between, across),
