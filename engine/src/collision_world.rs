@@ -3,9 +3,10 @@
 //!
 //! A collider's handle is its broad-phase proxy handle, so pairs come out of the broad phase
 //! already in canonical order and need no mapping. [`CollisionWorld::update`] allocates nothing
-//! once its buffers have grown: the moved colliders go to the broad phase in one batch, the
-//! narrow phase runs in parallel (rayon) into a reused buffer whose order is the pair order, so
-//! the output is identical for any thread count.
+//! once its buffers have grown: the moved colliders' AABBs are computed in parallel and go to
+//! the broad phase in one batch; the narrow phase runs in parallel over fixed chunks of the
+//! pairs, each chunk keeping only its hits in its own reused buffer, and the chunks are
+//! concatenated in pair order, so the output is identical for any thread count.
 
 use crate::broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind, Pair, ProxyHandle};
 use crate::error::{check_isometry, WorldError};
@@ -13,6 +14,7 @@ use crate::math::{Isometry, Real};
 use crate::narrowphase::shape::Shape;
 use crate::narrowphase::{Aabb, Manifold};
 use crate::stage::{Stage, StageTimes, Timer};
+use crate::step::{concat_into, contact_any, CONTACT_CHUNK};
 use rayon::prelude::*;
 
 /// Names a collider of a [`CollisionWorld`] (generational; stale after removal).
@@ -43,7 +45,19 @@ struct Collider {
     shape: Shape,
     pose: Isometry,
     user_data: u64,
-    moved: bool,
+    /// The [`CollisionWorld::round`] in which the collider was last queued in `moved`: it is
+    /// queued at most once per round, and a new round needs no pass clearing flags.
+    queued: u64,
+}
+
+/// What one chunk of broad-phase pairs yields in the narrow phase (buffers kept between
+/// updates).
+#[derive(Default)]
+struct HitChunk {
+    /// The chunk's pairs with a manifold, in pair order.
+    contacts: Vec<ColliderContact>,
+    /// The chunk's pairs without a narrow-phase algorithm.
+    unsupported: usize,
 }
 
 /// Shapes and poses, no bodies. See the module docs.
@@ -51,10 +65,14 @@ pub struct CollisionWorld {
     colliders: Vec<Option<Collider>>,
     broad: AnyBroadPhase,
     prediction: Real,
+    /// Colliders moved since the last update (slot indices of live colliders, each once, in
+    /// `set_pose` order; `remove` takes its collider out).
     moved: Vec<u32>,
+    /// Counts updates (from 1): a collider is queued in `moved` when its `queued` differs.
+    round: u64,
     updates: Vec<(ProxyHandle, Aabb)>,
     bp_pairs: Vec<Pair>,
-    np_out: Vec<Option<Manifold>>,
+    hit_chunks: Vec<HitChunk>,
     contacts: Vec<ColliderContact>,
     unsupported: usize,
     times: StageTimes,
@@ -68,9 +86,10 @@ impl Default for CollisionWorld {
             broad: AnyBroadPhase::new(BroadPhaseKind::default()),
             prediction: 0.0,
             moved: Vec::new(),
+            round: 1,
             updates: Vec::new(),
             bp_pairs: Vec::new(),
-            np_out: Vec::new(),
+            hit_chunks: Vec::new(),
             contacts: Vec::new(),
             unsupported: 0,
             times: StageTimes::default(),
@@ -126,7 +145,7 @@ impl CollisionWorld {
             shape,
             pose,
             user_data,
-            moved: false,
+            queued: 0,
         });
         Ok(handle)
     }
@@ -152,10 +171,11 @@ impl CollisionWorld {
     /// Moves a collider (world frame); takes effect at the next [`update`](Self::update).
     pub fn set_pose(&mut self, h: ColliderHandle, pose: Isometry) -> Result<(), WorldError> {
         check_isometry("collider pose", &pose)?;
+        let round = self.round;
         let c = self.get_mut(h)?;
         c.pose = pose;
-        if !c.moved {
-            c.moved = true;
+        if c.queued != round {
+            c.queued = round;
             self.moved.push(h.index());
         }
         Ok(())
@@ -188,15 +208,23 @@ impl CollisionWorld {
     fn update_stages(&mut self) {
         self.times.clear();
         let t = Timer::start();
-        self.updates.clear();
-        for &i in &self.moved {
-            if let Some(c) = self.colliders[i as usize].as_mut() {
-                c.moved = false;
-                let aabb = c.shape.aabb(&c.pose).loosened(0.5 * self.prediction);
-                self.updates.push((c.handle.0, aabb));
-            }
-        }
+        let colliders = &self.colliders;
+        let prediction = self.prediction;
+        // One read-only parallel pass, in `moved` order: the next round starts by incrementing
+        // `round`, which un-queues every collider at once.
+        self.moved
+            .par_iter()
+            .with_min_len(1024)
+            .map(|&i| {
+                // `remove` takes its collider out of `moved`, so every index here is live.
+                let c = colliders[i as usize]
+                    .as_ref()
+                    .expect("moved colliders are live");
+                (c.handle.0, c.shape.aabb(&c.pose).loosened(0.5 * prediction))
+            })
+            .collect_into_vec(&mut self.updates);
         self.moved.clear();
+        self.round += 1;
         if self.broad.update_batch(&self.updates).is_err() {
             for &(p, aabb) in &self.updates {
                 // Poses are validated on entry; an AABB can only fail for absurd sizes.
@@ -207,40 +235,40 @@ impl CollisionWorld {
         t.stop(&mut self.times, Stage::BroadPhase);
 
         let t = Timer::start();
-        let colliders = &self.colliders;
-        let prediction = self.prediction;
-        self.np_out.clear();
-        let unsupported = std::sync::atomic::AtomicUsize::new(0);
+        // Fixed chunks of the pairs in parallel, each keeping only its hits in its own buffer
+        // (kept between updates), then concatenated in order: a pair's manifold is written
+        // once, and the result does not depend on the thread count.
+        let chunks = self.bp_pairs.len().div_ceil(CONTACT_CHUNK);
+        if self.hit_chunks.len() < chunks {
+            self.hit_chunks.resize_with(chunks, HitChunk::default);
+        }
         self.bp_pairs
-            .par_iter()
-            .with_min_len(256)
-            .map(|&(pa, pb)| {
-                let (Some(Some(a)), Some(Some(b))) = (
-                    colliders.get(pa.index() as usize),
-                    colliders.get(pb.index() as usize),
-                ) else {
-                    return None;
-                };
-                match crate::step::contact_any(&a.pose, &a.shape, &b.pose, &b.shape, prediction) {
-                    Ok(m) => m.filter(|m| !m.is_empty()),
-                    Err(_) => {
-                        unsupported.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        None
+            .par_chunks(CONTACT_CHUNK)
+            .zip(self.hit_chunks[..chunks].par_iter_mut())
+            .for_each(|(pairs, out)| {
+                out.contacts.clear();
+                out.unsupported = 0;
+                for &(pa, pb) in pairs {
+                    let (Some(Some(a)), Some(Some(b))) = (
+                        colliders.get(pa.index() as usize),
+                        colliders.get(pb.index() as usize),
+                    ) else {
+                        continue;
+                    };
+                    match contact_any(&a.pose, &a.shape, &b.pose, &b.shape, prediction) {
+                        Ok(Some(m)) if !m.is_empty() => out.contacts.push(ColliderContact {
+                            a: ColliderHandle(pa),
+                            b: ColliderHandle(pb),
+                            manifold: m,
+                        }),
+                        Ok(_) => {}
+                        Err(_) => out.unsupported += 1,
                     }
                 }
-            })
-            .collect_into_vec(&mut self.np_out);
-        self.unsupported = unsupported.into_inner();
-        self.contacts.clear();
-        for (&(pa, pb), m) in self.bp_pairs.iter().zip(&self.np_out) {
-            if let Some(m) = m {
-                self.contacts.push(ColliderContact {
-                    a: ColliderHandle(pa),
-                    b: ColliderHandle(pb),
-                    manifold: *m,
-                });
-            }
-        }
+            });
+        let parts = &self.hit_chunks[..chunks];
+        concat_into(parts, |c| &c.contacts, &mut self.contacts);
+        self.unsupported = parts.iter().map(|c| c.unsupported).sum();
         t.stop(&mut self.times, Stage::NarrowPhase);
     }
 

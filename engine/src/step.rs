@@ -62,7 +62,7 @@ pub(crate) struct ContactChunk {
 
 /// Replaces the contents of `out` by the concatenation, in order, of `part(p)` for every `p`
 /// in `parts`; large copies are split between threads.
-fn concat_into<P: Sync, T: Copy + Send + Sync>(
+pub(crate) fn concat_into<P: Sync, T: Copy + Send + Sync>(
     parts: &[P],
     part: impl Fn(&P) -> &[T] + Sync,
     out: &mut Vec<T>,
