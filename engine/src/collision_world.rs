@@ -220,7 +220,12 @@ impl CollisionWorld {
                 let c = colliders[i as usize]
                     .as_ref()
                     .expect("moved colliders are live");
-                (c.handle.0, c.shape.aabb(&c.pose).loosened(0.5 * prediction))
+                let aabb = match &c.shape {
+                    // Inlined for the common case (the whole gas scene).
+                    Shape::Ball(b) => b.aabb(&c.pose),
+                    s => s.aabb(&c.pose),
+                };
+                (c.handle.0, aabb.loosened(0.5 * prediction))
             })
             .collect_into_vec(&mut self.updates);
         self.moved.clear();
