@@ -6,13 +6,15 @@
 //! once its buffers have grown: the moved colliders' AABBs are computed in parallel and go to
 //! the broad phase in one batch; the narrow phase runs in parallel over fixed chunks of the
 //! pairs, each chunk keeping only its hits in its own reused buffer, and the chunks are
-//! concatenated in pair order, so the output is identical for any thread count.
+//! concatenated in pair order, so the output is identical for any thread count. A pair of
+//! balls reads only a packed centre and radius per collider (16 bytes, kept up to date by
+//! `insert`, `set_pose` and `remove`), not the colliders themselves.
 
 use crate::broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind, Pair, ProxyHandle};
 use crate::error::{check_isometry, WorldError};
-use crate::math::{Isometry, Real};
+use crate::math::{Isometry, Point, Real};
 use crate::narrowphase::shape::Shape;
-use crate::narrowphase::{Aabb, Manifold};
+use crate::narrowphase::{query, Aabb, Manifold};
 use crate::stage::{Stage, StageTimes, Timer};
 use crate::step::{concat_into, contact_any, CONTACT_CHUNK};
 use rayon::prelude::*;
@@ -50,6 +52,25 @@ struct Collider {
     queued: u64,
 }
 
+/// A collider as a pair of balls reads it: the ball's centre (world frame, metres) in
+/// `[0..3]` and its radius (metres, ≥ 0) in `[3]`; the radius is [`NOT_BALL`] for any other
+/// shape and for a free slot.
+type PackedBall = [Real; 4];
+
+/// The [`PackedBall`] of a collider that is not a ball and of a free slot (radius −1).
+const NOT_BALL: PackedBall = [0.0, 0.0, 0.0, -1.0];
+
+/// The [`PackedBall`] of `shape` at `pose`.
+fn pack_ball(shape: &Shape, pose: &Isometry) -> PackedBall {
+    match shape {
+        Shape::Ball(b) => {
+            let c = pose.translation.vector;
+            [c.x, c.y, c.z, b.radius()]
+        }
+        _ => NOT_BALL,
+    }
+}
+
 /// What one chunk of broad-phase pairs yields in the narrow phase (buffers kept between
 /// updates).
 #[derive(Default)]
@@ -63,6 +84,9 @@ struct HitChunk {
 /// Shapes and poses, no bodies. See the module docs.
 pub struct CollisionWorld {
     colliders: Vec<Option<Collider>>,
+    /// Per slot, kept in step with `colliders` (insert, set_pose, remove): a pair of balls
+    /// reads two of these (16 bytes each) instead of two colliders.
+    balls: Vec<PackedBall>,
     broad: AnyBroadPhase,
     prediction: Real,
     /// Colliders moved since the last update (slot indices of live colliders, each once, in
@@ -83,6 +107,7 @@ impl Default for CollisionWorld {
     fn default() -> Self {
         Self {
             colliders: Vec::new(),
+            balls: Vec::new(),
             broad: AnyBroadPhase::new(BroadPhaseKind::default()),
             prediction: 0.0,
             moved: Vec::new(),
@@ -138,7 +163,9 @@ impl CollisionWorld {
         let i = proxy.index() as usize;
         if self.colliders.len() <= i {
             self.colliders.resize(i + 1, None);
+            self.balls.resize(i + 1, NOT_BALL);
         }
+        self.balls[i] = pack_ball(&shape, &pose);
         let handle = ColliderHandle(proxy);
         self.colliders[i] = Some(Collider {
             handle,
@@ -164,6 +191,7 @@ impl CollisionWorld {
             .remove(h.0)
             .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
         self.colliders[h.index() as usize] = None;
+        self.balls[h.index() as usize] = NOT_BALL;
         self.moved.retain(|&i| i != h.index());
         Ok(())
     }
@@ -171,11 +199,16 @@ impl CollisionWorld {
     /// Moves a collider (world frame); takes effect at the next [`update`](Self::update).
     pub fn set_pose(&mut self, h: ColliderHandle, pose: Isometry) -> Result<(), WorldError> {
         check_isometry("collider pose", &pose)?;
-        let round = self.round;
-        let c = self.get_mut(h)?;
+        let i = h.index() as usize;
+        // Not `get_mut`: `balls` is written too.
+        let c = match self.colliders.get_mut(i) {
+            Some(Some(c)) if c.handle == h => c,
+            _ => return Err(WorldError::StaleCollider(h.index())),
+        };
         c.pose = pose;
-        if c.queued != round {
-            c.queued = round;
+        self.balls[i] = pack_ball(&c.shape, &pose);
+        if c.queued != self.round {
+            c.queued = self.round;
             self.moved.push(h.index());
         }
         Ok(())
@@ -208,7 +241,7 @@ impl CollisionWorld {
     fn update_stages(&mut self) {
         self.times.clear();
         let t = Timer::start();
-        let colliders = &self.colliders;
+        let (colliders, balls) = (&self.colliders, &self.balls);
         let prediction = self.prediction;
         // One read-only parallel pass, in `moved` order: the next round starts by incrementing
         // `round`, which un-queues every collider at once.
@@ -254,13 +287,28 @@ impl CollisionWorld {
                 out.contacts.clear();
                 out.unsupported = 0;
                 for &(pa, pb) in pairs {
-                    let (Some(Some(a)), Some(Some(b))) = (
-                        colliders.get(pa.index() as usize),
-                        colliders.get(pb.index() as usize),
-                    ) else {
-                        continue;
+                    let (ia, ib) = (pa.index() as usize, pb.index() as usize);
+                    let m = match (balls.get(ia), balls.get(ib)) {
+                        // Two balls: what `contact_any` runs for them, from the packed data.
+                        (Some(a), Some(b)) if a[3] >= 0.0 && b[3] >= 0.0 => {
+                            Ok(query::contact_ball_ball(
+                                &Point::new(a[0], a[1], a[2]),
+                                a[3],
+                                &Point::new(b[0], b[1], b[2]),
+                                b[3],
+                                prediction,
+                            ))
+                        }
+                        _ => {
+                            let (Some(Some(a)), Some(Some(b))) =
+                                (colliders.get(ia), colliders.get(ib))
+                            else {
+                                continue;
+                            };
+                            contact_any(&a.pose, &a.shape, &b.pose, &b.shape, prediction)
+                        }
                     };
-                    match contact_any(&a.pose, &a.shape, &b.pose, &b.shape, prediction) {
+                    match m {
                         Ok(Some(m)) if !m.is_empty() => out.contacts.push(ColliderContact {
                             a: ColliderHandle(pa),
                             b: ColliderHandle(pb),
