@@ -3,16 +3,20 @@
 //!
 //! A collider's handle is its broad-phase proxy handle, so pairs come out of the broad phase
 //! already in canonical order and need no mapping. [`CollisionWorld::update`] allocates nothing
-//! once its buffers have grown: the moved colliders go to the broad phase in one batch, the
-//! narrow phase runs in parallel (rayon) into a reused buffer whose order is the pair order, so
-//! the output is identical for any thread count.
+//! once its buffers have grown: the moved colliders' AABBs are computed in parallel and go to
+//! the broad phase in one batch; the narrow phase runs in parallel over fixed chunks of the
+//! pairs, each chunk keeping only its hits in its own reused buffer, and the chunks are
+//! concatenated in pair order, so the output is identical for any thread count. A pair of
+//! balls reads only a packed centre and radius per collider (16 bytes, kept up to date by
+//! `insert`, `set_pose` and `remove`), not the colliders themselves.
 
 use crate::broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind, Pair, ProxyHandle};
 use crate::error::{check_isometry, WorldError};
-use crate::math::{Isometry, Real};
+use crate::math::{Isometry, Point, Real};
 use crate::narrowphase::shape::Shape;
-use crate::narrowphase::{Aabb, Manifold};
+use crate::narrowphase::{query, Aabb, Manifold};
 use crate::stage::{Stage, StageTimes, Timer};
+use crate::step::{concat_into, contact_any, CONTACT_CHUNK};
 use rayon::prelude::*;
 
 /// Names a collider of a [`CollisionWorld`] (generational; stale after removal).
@@ -43,18 +47,56 @@ struct Collider {
     shape: Shape,
     pose: Isometry,
     user_data: u64,
-    moved: bool,
+    /// The [`CollisionWorld::round`] in which the collider was last queued in `moved`: it is
+    /// queued at most once per round, and a new round needs no pass clearing flags.
+    queued: u64,
+}
+
+/// A collider as a pair of balls reads it: the ball's centre (world frame, metres) in
+/// `[0..3]` and its radius (metres, ≥ 0) in `[3]`; the radius is [`NOT_BALL`] for any other
+/// shape and for a free slot.
+type PackedBall = [Real; 4];
+
+/// The [`PackedBall`] of a collider that is not a ball and of a free slot (radius −1).
+const NOT_BALL: PackedBall = [0.0, 0.0, 0.0, -1.0];
+
+/// The [`PackedBall`] of `shape` at `pose`.
+fn pack_ball(shape: &Shape, pose: &Isometry) -> PackedBall {
+    match shape {
+        Shape::Ball(b) => {
+            let c = pose.translation.vector;
+            [c.x, c.y, c.z, b.radius()]
+        }
+        _ => NOT_BALL,
+    }
+}
+
+/// What one chunk of broad-phase pairs yields in the narrow phase (buffers kept between
+/// updates).
+#[derive(Default)]
+struct HitChunk {
+    /// The chunk's pairs with a manifold, in pair order.
+    contacts: Vec<ColliderContact>,
+    /// The chunk's pairs without a narrow-phase algorithm.
+    unsupported: usize,
 }
 
 /// Shapes and poses, no bodies. See the module docs.
 pub struct CollisionWorld {
     colliders: Vec<Option<Collider>>,
+    /// Per slot, kept in step with `colliders` (insert, set_pose, remove): a pair of balls
+    /// reads two of these (16 bytes each) instead of two colliders.
+    balls: Vec<PackedBall>,
     broad: AnyBroadPhase,
     prediction: Real,
+    /// Colliders moved since the last update (slot indices of live colliders, each once, in
+    /// `set_pose` order; `remove` takes its collider out).
     moved: Vec<u32>,
+    /// Counts updates (from 1): a collider is queued in `moved` when its `queued` differs.
+    round: u64,
     updates: Vec<(ProxyHandle, Aabb)>,
     bp_pairs: Vec<Pair>,
-    np_out: Vec<Option<Manifold>>,
+    hit_chunks: Vec<HitChunk>,
     contacts: Vec<ColliderContact>,
     unsupported: usize,
     times: StageTimes,
@@ -65,12 +107,14 @@ impl Default for CollisionWorld {
     fn default() -> Self {
         Self {
             colliders: Vec::new(),
+            balls: Vec::new(),
             broad: AnyBroadPhase::new(BroadPhaseKind::default()),
             prediction: 0.0,
             moved: Vec::new(),
+            round: 1,
             updates: Vec::new(),
             bp_pairs: Vec::new(),
-            np_out: Vec::new(),
+            hit_chunks: Vec::new(),
             contacts: Vec::new(),
             unsupported: 0,
             times: StageTimes::default(),
@@ -119,14 +163,16 @@ impl CollisionWorld {
         let i = proxy.index() as usize;
         if self.colliders.len() <= i {
             self.colliders.resize(i + 1, None);
+            self.balls.resize(i + 1, NOT_BALL);
         }
+        self.balls[i] = pack_ball(&shape, &pose);
         let handle = ColliderHandle(proxy);
         self.colliders[i] = Some(Collider {
             handle,
             shape,
             pose,
             user_data,
-            moved: false,
+            queued: 0,
         });
         Ok(handle)
     }
@@ -145,6 +191,7 @@ impl CollisionWorld {
             .remove(h.0)
             .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
         self.colliders[h.index() as usize] = None;
+        self.balls[h.index() as usize] = NOT_BALL;
         self.moved.retain(|&i| i != h.index());
         Ok(())
     }
@@ -152,10 +199,16 @@ impl CollisionWorld {
     /// Moves a collider (world frame); takes effect at the next [`update`](Self::update).
     pub fn set_pose(&mut self, h: ColliderHandle, pose: Isometry) -> Result<(), WorldError> {
         check_isometry("collider pose", &pose)?;
-        let c = self.get_mut(h)?;
+        let i = h.index() as usize;
+        // Not `get_mut`: `balls` is written too.
+        let c = match self.colliders.get_mut(i) {
+            Some(Some(c)) if c.handle == h => c,
+            _ => return Err(WorldError::StaleCollider(h.index())),
+        };
         c.pose = pose;
-        if !c.moved {
-            c.moved = true;
+        self.balls[i] = pack_ball(&c.shape, &pose);
+        if c.queued != self.round {
+            c.queued = self.round;
             self.moved.push(h.index());
         }
         Ok(())
@@ -188,15 +241,28 @@ impl CollisionWorld {
     fn update_stages(&mut self) {
         self.times.clear();
         let t = Timer::start();
-        self.updates.clear();
-        for &i in &self.moved {
-            if let Some(c) = self.colliders[i as usize].as_mut() {
-                c.moved = false;
-                let aabb = c.shape.aabb(&c.pose).loosened(0.5 * self.prediction);
-                self.updates.push((c.handle.0, aabb));
-            }
-        }
+        let (colliders, balls) = (&self.colliders, &self.balls);
+        let prediction = self.prediction;
+        // One read-only parallel pass, in `moved` order: the next round starts by incrementing
+        // `round`, which un-queues every collider at once.
+        self.moved
+            .par_iter()
+            .with_min_len(1024)
+            .map(|&i| {
+                // `remove` takes its collider out of `moved`, so every index here is live.
+                let c = colliders[i as usize]
+                    .as_ref()
+                    .expect("moved colliders are live");
+                let aabb = match &c.shape {
+                    // Inlined for the common case (the whole gas scene).
+                    Shape::Ball(b) => b.aabb(&c.pose),
+                    s => s.aabb(&c.pose),
+                };
+                (c.handle.0, aabb.loosened(0.5 * prediction))
+            })
+            .collect_into_vec(&mut self.updates);
         self.moved.clear();
+        self.round += 1;
         if self.broad.update_batch(&self.updates).is_err() {
             for &(p, aabb) in &self.updates {
                 // Poses are validated on entry; an AABB can only fail for absurd sizes.
@@ -207,40 +273,55 @@ impl CollisionWorld {
         t.stop(&mut self.times, Stage::BroadPhase);
 
         let t = Timer::start();
-        let colliders = &self.colliders;
-        let prediction = self.prediction;
-        self.np_out.clear();
-        let unsupported = std::sync::atomic::AtomicUsize::new(0);
+        // Fixed chunks of the pairs in parallel, each keeping only its hits in its own buffer
+        // (kept between updates), then concatenated in order: a pair's manifold is written
+        // once, and the result does not depend on the thread count.
+        let chunks = self.bp_pairs.len().div_ceil(CONTACT_CHUNK);
+        if self.hit_chunks.len() < chunks {
+            self.hit_chunks.resize_with(chunks, HitChunk::default);
+        }
         self.bp_pairs
-            .par_iter()
-            .with_min_len(256)
-            .map(|&(pa, pb)| {
-                let (Some(Some(a)), Some(Some(b))) = (
-                    colliders.get(pa.index() as usize),
-                    colliders.get(pb.index() as usize),
-                ) else {
-                    return None;
-                };
-                match crate::step::contact_any(&a.pose, &a.shape, &b.pose, &b.shape, prediction) {
-                    Ok(m) => m.filter(|m| !m.is_empty()),
-                    Err(_) => {
-                        unsupported.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        None
+            .par_chunks(CONTACT_CHUNK)
+            .zip(self.hit_chunks[..chunks].par_iter_mut())
+            .for_each(|(pairs, out)| {
+                out.contacts.clear();
+                out.unsupported = 0;
+                for &(pa, pb) in pairs {
+                    let (ia, ib) = (pa.index() as usize, pb.index() as usize);
+                    let m = match (balls.get(ia), balls.get(ib)) {
+                        // Two balls: what `contact_any` runs for them, from the packed data.
+                        (Some(a), Some(b)) if a[3] >= 0.0 && b[3] >= 0.0 => {
+                            Ok(query::contact_ball_ball(
+                                &Point::new(a[0], a[1], a[2]),
+                                a[3],
+                                &Point::new(b[0], b[1], b[2]),
+                                b[3],
+                                prediction,
+                            ))
+                        }
+                        _ => {
+                            let (Some(Some(a)), Some(Some(b))) =
+                                (colliders.get(ia), colliders.get(ib))
+                            else {
+                                continue;
+                            };
+                            contact_any(&a.pose, &a.shape, &b.pose, &b.shape, prediction)
+                        }
+                    };
+                    match m {
+                        Ok(Some(m)) if !m.is_empty() => out.contacts.push(ColliderContact {
+                            a: ColliderHandle(pa),
+                            b: ColliderHandle(pb),
+                            manifold: m,
+                        }),
+                        Ok(_) => {}
+                        Err(_) => out.unsupported += 1,
                     }
                 }
-            })
-            .collect_into_vec(&mut self.np_out);
-        self.unsupported = unsupported.into_inner();
-        self.contacts.clear();
-        for (&(pa, pb), m) in self.bp_pairs.iter().zip(&self.np_out) {
-            if let Some(m) = m {
-                self.contacts.push(ColliderContact {
-                    a: ColliderHandle(pa),
-                    b: ColliderHandle(pb),
-                    manifold: *m,
-                });
-            }
-        }
+            });
+        let parts = &self.hit_chunks[..chunks];
+        concat_into(parts, |c| &c.contacts, &mut self.contacts);
+        self.unsupported = parts.iter().map(|c| c.unsupported).sum();
         t.stop(&mut self.times, Stage::NarrowPhase);
     }
 

@@ -42,6 +42,10 @@ pub(crate) const PAIR_CHUNK: usize = 2048;
 /// stay in the core's cache until they are concatenated.
 pub(crate) const CONTACT_CHUNK: usize = 256;
 
+/// Slots per chunk of the broad-phase update pass (each chunk's updates stay in the core's
+/// cache until they are concatenated).
+pub(crate) const UPDATE_CHUNK: usize = 512;
+
 /// Copies smaller than this many elements are not split between threads.
 const COPY_GRAIN: usize = 4096;
 
@@ -62,7 +66,7 @@ pub(crate) struct ContactChunk {
 
 /// Replaces the contents of `out` by the concatenation, in order, of `part(p)` for every `p`
 /// in `parts`; large copies are split between threads.
-fn concat_into<P: Sync, T: Copy + Send + Sync>(
+pub(crate) fn concat_into<P: Sync, T: Copy + Send + Sync>(
     parts: &[P],
     part: impl Fn(&P) -> &[T] + Sync,
     out: &mut Vec<T>,
@@ -381,38 +385,45 @@ impl World {
         let n = self.state.slots.len();
         sc.flags.clear();
         sc.flags.resize(n, false);
-        // Per body, independent of the others: parallel, written by slot; the bodies frozen
-        // here are reported afterwards in slot order.
+        // Per body, independent of the others: fixed chunks of slots in parallel, each writing
+        // the updates of its bodies into its own buffer (kept between steps), concatenated in
+        // slot order; the bodies frozen here are reported afterwards in slot order.
+        let chunks = n.div_ceil(UPDATE_CHUNK);
+        if sc.update_chunks.len() < chunks {
+            sc.update_chunks.resize_with(chunks, Vec::new);
+        }
         self.state
             .slots
-            .par_iter_mut()
-            .zip(sc.flags.par_iter_mut())
-            .with_min_len(256)
-            .map(|(slot, frozen)| {
-                // Frozen bodies too: one frozen during this step lost its CCD margin (and
-                // may have moved), and every proxy must hold exactly `broad_aabb`.
-                let b = slot.body.as_mut().filter(|b| b.kind != BodyKind::Static)?;
-                if let Some(aabb) = World::broad_aabb(cfg, b) {
-                    return Some(aabb);
+            .par_chunks_mut(UPDATE_CHUNK)
+            .zip(sc.flags.par_chunks_mut(UPDATE_CHUNK))
+            .zip(self.proxies.par_chunks(UPDATE_CHUNK))
+            .zip(sc.update_chunks[..chunks].par_iter_mut())
+            .for_each(|(((slots, flags), proxies), out)| {
+                out.clear();
+                for ((slot, frozen), &proxy) in slots.iter_mut().zip(flags).zip(proxies) {
+                    // Frozen bodies too: one frozen during this step lost its CCD margin (and
+                    // may have moved), and every proxy must hold exactly `broad_aabb`.
+                    let Some(b) = slot.body.as_mut().filter(|b| b.kind != BodyKind::Static) else {
+                        continue;
+                    };
+                    let aabb = World::broad_aabb(cfg, b).or_else(|| {
+                        // Out of the world: back to the step's start pose (within the
+                        // limits), frozen and reported (once: a body frozen earlier in the
+                        // step is reported already).
+                        *frozen = !b.frozen;
+                        b.pose = b.prev_pose;
+                        freeze(b);
+                        World::broad_aabb(cfg, b)
+                    });
+                    if let Some(aabb) = aabb {
+                        out.push((proxy, aabb));
+                    }
                 }
-                // Out of the world: back to the step's start pose (within the limits), frozen
-                // and reported (once: a body frozen earlier in the step is reported already).
-                *frozen = !b.frozen;
-                b.pose = b.prev_pose;
-                freeze(b);
-                World::broad_aabb(cfg, b)
-            })
-            .collect_into_vec(&mut sc.new_aabbs);
+            });
         if sc.flags.contains(&true) {
             report_frozen(&self.state.slots, &sc.flags, report);
         }
-        sc.bp_updates.clear();
-        sc.bp_updates.extend(
-            sc.new_aabbs
-                .iter()
-                .zip(&self.proxies)
-                .filter_map(|(aabb, &proxy)| Some((proxy, (*aabb)?))),
-        );
+        concat_into(&sc.update_chunks[..chunks], |c| c, &mut sc.bp_updates);
         if self.broad.update_batch(&sc.bp_updates).is_err() {
             // Some AABB is not finite: update one by one and freeze the offenders.
             for k in 0..sc.bp_updates.len() {

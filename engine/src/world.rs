@@ -131,8 +131,9 @@ pub(crate) struct Scratch {
     pub pair_bodies: Vec<crate::step::PairBody>,
     /// Per slot, the rotation matrix and centre of a box's shape (zero for other shapes).
     pub box_frames: Vec<crate::narrowphase::query::BoxFrame>,
-    /// Per slot, the moving body's new fat AABB (None for free slots and still bodies).
-    pub new_aabbs: Vec<Option<Aabb>>,
+    /// Per fixed chunk of slots, the broad-phase updates of its bodies (see
+    /// `step::UPDATE_CHUNK`), concatenated into `bp_updates`.
+    pub update_chunks: Vec<Vec<(ProxyHandle, Aabb)>>,
 }
 
 /// Counts from the last step.
