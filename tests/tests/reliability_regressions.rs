@@ -1729,3 +1729,53 @@ fn coaxial_capsules_get_a_normal_across_the_axis() {
     assert!(m.normal.dot(&axis).abs() < 1e-5, "normal {:?}", m.normal);
     assert!((m.depth() - 2.3).abs() < 1e-5, "depth {}", m.depth());
 }
+
+/// Fuzz target `narrowphase`, input `triangle_triangle_shared_edge_depth_not_minimal`: two
+/// nearly coplanar triangles on either side of a shared edge (B's first two corners are A's
+/// last two, the poses 10⁻³ rad apart) got depth 1.29 mm, where moving B by 3.3·10⁻⁵ m across
+/// the two copies of the shared edge separates them.
+///
+/// Where: `narrowphase/src/sat/convex.rs`, `candidates` (and `sat/triangle_triangle.rs`): the
+/// two copies of the shared edge are 8.9·10⁻⁴ rad from parallel, below `PARALLEL_SINE`
+/// (10⁻³), so their edge × edge axis was skipped, and a triangle has no side face to stand in
+/// for it: every face, in-plane and other edge axis overlapped by 1.26..1.9 mm. Fixed: when
+/// either shape is flat, edge pairs are skipped only below `FLAT_PARALLEL_SINE` (10⁻⁵).
+#[test]
+fn hinged_triangles_sharing_an_edge_get_the_edge_axis() {
+    let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
+    let pose = |q: [Real; 4]| {
+        let t = -2.835_294;
+        Isometry::from_parts(
+            Vector::new(t, t, t).into(),
+            Rotation::new_unchecked(nalgebra::Quaternion::new(q[3], q[0], q[1], q[2])),
+        )
+    };
+    let shared = [
+        p(-1.874_998_1, -1.865_842_7, 1.874_937),
+        p(1.874_509_8, 1.890_196_1, 1.890_196_1),
+    ];
+    let case = PairCase {
+        a: ShapeRecipe::Triangle([
+            p(-1.874_509_8, -1.874_509_8, -1.874_509_8),
+            shared[0],
+            shared[1],
+        ]),
+        pose_a: pose([-0.499_995_92, -0.499_995_92, -0.499_995_92, -0.500_012_2]),
+        b: ShapeRecipe::Triangle([
+            shared[0],
+            shared[1],
+            p(-1.890_196_1, -1.890_196_1, 1.984_863),
+        ]),
+        pose_b: pose([-0.500_129_1, -0.500_129_1, -0.499_612_36, -0.500_129_1]),
+    };
+    check_pair(&case);
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+        .unwrap()
+        .expect("the shared edges cross");
+    assert!(m.depth() < 1e-4, "depth {}", m.depth());
+    check_pair(&stored_case(
+        "narrowphase",
+        "triangle_triangle_shared_edge_depth_not_minimal",
+    ));
+}

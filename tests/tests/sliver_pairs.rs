@@ -3,7 +3,8 @@
 //! nearly coplanar, often sliver triangles whose corners lie within a millimetre of a common
 //! corner, checked by the narrow-phase fuzz oracle (`check_pair`: depth minimal against the
 //! exact SAT over every face, in-plane and edge × edge direction plus 26 fixed ones, points
-//! inside both AABBs, symmetry).
+//! inside both AABBs, symmetry). Also triangles sharing an edge, hinged, with poses a hair
+//! apart (`triangle_triangle_shared_edge_depth_not_minimal`).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -126,5 +127,100 @@ fn triangles_apart_by_a_hair_at_a_corner_get_no_point_outside() {
             p(-0.057_700_396, 0.391_234_25, 0.158_482_7),
         ]),
         pose_b: Isometry::translation(t, t, t),
+    });
+}
+
+/// Triangles sharing an edge (B's first two corners are A's last two), hinged at any angle
+/// (mostly nearly flat open or nearly folded shut), B's pose turned from A's by 10⁻⁶..0.1 rad:
+/// the neighbourhood of the fuzz input `triangle_triangle_shared_edge_depth_not_minimal`,
+/// where the two copies of the shared edge are a hair from parallel.
+fn hinged_pair(rng: &mut ChaCha8Rng) -> PairCase {
+    let point = |rng: &mut ChaCha8Rng| {
+        Point::new(
+            rng.gen_range(-2.0..2.0),
+            rng.gen_range(-2.0..2.0),
+            rng.gen_range(-2.0..2.0),
+        )
+    };
+    let (p, q) = (point(rng), point(rng));
+    let e = (q - p).normalize();
+    let side = {
+        let u = unit(rng);
+        (u - e * e.dot(&u)).normalize()
+    };
+    let along = rng.gen_range(-0.5..1.5);
+    let width = log_uniform(rng, -3.0, 0.5);
+    let a_free = p + (q - p) * along + side * width;
+    // The hinge: B's free corner on the other side (open, nearly flat), the same side (folded
+    // nearly shut) or anywhere around the edge.
+    let hinge = match rng.gen_range(0..3) {
+        0 => std::f32::consts::PI + rng.gen_range(-1.0..1.0) * log_uniform(rng, -5.0, -1.0),
+        1 => rng.gen_range(-1.0..1.0) * log_uniform(rng, -5.0, -1.0),
+        _ => rng.gen_range(-3.2..3.2),
+    };
+    let b_side = Rotation::new(e * hinge) * side;
+    let b_free = p + (q - p) * rng.gen_range(-0.5..1.5) + b_side * log_uniform(rng, -3.0, 0.5);
+    let rot_a = Rotation::new(unit(rng) * rng.gen_range(0.0..3.1));
+    let rot_b = Rotation::new(unit(rng) * log_uniform(rng, -6.0, -1.0)) * rot_a;
+    let t = Vector::repeat(rng.gen_range(-3.0..3.0));
+    PairCase {
+        a: ShapeRecipe::Triangle([a_free, p, q]),
+        pose_a: Isometry::from_parts(t.into(), rot_a),
+        b: ShapeRecipe::Triangle([p, q, b_free]),
+        pose_b: Isometry::from_parts(t.into(), rot_b),
+    }
+}
+
+#[test]
+fn hinged_triangles_sharing_an_edge() {
+    let cases: usize = std::env::var("TUMBLE_SLIVER_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..cases {
+        check_pair(&hinged_pair(&mut rng));
+    }
+}
+
+/// NOT FIXED (found by the test above at 400 000 cases, seed 11, after the shared-edge fix):
+/// A is a needle (its three corners within 10⁻⁴ rad of one line, the shared edge's), B turned
+/// 2·10⁻⁶ rad from A's pose. The SAT's axis is A's face (penetration 7·10⁻⁶ m, a minimal
+/// depth), but clipping B's face against A's side planes puts a point about 1 mm beyond A's
+/// needle tip along the shared line, outside A's AABB: both side planes at the tip nearly
+/// contain that line, so their crossing with B's edge is ill-conditioned. The fault is in the
+/// face clipping (`narrowphase/src/query/convex_convex.rs`, `face_manifold`), not the axis
+/// choice; the extra edge pairs of this fix do not take part (a face axis wins over a superset
+/// of the old candidates, so the old candidates gave the same manifold).
+#[test]
+#[ignore = "open: face clipping of a needle reference face (see doc)"]
+fn needle_sharing_an_edge_gets_points_inside_the_aabbs() {
+    let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
+    let q =
+        |x: [Real; 4]| Rotation::new_unchecked(nalgebra::Quaternion::new(x[3], x[0], x[1], x[2]));
+    let t = Vector::repeat(0.873_803_6);
+    let shared = [
+        p(1.712_617_9, -1.110_265_3, -1.722_115),
+        p(-1.890_446_2, 0.684_399_1, -1.784_476_8),
+    ];
+    check_pair(&PairCase {
+        a: ShapeRecipe::Triangle([
+            p(2.140_093, -1.323_238_3, -1.715_793_7),
+            shared[0],
+            shared[1],
+        ]),
+        pose_a: Isometry::from_parts(
+            t.into(),
+            q([0.800_071_1, 0.394_902_86, -0.127_467_24, 0.433_232]),
+        ),
+        b: ShapeRecipe::Triangle([
+            shared[0],
+            shared[1],
+            p(-3.042_601_3, 1.258_782_6, -1.808_831_2),
+        ]),
+        pose_b: Isometry::from_parts(
+            t.into(),
+            q([0.800_073_27, 0.394_902_08, -0.127_464_92, 0.433_229_42]),
+        ),
     });
 }
