@@ -157,6 +157,43 @@ fn coaxial_capsules_against_the_oracle() {
     }
 }
 
+/// Capsules centred on one point (or a rounding error apart) at any angle (fuzz input
+/// `capsule_capsule_crossing_depth_minus_tol_separates`: crossing cores whose candidate
+/// directions were too short to normalise in f32).
+#[test]
+fn capsules_on_one_centre_against_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xCA95_0005);
+    for _ in 0..cases() {
+        // Half the time along coordinate axes, as the fuzzer's quarter-turn rotations give.
+        let axis = |rng: &mut ChaCha8Rng| {
+            if rng.gen_bool(0.5) {
+                let mut e = Vector::zeros();
+                e[rng.gen_range(0..3)] = if rng.gen_bool(0.5) { 1.0 } else { -1.0 };
+                e
+            } else {
+                unit(rng)
+            }
+        };
+        let (u, v) = (axis(&mut rng), axis(&mut rng));
+        let (ha, hb) = (half_height(&mut rng), half_height(&mut rng));
+        let (ra, rb) = (rng.gen_range(0.05..2.5), rng.gen_range(0.05..2.5));
+        let c = Point::new(
+            rng.gen_range(-3.0..3.0),
+            rng.gen_range(-3.0..3.0),
+            rng.gen_range(-3.0..3.0),
+        );
+        let off = if rng.gen_bool(0.5) {
+            Vector::zeros()
+        } else {
+            unit(&mut rng) * (10.0 as Real).powf(rng.gen_range(-9.0..-6.0))
+        };
+        both_orders(
+            capsule_along(ha, ra, c, &u),
+            capsule_along(hb, rb, c + off, &v),
+        );
+    }
+}
+
 /// A hull of 4–8 points on the quarter-metre lattice (as the fuzzer draws them), or a
 /// triangle of 3.
 fn polytope(rng: &mut ChaCha8Rng, triangle: bool) -> Vec<Point> {

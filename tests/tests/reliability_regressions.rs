@@ -1779,3 +1779,31 @@ fn hinged_triangles_sharing_an_edge_get_the_edge_axis() {
         "triangle_triangle_shared_edge_depth_not_minimal",
     ));
 }
+
+/// Fuzz target `narrowphase` (run 10, second pass), input
+/// `capsule_capsule_crossing_depth_minus_tol_separates`: two capsules on one centre, cores
+/// crossing at right angles, got depth 2.75 (the sum of the radii, right) along a "unit"
+/// normal of length 1.00043, so moving B by depth − tol along it already separated them.
+///
+/// Where: `narrowphase/src/query/capsule_round.rs`, `contact_capsule_capsule`: the candidate
+/// directions between coincident closest points are a few 10⁻²⁰ m long, their squared norm
+/// subnormal in f32, and `try_normalize` lost digits. They are now scaled by their largest
+/// component before normalising (`unit_of`).
+#[test]
+fn crossing_capsules_on_one_centre_get_a_unit_normal() {
+    let case = stored_case(
+        "narrowphase",
+        "capsule_capsule_crossing_depth_minus_tol_separates",
+    );
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+        .unwrap()
+        .expect("crossing capsules overlap");
+    assert!(
+        (m.normal.norm() - 1.0).abs() < 1e-6,
+        "|n| = {}",
+        m.normal.norm()
+    );
+    assert!((m.depth() - 2.75).abs() < 1e-5, "depth {}", m.depth());
+    check_pair(&case);
+}

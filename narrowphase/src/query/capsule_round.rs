@@ -102,6 +102,20 @@ fn perpendicular(d: &Vector) -> Vector {
     d.cross(&e).try_normalize(0.0).unwrap_or_else(Vector::y)
 }
 
+/// `d` scaled to unit length, `None` when it is zero. Scaled by its largest component first:
+/// a candidate of a few 10⁻²⁰ m (coincident crossing cores) has a squared norm in f32's
+/// subnormal range, where `try_normalize` loses digits (fuzz input
+/// `capsule_capsule_crossing_depth_minus_tol_separates`: a "unit" normal of length 1.00043,
+/// whose depth then overstated the overlap along it by 1.2 mm).
+fn unit_of(d: &Vector) -> Option<Vector> {
+    let m = d.amax();
+    if m > 0.0 && m.is_finite() {
+        (d / m).try_normalize(0.0)
+    } else {
+        None
+    }
+}
+
 /// True when the two capsules overlap or touch.
 pub fn intersection_capsule_capsule(a: &CapsuleCore, b: &CapsuleCore) -> bool {
     let (ca, cb, _, _) = closest_points_segments(&a.a, &a.b, &b.a, &b.b);
@@ -189,7 +203,7 @@ pub fn contact_capsule_capsule(
         }
     }
     let mut best: Option<(Real, Vector)> = None;
-    for n in candidates.iter().filter_map(|d| d.try_normalize(0.0)) {
+    for n in candidates.iter().filter_map(unit_of) {
         let g = sep(&n);
         if best.is_none_or(|(bg, _)| g > bg) {
             best = Some((g, n));
