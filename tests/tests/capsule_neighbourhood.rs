@@ -62,6 +62,24 @@ fn capsule_along(h: Real, r: Real, c: Point, dir: &Vector) -> (ShapeRecipe, Isom
     )
 }
 
+/// A point in the fuzzer's [−3, 3]³ box.
+fn centre(rng: &mut ChaCha8Rng) -> Point {
+    Point::new(
+        rng.gen_range(-3.0..3.0),
+        rng.gen_range(-3.0..3.0),
+        rng.gen_range(-3.0..3.0),
+    )
+}
+
+/// Zero half the time, else a random offset of 1 nm to 1 µm (a rounding error's size).
+fn rounding_offset(rng: &mut ChaCha8Rng) -> Vector {
+    if rng.gen_bool(0.5) {
+        Vector::zeros()
+    } else {
+        unit(rng) * (10.0 as Real).powf(rng.gen_range(-9.0..-6.0))
+    }
+}
+
 fn half_height(rng: &mut ChaCha8Rng) -> Real {
     if rng.gen_bool(0.2) {
         (10.0 as Real).powf(rng.gen_range(-4.0..-1.0))
@@ -96,11 +114,7 @@ fn nearly_parallel_capsules_against_the_oracle() {
         let v = tilted(&mut rng, &u, angle);
         let (ha, hb) = (half_height(&mut rng), half_height(&mut rng));
         let (ra, rb) = (rng.gen_range(0.05..2.5), rng.gen_range(0.05..2.5));
-        let ca = Point::new(
-            rng.gen_range(-3.0..3.0),
-            rng.gen_range(-3.0..3.0),
-            rng.gen_range(-3.0..3.0),
-        );
+        let ca = centre(&mut rng);
         let across = u
             .cross(&unit(&mut rng))
             .try_normalize(1e-3)
@@ -128,16 +142,8 @@ fn coaxial_capsules_against_the_oracle() {
         let axis = rot * Vector::y();
         let (ha, hb) = (half_height(&mut rng), half_height(&mut rng));
         let (ra, rb) = (rng.gen_range(0.05..2.5), rng.gen_range(0.05..2.5));
-        let ca = Point::new(
-            rng.gen_range(-3.0..3.0),
-            rng.gen_range(-3.0..3.0),
-            rng.gen_range(-3.0..3.0),
-        );
-        let off_axis = if rng.gen_bool(0.5) {
-            Vector::zeros()
-        } else {
-            unit(&mut rng) * (10.0 as Real).powf(rng.gen_range(-9.0..-6.0))
-        };
+        let ca = centre(&mut rng);
+        let off_axis = rounding_offset(&mut rng);
         let along = if rng.gen_bool(0.3) {
             0.0
         } else {
@@ -177,16 +183,8 @@ fn capsules_on_one_centre_against_the_oracle() {
         let (u, v) = (axis(&mut rng), axis(&mut rng));
         let (ha, hb) = (half_height(&mut rng), half_height(&mut rng));
         let (ra, rb) = (rng.gen_range(0.05..2.5), rng.gen_range(0.05..2.5));
-        let c = Point::new(
-            rng.gen_range(-3.0..3.0),
-            rng.gen_range(-3.0..3.0),
-            rng.gen_range(-3.0..3.0),
-        );
-        let off = if rng.gen_bool(0.5) {
-            Vector::zeros()
-        } else {
-            unit(&mut rng) * (10.0 as Real).powf(rng.gen_range(-9.0..-6.0))
-        };
+        let c = centre(&mut rng);
+        let off = rounding_offset(&mut rng);
         both_orders(
             capsule_along(ha, ra, c, &u),
             capsule_along(hb, rb, c + off, &v),
