@@ -289,7 +289,7 @@ impl CollisionWorld {
                 for &(pa, pb) in pairs {
                     let (ia, ib) = (pa.index() as usize, pb.index() as usize);
                     let m = match (balls.get(ia), balls.get(ib)) {
-                        // Two balls: what `contact_any` runs for them, from the packed data.
+                        // Two balls: what `query::contact` runs for them, from the packed data.
                         (Some(a), Some(b)) if a[3] >= 0.0 && b[3] >= 0.0 => {
                             Ok(query::contact_ball_ball(
                                 &Point::new(a[0], a[1], a[2]),

@@ -159,10 +159,9 @@ fn classify(a: &BodyInfo, b: &BodyInfo) -> Option<PairKind> {
     }
 }
 
-/// `query::contact` in either order (flipping the result), None for unsupported pairs. Two
-/// balls (the whole of the `gas` scene) call what `query::contact` would run for them directly:
-/// inlined into the caller's loop, without the generic dispatch.
-#[inline]
+/// `query::contact` in either order (flipping the result), None for unsupported pairs. The hot
+/// loops take their ball–ball (and box–box) pairs off before calling it: `contact_pair` from
+/// [`PairBody`], `CollisionWorld` from its packed balls.
 pub(crate) fn contact_any(
     pa: &crate::math::Isometry,
     sa: &crate::narrowphase::Shape,
@@ -170,15 +169,6 @@ pub(crate) fn contact_any(
     sb: &crate::narrowphase::Shape,
     prediction: Real,
 ) -> Result<Option<Manifold>, crate::narrowphase::UnsupportedPair> {
-    if let (Shape::Ball(ba), Shape::Ball(bb)) = (sa, sb) {
-        return Ok(query::contact_ball_ball(
-            &pa.translation.vector.into(),
-            ba.radius(),
-            &pb.translation.vector.into(),
-            bb.radius(),
-            prediction,
-        ));
-    }
     match query::contact(pa, sa, pb, sb, prediction) {
         Ok(m) => Ok(m),
         Err(e) => match query::contact(pb, sb, pa, sa, prediction) {
