@@ -1682,7 +1682,7 @@ fn nearly_coplanar_slivers_apart_corner_to_corner_get_no_contact() {
 /// refused. The last triangle (area 49.7 m²) was judged by the sine at its needle tip,
 /// 2·10⁻¹⁰, and dropped as straight. Fixed: ears and the last triangle are judged by the f64
 /// sign of their area; the tolerant turn (at the widest corner) only drops a straight corner
-/// when no ear is found.
+/// when no ear is found. The replay checks that the pieces add up to the area (`check_shapes`).
 #[test]
 fn concave_needle_with_a_notch_covers_every_corner() {
     replay_shapes_input(
