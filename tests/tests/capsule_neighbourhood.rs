@@ -7,6 +7,9 @@
 //!
 //! `TUMBLE_CAPSULE_CASES` sets the number of cases per family (default 1500: a few seconds).
 
+mod common;
+
+use common::unit_vector as unit;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tumble::math::{Isometry, Point, Real, Rotation, Vector};
@@ -18,19 +21,6 @@ fn cases() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1500)
-}
-
-fn unit(rng: &mut ChaCha8Rng) -> Vector {
-    loop {
-        let v = Vector::new(
-            rng.gen_range(-1.0..1.0),
-            rng.gen_range(-1.0..1.0),
-            rng.gen_range(-1.0..1.0),
-        );
-        if let Some(u) = v.try_normalize(0.1) {
-            return u;
-        }
-    }
 }
 
 /// `u` turned by `angle` radians about a random axis across it.

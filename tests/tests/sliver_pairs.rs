@@ -6,25 +6,14 @@
 //! inside both AABBs, symmetry). Also triangles sharing an edge, hinged, with poses a hair
 //! apart (`triangle_triangle_shared_edge_depth_not_minimal`).
 
+mod common;
+
+use common::unit_vector as unit;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tumble::math::{Isometry, Point, Real, Rotation, Vector};
 use tumble_tests::fuzz_checks::input::ShapeRecipe;
 use tumble_tests::fuzz_checks::{check_pair, PairCase};
-
-/// A unit vector drawn uniformly on the sphere.
-fn unit(rng: &mut ChaCha8Rng) -> Vector {
-    loop {
-        let v = Vector::new(
-            rng.gen_range(-1.0..1.0),
-            rng.gen_range(-1.0..1.0),
-            rng.gen_range(-1.0..1.0),
-        );
-        if (0.1..1.0).contains(&v.norm()) {
-            return v.normalize();
-        }
-    }
-}
 
 /// `10^e` for `e` uniform in `lo..hi`.
 fn log_uniform(rng: &mut ChaCha8Rng, lo: Real, hi: Real) -> Real {
