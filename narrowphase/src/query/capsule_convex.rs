@@ -125,27 +125,42 @@ fn core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Poin
 /// polyhedron, or a point of the segment and a point of an edge (a face parallel to the
 /// segment also has an end among its closest pairs, or a pair across one of the face's
 /// edges); so the nearest of the pairs (each end and its closest point of the polytope,
-/// [`super::ball_convex::point_separation`]; the segment and each edge) is a closest pair. Its
-/// direction (exactly across both when the closest points are inside both) is the normal, and
-/// the core's separation along it the distance — unless the SAT's best axis separates the
-/// core by more: a pair a few µm apart (GJK's uncertified case) has a direction made of
-/// rounding, and an edge nearly parallel to the core has an ill-conditioned cross product,
-/// while the separation along any unit axis is a lower bound of the distance, so the larger
-/// of the two is the better answer (the depth `radius − sep` the smaller, never below the
-/// true one).
+/// [`super::ball_convex::point_separation`]; the segment and each edge) is a closest pair, and
+/// its point of the core is returned. The returned direction and distance are the candidate
+/// direction (each pair's direction, exactly across both when the closest points are inside
+/// both, and the SAT's best axis) along which the core's separation is largest, and that
+/// separation: along any unit axis it is a lower bound of the distance, and along the closest
+/// pair's direction it reaches it. Choosing the direction of the nearest pair instead fails
+/// on near ties: a pair a few µm apart (GJK's uncertified case) has a direction made of
+/// rounding, an edge nearly parallel to the core has an ill-conditioned cross product, and a
+/// corner 0.2 mm beside the closest point of a face is as near within f32 rounding while
+/// its direction is turned by 2.7·10⁻⁴ rad (fuzz input
+/// `box_capsule_depth_minus_tol_separates`). The depth `radius − sep` is so never below the
+/// true one.
 fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Point)> {
     let d = cap.b - cap.a;
     let (sat, sat_axis) = segment_sat(posed, cap);
     if sat <= 0.0 {
         return None;
     }
-    // The candidate pairs compete on their distance, not on the core's separation along their
-    // direction: parallel edges give the same direction and separation, but only the nearest
-    // one's pair holds the core's closest point. (distance, direction, the core's point)
-    let mut best = (Real::INFINITY, sat_axis, cap.a);
+    // The core's point comes from the nearest pair: parallel edges give the same direction
+    // and separation, but only the nearest one's pair holds the core's closest point. The
+    // direction is the one that separates the core most: a corner a fraction of a millimetre
+    // beside the closest point of a face is as near to within rounding (its distance exceeds
+    // the true one by the square of that offset), but its direction is turned by the offset
+    // over the distance, and along it the far side of a long polyhedron rises by that angle
+    // times its length. Every unit direction's separation is a lower bound of the distance and
+    // the closest pair's reaches it, so the largest is the right one.
+    // (distance, the core's point), (separation, direction)
+    let mut nearest = (Real::INFINITY, cap.a);
+    let mut widest = (sat, sat_axis);
     let mut consider = |dist: Real, n: Vector, on_core: Point| {
-        if dist < best.0 {
-            best = (dist, n, on_core);
+        if dist < nearest.0 {
+            nearest = (dist, on_core);
+        }
+        let sep = core_separation(posed, cap, &n);
+        if sep > widest.0 {
+            widest = (sep, n);
         }
     };
     for end in [cap.a, cap.b] {
@@ -172,13 +187,8 @@ fn exact_core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector
             consider(between.norm(), n, cs);
         }
     }
-    let (_, n, core_point) = best;
-    let sep = core_separation(posed, cap, &n);
-    Some(if sat > sep {
-        (sat, sat_axis, core_point)
-    } else {
-        (sep, n, core_point)
-    })
+    let ((_, core_point), (sep, n)) = (nearest, widest);
+    Some((sep, n, core_point))
 }
 
 /// The SAT of the core segment against the polyhedron: the core's largest separation over
