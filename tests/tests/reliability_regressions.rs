@@ -1807,3 +1807,50 @@ fn crossing_capsules_on_one_centre_get_a_unit_normal() {
     assert!((m.depth() - 2.75).abs() < 1e-5, "depth {}", m.depth());
     check_pair(&case);
 }
+
+/// Fuzz target `narrowphase` (run 10b), inputs `capsule_box_depth_minus_tol_separates` and
+/// `box_capsule_depth_minus_tol_separates`: a capsule whose core's end hovers beside a long
+/// box's edge (0.25 mm inside the box's side plane along that edge), got a normal with a
+/// 2.7·10⁻⁴ component along the edge, so its depth (the overlap along that normal) was about
+/// 1.4 mm more than the true one and moving B by depth − tol already separated the shapes.
+///
+/// Where: `narrowphase/src/query/capsule_convex.rs`, `exact_core_distance` (GJK's answer was
+/// uncertified): the candidate pairs competed on their distance, and the corner at the edge's
+/// end, as near within f32 rounding (it is farther by the square of 0.25 mm), came first. The
+/// direction is now the candidate's along which the core separates most.
+#[test]
+fn capsule_end_beside_a_box_edge_gets_the_normal_across_the_edge() {
+    let q =
+        |x: [Real; 4]| Rotation::new_unchecked(nalgebra::Quaternion::new(x[3], x[0], x[1], x[2]));
+    let capsule_box = PairCase {
+        a: ShapeRecipe::Capsule(0.056_031_89, 1.853_265_3),
+        pose_a: Isometry::from_parts(
+            Vector::new(3.0, 3.0, 3.0).into(),
+            q([0.693_116_8, -0.699_394_94, 0.153_600_98, 0.082_719_75]),
+        ),
+        b: ShapeRecipe::Cuboid(Vector::new(2.995_543_7, 3.0, 0.280_787_38)),
+        pose_b: Isometry::translation(-0.854_062_8, -0.000_137_329_1, 1.289_127_8),
+    };
+    let box_capsule = PairCase {
+        a: ShapeRecipe::Cuboid(Vector::new(2.613_824, 2.618_235_3, 0.058_687_724)),
+        pose_a: Isometry::translation(-3.0, -3.0, -3.0),
+        b: ShapeRecipe::Capsule(1.753_964_3, 1.542_353),
+        pose_b: Isometry::from_parts(
+            Vector::new(0.035_294_294, -0.382_009_74, -0.388_235_33).into(),
+            q([-0.5, -0.5, -0.5, -0.5]),
+        ),
+    };
+    for (case, name) in [
+        (capsule_box, "capsule_box_depth_minus_tol_separates"),
+        (box_capsule, "box_capsule_depth_minus_tol_separates"),
+    ] {
+        let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+        let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+            .unwrap()
+            .expect("the capsule overlaps the box");
+        // The box is axis-aligned and the closest feature its edge along y.
+        assert!(m.normal.y.abs() < 1e-5, "{name}: normal {:?}", m.normal);
+        check_pair(&case);
+        check_pair(&stored_case("narrowphase", name));
+    }
+}
