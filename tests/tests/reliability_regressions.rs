@@ -1810,9 +1810,10 @@ fn crossing_capsules_on_one_centre_get_a_unit_normal() {
 
 /// Fuzz target `narrowphase` (run 10b), inputs `capsule_box_depth_minus_tol_separates` and
 /// `box_capsule_depth_minus_tol_separates`: a capsule whose core's end hovers beside a long
-/// box's edge (0.25 mm inside the box's side plane along that edge), got a normal with a
-/// 2.7·10⁻⁴ component along the edge, so its depth (the overlap along that normal) was about
-/// 1.4 mm more than the true one and moving B by depth − tol already separated the shapes.
+/// box's edge got a normal with a component along the edge (in `box_capsule_…`: the end lies
+/// 0.25 mm inside the side plane at the edge's end, the normal's component is 2.7·10⁻⁴), so
+/// its depth (the overlap along that normal) was 1.1–1.4 mm more than the true one and moving
+/// B by depth − tol already separated the shapes.
 ///
 /// Where: `narrowphase/src/query/capsule_convex.rs`, `exact_core_distance` (GJK's answer was
 /// uncertified): the candidate pairs competed on their distance, and the corner at the edge's
