@@ -1142,6 +1142,51 @@ mod tests {
         }
     }
 
+    /// The dense walk (the branch-free corner window, and the nested loops for boxes wider
+    /// than two cells) yields exactly the entries of `for_each_entry`, also when its buffer is
+    /// reused longer than needed.
+    #[test]
+    fn dense_entries_equal_the_cell_walk() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut grid = Grid::with_cell_size(1.0).unwrap();
+        for k in 0..500u64 {
+            let c = Point::new(
+                rng.gen_range(-5.0..5.0),
+                rng.gen_range(-5.0..5.0),
+                rng.gen_range(-5.0..5.0),
+            );
+            let h = Vector::new(
+                rng.gen_range(0.01..1.6),
+                rng.gen_range(0.01..1.6),
+                rng.gen_range(0.01..1.6),
+            );
+            grid.insert(Aabb::new(c - h, c + h).unwrap(), k).unwrap();
+        }
+        grid.find_pairs(&mut Vec::new());
+        assert_eq!(grid.mode(), GridMode::Dense);
+        let n = grid.ranges.len();
+        let mut expect = Vec::new();
+        grid.for_each_entry(0, n, |_, b, item| {
+            expect.push((b as u64) << 32 | item as u64)
+        });
+        expect.sort_unstable();
+        let wide = (0..n)
+            .filter(|&k| (0..3).any(|d| grid.ranges[k].hi[d] - grid.ranges[k].lo[d] > 1))
+            .count();
+        assert!(
+            wide > 0 && wide < n,
+            "{wide} of {n} boxes wider than two cells"
+        );
+        let mut buf = vec![u64::MAX; 3 * expect.len()];
+        for _ in 0..2 {
+            let len = grid.dense_entries(0, n, &mut buf);
+            let mut got = buf[..len].to_vec();
+            got.sort_unstable();
+            assert_eq!(got, expect);
+        }
+    }
+
     /// Crowded dense cells (a pile: up to ~60 entries per cell, boxes spanning one to three
     /// cells per axis, so every flag group occurs) report exactly the brute-force pairs.
     #[test]
