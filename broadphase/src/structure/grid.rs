@@ -591,9 +591,31 @@ impl Grid {
         let [ox, oy, oz] = self.origin.map(|v| v as i64);
         let (dy, dz) = (self.dims[1] as i64, self.dims[2] as i64);
         // Bucket offset of corner `c` from the first cell: +1 cell on x, y, z for bits 0, 1, 2.
-        let offsets: [i64; 8] = std::array::from_fn(|c| {
-            ((c & 1) as i64 * dy + (c >> 1 & 1) as i64) * dz + (c >> 2) as i64
+        // Corner `c`'s entry is `(first cell's bucket) << 32 | k` plus `corner[c]`: its bucket
+        // offset from the first cell (+1 cell on x, y, z for bits 0, 1, 2) in the high half,
+        // its flags in bits 29..32 (flag d: first cell on axis d, i.e. offset 0 on that axis).
+        // `k < 2²⁹` and the flags do not overlap, so the sum is the bitwise or.
+        let corner: [u64; 8] = std::array::from_fn(|c| {
+            let off = ((c & 1) as i64 * dy + (c >> 1 & 1) as i64) * dz + (c >> 2) as i64;
+            (off as u64) << 32 | ((!c as u64 & 0b111) << FLAG_SHIFT)
         });
+        // Bit c of `INSIDE[spans]`: corner `c` is inside a range whose axes of two cells are
+        // the bits of `spans` (it steps only along those axes).
+        const INSIDE: [u32; 8] = {
+            let mut t = [0u32; 8];
+            let mut spans = 0;
+            while spans < 8 {
+                let mut c = 0;
+                while c < 8 {
+                    if c & !spans == 0 {
+                        t[spans] |= 1 << c;
+                    }
+                    c += 1;
+                }
+                spans += 1;
+            }
+            t
+        };
         let mut len = 0;
         for k in k0..k1 {
             if self.over[k] {
@@ -614,19 +636,17 @@ impl Grid {
             if out.len() < len + 8 {
                 out.resize((len + 8).max(2 * out.len()), 0);
             }
-            // Corner `c` is inside the range iff it steps only along axes the box spans.
-            let spans = span[0] | span[1] << 1 | span[2] << 2;
+            let inside = INSIDE[(span[0] | span[1] << 1 | span[2] << 2) as usize];
             let base =
                 ((r.lo[0] as i64 - ox) * dy + r.lo[1] as i64 - oy) * dz + r.lo[2] as i64 - oz;
+            let first = (base as u64) << 32 | k as u64;
             let window: &mut [u64; 8] = (&mut out[len..len + 8]).try_into().expect("8 values");
             let mut w = 0usize;
-            for (c, &off) in offsets.iter().enumerate() {
-                // Flag bit d: first cell on axis d, i.e. corner offset 0 on that axis.
-                let item = k as u32 | (!c as u32 & 0b111) << FLAG_SHIFT;
+            for (c, &add) in corner.iter().enumerate() {
                 // A corner outside the range yields an unused (possibly out-of-array) bucket:
                 // it is overwritten or lies past the kept entries.
-                window[w & 7] = ((base + off) as u64) << 32 | item as u64;
-                w += (c as u32 & !spans == 0) as usize;
+                window[w & 7] = first + add;
+                w += (inside >> c & 1) as usize;
             }
             len += w;
         }
