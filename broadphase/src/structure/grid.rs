@@ -138,8 +138,9 @@ pub struct Grid {
     /// Per fixed chunk of the entries: the slots of the proxies whose first cell it holds.
     order_parts: Vec<Vec<u32>>,
     /// Per chunk of proxies: entry counts, then write cursors, per bucket; and (dense mode)
-    /// the entries `bucket << 32 | entry` in walk order.
-    chunks: Vec<(Vec<u32>, Vec<u64>)>,
+    /// the entries `bucket << 32 | entry` in walk order, in a buffer whose first `len` values
+    /// are this rebuild's (it keeps its largest length, so a warm rebuild never zero-fills it).
+    chunks: Vec<(Vec<u32>, Vec<u64>, usize)>,
     /// Sorted pair keys of the last rebuild (reused while nothing changes).
     keys: Vec<u64>,
     /// Per-task pair keys of the last search, and the sort's buffers (kept so that a warm
@@ -351,19 +352,23 @@ impl Grid {
         self.cell_size = self.choose_cell_size();
         self.inv = 1.0 / self.cell_size;
 
-        // Box copies and cell ranges, in parallel.
+        // Box copies, then cell ranges, in parallel. The copy is a gather (slots in cell order
+        // of the last rebuild, i.e. scattered): alone in its loop, many of its cache misses are
+        // in flight at once, where with the cell arithmetic alongside only a few were.
         let (mut boxes, mut ranges) = (
             std::mem::take(&mut self.boxes),
             std::mem::take(&mut self.ranges),
         );
-        let this = &*self;
+        let aabbs = &self.store.aabbs;
         self.live
             .par_iter()
-            .map(|&s| {
-                let b = this.store.aabbs[s as usize];
-                (b, this.range_of(&b))
-            })
-            .unzip_into_vecs(&mut boxes, &mut ranges);
+            .map(|&s| aabbs[s as usize])
+            .collect_into_vec(&mut boxes);
+        let this = &*self;
+        boxes
+            .par_iter()
+            .map(|b| this.range_of(b))
+            .collect_into_vec(&mut ranges);
         self.boxes = boxes;
         self.ranges = ranges;
 
@@ -424,14 +429,16 @@ impl Grid {
         chunks
             .par_iter_mut()
             .zip(&bounds)
-            .for_each(|((c, e), &(k0, k1))| {
+            .for_each(|((c, e, len), &(k0, k1))| {
                 c.clear();
                 c.resize(buckets, 0);
-                e.clear();
                 if hashed {
                     self.for_each_entry(k0, k1, |_, b, _| c[b] += 1);
                 } else {
-                    self.dense_entries(k0, k1, c, e);
+                    *len = self.dense_entries(k0, k1, e);
+                    for &x in &e[..*len] {
+                        c[(x >> 32) as usize] += 1;
+                    }
                 }
             });
         // Prefix sums: bucket starts, and each chunk's first position in each bucket.
@@ -441,7 +448,7 @@ impl Grid {
         let mut occupied = 0u64;
         for (b, start) in starts[..buckets].iter_mut().enumerate() {
             *start = run;
-            for (c, _) in chunks.iter_mut() {
+            for (c, _, _) in chunks.iter_mut() {
                 let k = c[b];
                 c[b] = run;
                 run += k;
@@ -463,7 +470,7 @@ impl Grid {
         chunks
             .par_iter_mut()
             .zip(&bounds)
-            .for_each(|((cursor, e), &(k0, k1))| {
+            .for_each(|((cursor, e, len), &(k0, k1))| {
                 let mut put = |key: Option<u64>, b: usize, item: u32| {
                     let p = cursor[b] as usize;
                     cursor[b] += 1;
@@ -476,7 +483,7 @@ impl Grid {
                 if hashed {
                     self.for_each_entry(k0, k1, |key, b, item| put(Some(key), b, item));
                 } else {
-                    for &x in e.iter() {
+                    for &x in &e[..*len] {
                         put(None, (x >> 32) as usize, x as u32);
                     }
                 }
@@ -570,19 +577,46 @@ impl Grid {
         }
     }
 
-    /// Dense mode: counts the entries of the non-oversized proxies `k0..k1` per bucket into
-    /// `counts` and appends them to `out` as `bucket << 32 | entry`, in ascending `k` (the
-    /// walk of [`for_each_entry`](Self::for_each_entry), same entries).
+    /// Dense mode: writes the entries of the non-oversized proxies `k0..k1` to the start of
+    /// `out` as `bucket << 32 | entry`, in ascending `k` (the walk of
+    /// [`for_each_entry`](Self::for_each_entry), same entries); returns how many. `out` is a
+    /// buffer: it only grows, and values past the returned count are garbage.
     ///
     /// A proxy no wider than two cells on every axis (all of them when the cell is at least
     /// the proxy size, the usual case) takes the branch-free path: its 8 corner cells are
-    /// always written and only those inside its range are kept (an entry past the range
-    /// writes to the buffer's end without advancing it and adds 0 to the first cell's count).
-    /// The nested loops of one or two trips each cost a mispredicted branch per proxy and axis.
-    fn dense_entries(&self, k0: usize, k1: usize, counts: &mut [u32], out: &mut Vec<u64>) {
+    /// always written, to a window of 8 values past the kept entries, and the write position
+    /// advances only for the corners inside its range. The nested loops of one or two trips
+    /// each cost a mispredicted branch per proxy and axis.
+    fn dense_entries(&self, k0: usize, k1: usize, out: &mut Vec<u64>) -> usize {
         let [ox, oy, oz] = self.origin.map(|v| v as i64);
         let (dy, dz) = (self.dims[1] as i64, self.dims[2] as i64);
-        let mut len = out.len();
+        // Bucket offset of corner `c` from the first cell: +1 cell on x, y, z for bits 0, 1, 2.
+        // Corner `c`'s entry is `(first cell's bucket) << 32 | k` plus `corner[c]`: its bucket
+        // offset from the first cell (+1 cell on x, y, z for bits 0, 1, 2) in the high half,
+        // its flags in bits 29..32 (flag d: first cell on axis d, i.e. offset 0 on that axis).
+        // `k < 2²⁹` and the flags do not overlap, so the sum is the bitwise or.
+        let corner: [u64; 8] = std::array::from_fn(|c| {
+            let off = ((c & 1) as i64 * dy + (c >> 1 & 1) as i64) * dz + (c >> 2) as i64;
+            (off as u64) << 32 | ((!c as u64 & 0b111) << FLAG_SHIFT)
+        });
+        // Bit c of `INSIDE[spans]`: corner `c` is inside a range whose axes of two cells are
+        // the bits of `spans` (it steps only along those axes).
+        const INSIDE: [u32; 8] = {
+            let mut t = [0u32; 8];
+            let mut spans = 0;
+            while spans < 8 {
+                let mut c = 0;
+                while c < 8 {
+                    if c & !spans == 0 {
+                        t[spans] |= 1 << c;
+                    }
+                    c += 1;
+                }
+                spans += 1;
+            }
+            t
+        };
+        let mut len = 0;
         for k in k0..k1 {
             if self.over[k] {
                 continue;
@@ -590,32 +624,33 @@ impl Grid {
             let r = &self.ranges[k];
             let span = [0, 1, 2].map(|d| (r.hi[d] - r.lo[d]) as u32);
             if (span[0] | span[1] | span[2]) > 1 {
-                out.truncate(len);
                 self.for_each_entry(k, k + 1, |_, b, item| {
-                    counts[b] += 1;
-                    out.push((b as u64) << 32 | item as u64);
+                    if out.len() <= len {
+                        out.resize((len + 1).max(2 * out.len()), 0);
+                    }
+                    out[len] = (b as u64) << 32 | item as u64;
+                    len += 1;
                 });
-                len = out.len();
                 continue;
             }
             if out.len() < len + 8 {
                 out.resize((len + 8).max(2 * out.len()), 0);
             }
+            let inside = INSIDE[(span[0] | span[1] << 1 | span[2] << 2) as usize];
             let base =
                 ((r.lo[0] as i64 - ox) * dy + r.lo[1] as i64 - oy) * dz + r.lo[2] as i64 - oz;
-            for corner in 0..8u32 {
-                let (i, j, l) = (corner & 1, corner >> 1 & 1, corner >> 2);
-                let keep = (i <= span[0]) & (j <= span[1]) & (l <= span[2]);
-                let off = (i as i64 * dy + j as i64) * dz + l as i64;
-                let b = (base + off * keep as i64) as usize;
-                counts[b] += keep as u32;
-                // Flag bit d: first cell on axis d, i.e. corner offset 0 on that axis.
-                let item = k as u32 | (!corner & 0b111) << FLAG_SHIFT;
-                out[len] = (b as u64) << 32 | item as u64;
-                len += keep as usize;
+            let first = (base as u64) << 32 | k as u64;
+            let window: &mut [u64; 8] = (&mut out[len..len + 8]).try_into().expect("8 values");
+            let mut w = 0usize;
+            for (c, &add) in corner.iter().enumerate() {
+                // A corner outside the range yields an unused (possibly out-of-array) bucket:
+                // it is overwritten or lies past the kept entries.
+                window[w & 7] = first + add;
+                w += (inside >> c & 1) as usize;
             }
+            len += w;
         }
-        out.truncate(len);
+        len
     }
 
     /// The cell key of entry `i` of bucket `b`.
@@ -1124,6 +1159,51 @@ mod tests {
             };
             assert_eq!(grid.cell_size(), factor, "side {side}");
             grid.validate().unwrap();
+        }
+    }
+
+    /// The dense walk (the branch-free corner window, and the nested loops for boxes wider
+    /// than two cells) yields exactly the entries of `for_each_entry`, also when its buffer is
+    /// reused longer than needed.
+    #[test]
+    fn dense_entries_equal_the_cell_walk() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut grid = Grid::with_cell_size(1.0).unwrap();
+        for k in 0..500u64 {
+            let c = Point::new(
+                rng.gen_range(-5.0..5.0),
+                rng.gen_range(-5.0..5.0),
+                rng.gen_range(-5.0..5.0),
+            );
+            let h = Vector::new(
+                rng.gen_range(0.01..1.6),
+                rng.gen_range(0.01..1.6),
+                rng.gen_range(0.01..1.6),
+            );
+            grid.insert(Aabb::new(c - h, c + h).unwrap(), k).unwrap();
+        }
+        grid.find_pairs(&mut Vec::new());
+        assert_eq!(grid.mode(), GridMode::Dense);
+        let n = grid.ranges.len();
+        let mut expect = Vec::new();
+        grid.for_each_entry(0, n, |_, b, item| {
+            expect.push((b as u64) << 32 | item as u64)
+        });
+        expect.sort_unstable();
+        let wide = (0..n)
+            .filter(|&k| (0..3).any(|d| grid.ranges[k].hi[d] - grid.ranges[k].lo[d] > 1))
+            .count();
+        assert!(
+            wide > 0 && wide < n,
+            "{wide} of {n} boxes wider than two cells"
+        );
+        let mut buf = vec![u64::MAX; 3 * expect.len()];
+        for _ in 0..2 {
+            let len = grid.dense_entries(0, n, &mut buf);
+            let mut got = buf[..len].to_vec();
+            got.sort_unstable();
+            assert_eq!(got, expect);
         }
     }
 
