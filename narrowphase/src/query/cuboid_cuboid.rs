@@ -151,6 +151,9 @@ pub fn contact_cuboid_cuboid_frames(
     // Plain arrays in the hot loops (rows of R and |R|).
     let mut rr = [[0.0; 3]; 3];
     let mut ar = [[0.0; 3]; 3];
+    // The same rows, padded, for the faces of B.
+    let mut rows_r = [[0.0; 4]; 3];
+    let mut abs_rows = [[0.0; 4]; 3];
 
     // 1. Face axes of A, then of B, then edge × edge; stop on a gap beyond `prediction`.
     let mut face_sep = Real::NEG_INFINITY;
@@ -159,6 +162,7 @@ pub fn contact_cuboid_cuboid_frames(
         let row = combine(rows_b, [rows_a[0][i], rows_a[1][i], rows_a[2][i]]);
         rr[i] = [row[0], row[1], row[2]];
         ar[i] = rr[i].map(Real::abs);
+        (rows_r[i], abs_rows[i]) = (row, row.map(Real::abs));
         let s = tt[i].abs() - (a[i] + b[0] * ar[i][0] + b[1] * ar[i][1] + b[2] * ar[i][2]);
         if s > prediction {
             return None;
@@ -171,9 +175,18 @@ pub fn contact_cuboid_cuboid_frames(
     let tol = 1e-5 * (ea.max() + eb.max());
     let mut best_b = Real::NEG_INFINITY;
     let mut face_b = 0;
+    // The three at once, lane j: tⱼ = Σₖ tₖ R[k][j] and the radius bⱼ + Σₖ aₖ |R[k][j]|, each
+    // summed in the order k = 0, 1, 2 (whole rows of R).
+    let tb = combine(&rows_r, tt);
+    let rad = plus(
+        plus(
+            plus([b[0], b[1], b[2], 0.0], scaled(&abs_rows[0], a[0])),
+            scaled(&abs_rows[1], a[1]),
+        ),
+        scaled(&abs_rows[2], a[2]),
+    );
     for j in 0..3 {
-        let tj = tt[0] * rr[0][j] + tt[1] * rr[1][j] + tt[2] * rr[2][j];
-        let s = tj.abs() - (b[j] + a[0] * ar[0][j] + a[1] * ar[1][j] + a[2] * ar[2][j]);
+        let s = tb[j].abs() - rad[j];
         if s > prediction {
             return None;
         }
