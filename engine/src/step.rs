@@ -892,6 +892,7 @@ impl PairBody {
         };
         let mut frame = BoxFrame {
             rot: Matrix::zeros(),
+            rows: [[0.0; 4]; 3],
             centre: Vector::zeros(),
         };
         match slot.body.as_ref().map(|b| &b.shape) {
