@@ -172,17 +172,15 @@ fn hinged_triangles_sharing_an_edge() {
     }
 }
 
-/// NOT FIXED (found by the test above at 400 000 cases, seed 11, after the shared-edge fix):
-/// A is a needle (its three corners within 10⁻⁴ rad of one line, the shared edge's), B turned
+/// Found by the test above at 400 000 cases (seed 11, after the shared-edge fix): A is a
+/// needle (its three corners within 10⁻⁴ rad of one line, the shared edge's), B turned
 /// 2·10⁻⁶ rad from A's pose. The SAT's axis is A's face (penetration 7·10⁻⁶ m, a minimal
-/// depth), but clipping B's face against A's side planes puts a point about 1 mm beyond A's
-/// needle tip along the shared line, outside A's AABB: both side planes at the tip nearly
-/// contain that line, so their crossing with B's edge is ill-conditioned. The fault is in the
-/// face clipping (`narrowphase/src/query/convex_convex.rs`, `face_manifold`), not the axis
-/// choice; the extra edge pairs of this fix do not take part (a face axis wins over a superset
-/// of the old candidates, so the old candidates gave the same manifold).
+/// depth), but clipping B's face against A's side planes put a point about 1 mm beyond A's
+/// needle tip along the shared line, outside A's AABB: the two side planes at the tip meet at
+/// 10⁻⁴ rad, so a point within f32 rounding (10⁻⁷ m) of both can lie 10⁻³ m beyond the tip.
+/// Fixed in `face_manifold` (`narrowphase/src/query/convex_convex.rs`): the face clipping is
+/// done in f64, where that overshoot is 10⁻¹² m.
 #[test]
-#[ignore = "open: face clipping of a needle reference face (see doc)"]
 fn needle_sharing_an_edge_gets_points_inside_the_aabbs() {
     let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
     let q =

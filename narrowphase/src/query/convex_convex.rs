@@ -35,6 +35,7 @@ use crate::sat::convex::{DeepestAxis, Posed, SAT_MAX_FACES};
 use crate::sat::gauss_map;
 use crate::sat::SeparatingAxis;
 use crate::shape::ConvexPolyhedron;
+use nalgebra::Vector3;
 
 /// A size of the pair, metres, for scale-aware tolerances.
 fn pair_scale(a: &Posed, b: &Posed) -> Real {
@@ -187,42 +188,48 @@ fn face_manifold(
         return None;
     }
     let (inc_face, _) = face_towards(inc, &-nr);
-    let ref_loop: Vec<Point> = rf
+    // Clipped in f64 (see [`clip_polygon_vec`]): a needle reference face has corners whose
+    // side planes meet at angles of 10⁻⁴ rad, and f32 rounding there put points millimetres
+    // beyond the tip (outside the reference shape). Corners are taken to world space in f64
+    // too, from the shapes' f32 local corners and poses, which are the exact input.
+    let (pose_r, pose_i) = (rf.pose.cast::<f64>(), inc.pose.cast::<f64>());
+    let n64 = nr.cast::<f64>();
+    let ref_loop: Vec<Vector3<f64>> = rf
         .shape
         .face_loop(&rf.shape.faces()[ref_face])
         .iter()
-        .map(|&i| rf.pose * rf.shape.vertices()[i as usize])
+        .map(|&i| (pose_r * rf.shape.vertices()[i as usize].cast::<f64>()).coords)
         .collect();
-    let mut poly: Vec<ClipVertex> = inc
+    let mut poly: Vec<ClipVertex<f64>> = inc
         .shape
         .face_loop(&inc.shape.faces()[inc_face])
         .iter()
         .enumerate()
         .map(|(k, &i)| ClipVertex {
-            p: (inc.pose * inc.shape.vertices()[i as usize]).coords,
+            p: (pose_i * inc.shape.vertices()[i as usize].cast::<f64>()).coords,
             id: k as u32,
         })
         .collect();
     let mut out = Vec::with_capacity(poly.len() + ref_loop.len());
     for k in 0..ref_loop.len() {
-        let v0 = ref_loop[k].coords;
-        let v1 = ref_loop[(k + 1) % ref_loop.len()].coords;
-        let side = (v1 - v0).cross(&nr);
+        let v0 = ref_loop[k];
+        let v1 = ref_loop[(k + 1) % ref_loop.len()];
+        let side = (v1 - v0).cross(&n64);
         clip_polygon_vec(&poly, |p| side.dot(&(p - v0)), k as u32, &mut out);
         std::mem::swap(&mut poly, &mut out);
         if poly.is_empty() {
             return None;
         }
     }
-    let v0 = ref_loop[0].coords;
+    let v0 = ref_loop[0];
     let mut pts = Vec::new();
     let mut depths = Vec::new();
     let mut ids = Vec::new();
     for cv in &poly {
-        let sep = nr.dot(&(cv.p - v0));
-        if sep <= prediction {
-            pts.push(cv.p - nr * (0.5 * sep));
-            depths.push(-sep);
+        let sep = n64.dot(&(cv.p - v0));
+        if sep <= f64::from(prediction) {
+            pts.push((cv.p - n64 * (0.5 * sep)).cast::<Real>());
+            depths.push(-sep as Real);
             ids.push(cv.id);
         }
     }
