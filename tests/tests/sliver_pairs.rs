@@ -211,3 +211,122 @@ fn needle_sharing_an_edge_gets_points_inside_the_aabbs() {
         ),
     });
 }
+
+/// A point `p + e·along + (perpendicular offset of length `off`)`, the offset in a random
+/// direction ⟂ `e`.
+fn near_line(rng: &mut ChaCha8Rng, p: Point, e: &Vector, along: Real, off: Real) -> Point {
+    let u = unit(rng);
+    let side = (u - e * e.dot(&u)).normalize();
+    p + e * along + side * off
+}
+
+/// A needle along the segment `p`–`q`: a triangle whose third corner lies within an angle of
+/// 10⁻⁶..10⁻² rad of the segment's line (beyond either end or between them), or a thin hull
+/// of `p`, `q` and two to four points that close to the line.
+fn needle(rng: &mut ChaCha8Rng, p: Point, q: Point) -> ShapeRecipe {
+    let len = (q - p).norm();
+    let e = (q - p) / len;
+    let far = |rng: &mut ChaCha8Rng| {
+        let along = rng.gen_range(-0.6..1.6) * len;
+        let off = log_uniform(rng, -6.0, -2.0) * len;
+        near_line(rng, p, &e, along, off)
+    };
+    if rng.gen_bool(0.6) {
+        let c = far(rng);
+        // Either winding, so that either face of the needle may face B.
+        if rng.gen_bool(0.5) {
+            ShapeRecipe::Triangle([c, p, q])
+        } else {
+            ShapeRecipe::Triangle([q, p, c])
+        }
+    } else {
+        let extra = rng.gen_range(2..=4);
+        let mut pts = vec![p, q];
+        pts.extend((0..extra).map(|_| far(rng)));
+        ShapeRecipe::Hull(pts)
+    }
+}
+
+/// A needle A and a shape B sharing its edge `p`–`q` or only its corner `p`: B a needle along
+/// the same line or a turned one, a wide triangle hinged on the edge, or a hull; B's pose a
+/// hair from A's (turned by 10⁻⁷..10⁻² rad, moved by up to 10⁻³ m, or neither). Where clipping
+/// meets the worst conditioning: reference faces whose side planes meet at needle tips, and
+/// incident edges along the needle's line.
+fn needle_pair(rng: &mut ChaCha8Rng) -> PairCase {
+    let point = |rng: &mut ChaCha8Rng| {
+        Point::new(
+            rng.gen_range(-2.0..2.0),
+            rng.gen_range(-2.0..2.0),
+            rng.gen_range(-2.0..2.0),
+        )
+    };
+    let (p, q) = (point(rng), point(rng));
+    let a = needle(rng, p, q);
+    let len = (q - p).norm();
+    let e = (q - p) / len;
+    let b = match rng.gen_range(0..4) {
+        // The same line: an edge shared along a needle.
+        0 => needle(rng, p, q),
+        // A needle sharing only the corner `p`, nearly along A's line or anywhere.
+        1 => {
+            let dir = if rng.gen_bool(0.5) {
+                let tilt = log_uniform(rng, -6.0, -1.0);
+                Rotation::new(unit(rng) * tilt) * e * if rng.gen_bool(0.5) { 1.0 } else { -1.0 }
+            } else {
+                unit(rng)
+            };
+            let reach = rng.gen_range(0.2..3.0);
+            needle(rng, p, p + dir * reach)
+        }
+        // A wide triangle hinged on the edge.
+        2 => {
+            let along = rng.gen_range(-0.5..1.5) * len;
+            let off = log_uniform(rng, -2.0, 0.3);
+            let c = near_line(rng, p, &e, along, off);
+            ShapeRecipe::Triangle([p, q, c])
+        }
+        // A hull with A's edge (or only its corner `p`) among its corners.
+        _ => {
+            let mut pts = vec![p];
+            if rng.gen_bool(0.5) {
+                pts.push(q);
+            }
+            let n = rng.gen_range(4..=6);
+            while pts.len() < n {
+                pts.push(p + unit(rng) * rng.gen_range(0.05..2.0));
+            }
+            ShapeRecipe::Hull(pts)
+        }
+    };
+    let rot_a = Rotation::new(unit(rng) * rng.gen_range(0.0..3.1));
+    let rot_b = if rng.gen_bool(0.8) {
+        Rotation::new(unit(rng) * log_uniform(rng, -7.0, -2.0)) * rot_a
+    } else {
+        rot_a
+    };
+    let t = Vector::repeat(rng.gen_range(-3.0..3.0));
+    let shift = if rng.gen_bool(0.5) {
+        unit(rng) * log_uniform(rng, -7.0, -3.0)
+    } else {
+        Vector::zeros()
+    };
+    PairCase {
+        a,
+        pose_a: Isometry::from_parts(t.into(), rot_a),
+        b,
+        pose_b: Isometry::from_parts((t + shift).into(), rot_b),
+    }
+}
+
+#[test]
+fn needles_sharing_an_edge_or_a_corner() {
+    let cases: usize = std::env::var("TUMBLE_SLIVER_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000);
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for _ in 0..cases {
+        // `check_pair` also swaps A and B, so B's needle faces are reference faces too.
+        check_pair(&needle_pair(&mut rng));
+    }
+}
