@@ -370,3 +370,39 @@ fn needle_hulls_sharing_an_edge_get_the_edge_axis() {
         ),
     });
 }
+
+/// Found by `needles_sharing_an_edge_or_a_corner` (seed 13, about 200 000 cases): two needle
+/// triangles sharing only a corner, B's pose a hair from A's. The axis is an edge × edge axis
+/// whose direction comes from A's two long edges merged into one direction (10⁻⁵ rad apart):
+/// along it the pair overlaps by 3·10⁻⁶ m, but another axis separates it by 10⁻⁵ m. The
+/// slices as thick as the overlap held A's far end and B's corner, 1.5 m apart seen along the
+/// normal, and the point, midway between their nearest approach, lay 4.5 cm outside B's AABB.
+/// Fixed in `convex_convex::meeting_point_of`: slices that do not overlap prove the shapes
+/// apart, and the point is then the midpoint of their closest points.
+#[test]
+fn needles_touching_at_a_corner_get_the_point_at_the_corner() {
+    let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
+    let q =
+        |x: [Real; 4]| Rotation::new_unchecked(nalgebra::Quaternion::new(x[3], x[0], x[1], x[2]));
+    let corner = p(1.569_115_6, -1.915_207_9, 1.474_650_9);
+    check_pair(&PairCase {
+        a: ShapeRecipe::Triangle([
+            p(0.097_173_184, -1.724_762_2, 0.226_620_75),
+            corner,
+            p(0.164_367_68, -1.733_461_9, 0.283_577_92),
+        ]),
+        pose_a: Isometry::from_parts(
+            Vector::repeat(0.094_575_405).into(),
+            q([0.341_826_9, -0.840_242_15, -0.239_131_51, 0.346_357_7]),
+        ),
+        b: ShapeRecipe::Triangle([
+            p(1.516_293_3, -1.473_023_4, 1.265_937_2),
+            corner,
+            p(1.378_289_7, -0.100_125_55, 0.653_531_3),
+        ]),
+        pose_b: Isometry::from_parts(
+            Vector::new(0.094_579_11, 0.094_572_78, 0.094_574_52).into(),
+            q([0.341_875_1, -0.840_239_76, -0.239_122_21, 0.346_322_2]),
+        ),
+    });
+}

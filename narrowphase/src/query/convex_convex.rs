@@ -27,7 +27,8 @@
 //! two support features meet ([`crate::contact::features`]).
 
 use crate::contact::clipping::{clip_polygon_vec, reduce_to_four, ClipVertex};
-use crate::contact::features::{meeting_point, support_slice};
+use crate::contact::closest::closest_points_segments;
+use crate::contact::features::{overlap_point, support_slice};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult};
 use crate::math::{Isometry, Point, Real, Vector};
@@ -294,9 +295,77 @@ fn slice_of(p: &Posed, dir: &Vector, band: Real) -> Vec<Point> {
 /// lies in that slab, so the two slices seen along `n` overlap over it even when the
 /// extreme corners alone do not (a face tilted by 10⁻⁴ rad against a nearly coplanar face
 /// of B touches it metres from its top corner).
+///
+/// Conversely, slices that do not overlap seen along `n` prove A ∩ B empty: the shapes are
+/// apart, though the axis says they overlap by up to the rounding of its direction times the
+/// pair's size (two needles touching at a corner, their overlap on an edge × edge axis
+/// 3·10⁻⁶ m from a merged edge direction 10⁻⁵ rad off, while another axis separates them by
+/// 10⁻⁵ m: the slab held A's far end and B's near end, 1.5 m apart). The point is then the
+/// midpoint of the shapes' closest points ([`closest_points`]), not of the slices' nearest
+/// approach, a point of neither shape.
 fn meeting_point_of(a: &Posed, b: &Posed, n: &Vector, depth: Real) -> Point {
     let band = (1e-5 * pair_scale(a, b)).max(depth);
-    meeting_point(&slice_of(a, n, band), &slice_of(b, &-n, band), n)
+    let (fa, fb) = (slice_of(a, n, band), slice_of(b, &-n, band));
+    overlap_point(&fa, &fb, n).unwrap_or_else(|| {
+        let (pa, pb) = closest_points(a, b);
+        pa + (pb - pa) * 0.5
+    })
+}
+
+/// The closest points of two disjoint (or touching) polyhedra, world space, by brute force:
+/// the closest pair of two convex polytopes is realised by two edges or by a corner and a
+/// face (Ericson, RTCD §9.1), so the nearest of the edge × edge closest points
+/// ([`closest_points_segments`]) and of the corners' projections that fall inside the other's
+/// faces is exact. O(E_A·E_B + V_A·F_B + V_B·F_A): only for the rare case of
+/// [`meeting_point_of`] (GJK, whose tolerance is about 10⁻⁵ m at the metre scale, calls the
+/// needles there touching and gives no points).
+fn closest_points(a: &Posed, b: &Posed) -> (Point, Point) {
+    let world =
+        |p: &Posed| -> Vec<Point> { p.shape.vertices().iter().map(|v| p.pose * v).collect() };
+    let (wa, wb) = (world(a), world(b));
+    let mut best = (Real::INFINITY, wa[0], wb[0]);
+    let mut offer = |pa: Point, pb: Point| {
+        let d = (pb - pa).norm_squared();
+        if d < best.0 {
+            best = (d, pa, pb);
+        }
+    };
+    for ea in a.shape.edges() {
+        for eb in b.shape.edges() {
+            let (ca, cb, _, _) = closest_points_segments(
+                &wa[ea[0] as usize],
+                &wa[ea[1] as usize],
+                &wb[eb[0] as usize],
+                &wb[eb[1] as usize],
+            );
+            offer(ca, cb);
+        }
+    }
+    // A corner of `from` against every face of `to` it projects into; `flip` orders the pair.
+    let mut corner_face = |from: &[Point], to: &Posed, corners_to: &[Point], flip: bool| {
+        for f in to.shape.faces() {
+            let nf = to.pose.rotation * f.normal;
+            let lp = to.shape.face_loop(f);
+            for q in from {
+                let inside = (0..lp.len()).all(|k| {
+                    let v0 = corners_to[lp[k] as usize];
+                    let v1 = corners_to[lp[(k + 1) % lp.len()] as usize];
+                    (v1 - v0).cross(&(q - v0)).dot(&nf) >= 0.0
+                });
+                if inside {
+                    let foot = q - nf * nf.dot(&(q - corners_to[lp[0] as usize]));
+                    if flip {
+                        offer(foot, *q);
+                    } else {
+                        offer(*q, foot);
+                    }
+                }
+            }
+        }
+    };
+    corner_face(&wa, b, &wb, false);
+    corner_face(&wb, a, &wa, true);
+    (best.1, best.2)
 }
 
 /// One point for an edge × edge axis: where the supporting features meet; the id names the
