@@ -22,8 +22,8 @@
 //! Contact: the axis of largest separation (faces preferred within a small tolerance). A face
 //! axis makes that face the *reference face*; the other shape's face most anti-parallel to it
 //! is the *incident face*, clipped against the side planes of the reference face
-//! (Sutherland–Hodgman); points below the reference plane (or within `prediction`) are kept,
-//! at most four. An edge × edge axis, or a face axis no face faces, gives one point where the
+//! (Sutherland–Hodgman, in f64: see `face_manifold`); points below the reference plane (or
+//! within `prediction`) are kept, at most four. An edge × edge axis, or a face axis no face faces, gives one point where the
 //! two support features meet ([`crate::contact::features`]).
 
 use crate::contact::clipping::{clip_polygon_vec, reduce_to_four, ClipVertex};
