@@ -8,15 +8,18 @@
 //! plane's tag.
 
 use crate::math::{Real, Vector};
+use nalgebra::{RealField, Vector3};
 
 /// Most vertices a clipped polygon can hold: a quad clipped by four planes.
 pub const MAX_CLIP_VERTICES: usize = 8;
 
-/// A vertex of a polygon being clipped (in whatever frame the caller works in).
+/// A vertex of a polygon being clipped (in whatever frame the caller works in). The scalar
+/// `S` is [`Real`] for the fixed-size [`ClipPolygon`]; [`clip_polygon_vec`] also clips in
+/// `f64` (see there why).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClipVertex {
+pub struct ClipVertex<S: RealField + Copy = Real> {
     /// Position.
-    pub p: Vector,
+    pub p: Vector3<S>,
     /// Feature key (see the module docs).
     pub id: u32,
 }
@@ -107,29 +110,37 @@ impl ClipPolygon {
 
 /// Clips the convex polygon `input` (vertices in order) to the side where `dist(p) ≤ 0`,
 /// appending the result to `out` (cleared first). The unbounded twin of
-/// [`ClipPolygon::clip`], for polyhedron faces with many corners.
-pub fn clip_polygon_vec(
-    input: &[ClipVertex],
-    dist: impl Fn(&Vector) -> Real,
+/// [`ClipPolygon::clip`], for polyhedron faces with many corners, generic over the scalar so
+/// that callers facing ill-conditioned planes can clip in `f64`.
+///
+/// Precision: a crossing point lies on its input edge (a convex combination of its ends), but
+/// only within the rounding of `dist` of the plane. Near a corner of angle θ between two
+/// clipping planes, a point within ε of both planes can lie ε / sin θ beyond the corner
+/// (the needle tip of a sliver face: θ = 10⁻⁴ rad and f32 rounding give millimetres), so
+/// such callers pass `f64` vertices.
+pub fn clip_polygon_vec<S: RealField + Copy>(
+    input: &[ClipVertex<S>],
+    dist: impl Fn(&Vector3<S>) -> S,
     tag: u32,
-    out: &mut Vec<ClipVertex>,
+    out: &mut Vec<ClipVertex<S>>,
 ) {
     out.clear();
     let Some(&last) = input.last() else {
         return;
     };
+    let zero = S::zero();
     let mut prev = last;
     let mut dp = dist(&prev.p);
     for &cur in input {
         let dc = dist(&cur.p);
-        if (dp <= 0.0) != (dc <= 0.0) {
+        if (dp <= zero) != (dc <= zero) {
             let s = dp / (dp - dc);
             out.push(ClipVertex {
                 p: prev.p + (cur.p - prev.p) * s,
                 id: mix_id(prev.id, tag),
             });
         }
-        if dc <= 0.0 {
+        if dc <= zero {
             out.push(cur);
         }
         prev = cur;

@@ -70,6 +70,35 @@ pub fn support_slice(
 /// (of B, extreme along `−n`) meet seen along `n`, midway between their heights along `n`
 /// (see the module docs). Both features must be non-empty.
 pub fn meeting_point(fa: &[Point], fb: &[Point], n: &Vector) -> Point {
+    let (frame, overlap, nearest) = meeting(fa, fb, n);
+    frame.lift(&overlap.unwrap_or(nearest))
+}
+
+/// Like [`meeting_point`], but None when the two features, seen along `n`, do not overlap
+/// or touch (then `meeting_point` gives the midpoint of their nearest approach, a point of
+/// neither).
+pub fn overlap_point(fa: &[Point], fb: &[Point], n: &Vector) -> Option<Point> {
+    let (frame, overlap, _) = meeting(fa, fb, n);
+    overlap.map(|c| frame.lift(&c))
+}
+
+/// The plane ⟂ `n` seen from above, and the height at which points are lifted back.
+struct Frame {
+    u: Vector,
+    v: Vector,
+    n: Vector,
+    height: Real,
+}
+
+impl Frame {
+    fn lift(&self, c: &Vector2) -> Point {
+        Point::from(self.u * c.x + self.v * c.y + self.n * self.height)
+    }
+}
+
+/// The frame, the mean of the corners of the overlap of the two features' hulls seen along
+/// `n` (None when they neither overlap nor touch), and the midpoint of their nearest approach.
+fn meeting(fa: &[Point], fb: &[Point], n: &Vector) -> (Frame, Option<Vector2>, Vector2) {
     let helper = if n.x.abs() < 0.6 {
         Vector::x()
     } else {
@@ -104,12 +133,15 @@ pub fn meeting_point(fa: &[Point], fb: &[Point], n: &Vector) -> Point {
         }
     }
     let (nearest, crossings) = boundary_approach(&ha, &hb);
-    let c = if count + crossings.len() > 0 {
-        (sum + crossings.iter().sum::<Vector2>()) / (count + crossings.len()) as Real
-    } else {
-        nearest
+    let overlap = (count + crossings.len() > 0)
+        .then(|| (sum + crossings.iter().sum::<Vector2>()) / (count + crossings.len()) as Real);
+    let frame = Frame {
+        u,
+        v,
+        n: *n,
+        height: 0.5 * (top_a + bottom_b),
     };
-    Point::from(u * c.x + v * c.y + n * (0.5 * (top_a + bottom_b)))
+    (frame, overlap, nearest)
 }
 
 /// 2D convex hull, counter-clockwise, without repeated or collinear corners (one or two

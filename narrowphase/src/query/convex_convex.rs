@@ -22,12 +22,13 @@
 //! Contact: the axis of largest separation (faces preferred within a small tolerance). A face
 //! axis makes that face the *reference face*; the other shape's face most anti-parallel to it
 //! is the *incident face*, clipped against the side planes of the reference face
-//! (Sutherland–Hodgman); points below the reference plane (or within `prediction`) are kept,
-//! at most four. An edge × edge axis, or a face axis no face faces, gives one point where the
+//! (Sutherland–Hodgman, in f64: see `face_manifold`); points below the reference plane (or
+//! within `prediction`) are kept, at most four. An edge × edge axis, or a face axis no face faces, gives one point where the
 //! two support features meet ([`crate::contact::features`]).
 
 use crate::contact::clipping::{clip_polygon_vec, reduce_to_four, ClipVertex};
-use crate::contact::features::{meeting_point, support_slice};
+use crate::contact::closest::closest_points_segments;
+use crate::contact::features::{overlap_point, support_slice};
 use crate::contact::{ContactPoint, Manifold};
 use crate::gjk::{self, GjkResult};
 use crate::math::{Isometry, Point, Real, Vector};
@@ -35,6 +36,7 @@ use crate::sat::convex::{DeepestAxis, Posed, SAT_MAX_FACES};
 use crate::sat::gauss_map;
 use crate::sat::SeparatingAxis;
 use crate::shape::ConvexPolyhedron;
+use nalgebra::Vector3;
 
 /// A size of the pair, metres, for scale-aware tolerances.
 fn pair_scale(a: &Posed, b: &Posed) -> Real {
@@ -187,42 +189,48 @@ fn face_manifold(
         return None;
     }
     let (inc_face, _) = face_towards(inc, &-nr);
-    let ref_loop: Vec<Point> = rf
+    // Clipped in f64 (see [`clip_polygon_vec`]): a needle reference face has corners whose
+    // side planes meet at angles of 10⁻⁴ rad, and f32 rounding there put points millimetres
+    // beyond the tip (outside the reference shape). Corners are taken to world space in f64
+    // too, from the shapes' f32 local corners and poses, which are the exact input.
+    let (pose_r, pose_i) = (rf.pose.cast::<f64>(), inc.pose.cast::<f64>());
+    let n64 = nr.cast::<f64>();
+    let ref_loop: Vec<Vector3<f64>> = rf
         .shape
         .face_loop(&rf.shape.faces()[ref_face])
         .iter()
-        .map(|&i| rf.pose * rf.shape.vertices()[i as usize])
+        .map(|&i| (pose_r * rf.shape.vertices()[i as usize].cast::<f64>()).coords)
         .collect();
-    let mut poly: Vec<ClipVertex> = inc
+    let mut poly: Vec<ClipVertex<f64>> = inc
         .shape
         .face_loop(&inc.shape.faces()[inc_face])
         .iter()
         .enumerate()
         .map(|(k, &i)| ClipVertex {
-            p: (inc.pose * inc.shape.vertices()[i as usize]).coords,
+            p: (pose_i * inc.shape.vertices()[i as usize].cast::<f64>()).coords,
             id: k as u32,
         })
         .collect();
     let mut out = Vec::with_capacity(poly.len() + ref_loop.len());
     for k in 0..ref_loop.len() {
-        let v0 = ref_loop[k].coords;
-        let v1 = ref_loop[(k + 1) % ref_loop.len()].coords;
-        let side = (v1 - v0).cross(&nr);
+        let v0 = ref_loop[k];
+        let v1 = ref_loop[(k + 1) % ref_loop.len()];
+        let side = (v1 - v0).cross(&n64);
         clip_polygon_vec(&poly, |p| side.dot(&(p - v0)), k as u32, &mut out);
         std::mem::swap(&mut poly, &mut out);
         if poly.is_empty() {
             return None;
         }
     }
-    let v0 = ref_loop[0].coords;
+    let v0 = ref_loop[0];
     let mut pts = Vec::new();
     let mut depths = Vec::new();
     let mut ids = Vec::new();
     for cv in &poly {
-        let sep = nr.dot(&(cv.p - v0));
-        if sep <= prediction {
-            pts.push(cv.p - nr * (0.5 * sep));
-            depths.push(-sep);
+        let sep = n64.dot(&(cv.p - v0));
+        if sep <= f64::from(prediction) {
+            pts.push((cv.p - n64 * (0.5 * sep)).cast::<Real>());
+            depths.push(-sep as Real);
             ids.push(cv.id);
         }
     }
@@ -287,9 +295,77 @@ fn slice_of(p: &Posed, dir: &Vector, band: Real) -> Vec<Point> {
 /// lies in that slab, so the two slices seen along `n` overlap over it even when the
 /// extreme corners alone do not (a face tilted by 10⁻⁴ rad against a nearly coplanar face
 /// of B touches it metres from its top corner).
+///
+/// Conversely, slices that do not overlap seen along `n` prove A ∩ B empty: the shapes are
+/// apart, though the axis says they overlap by up to the rounding of its direction times the
+/// pair's size (two needles touching at a corner, their overlap on an edge × edge axis
+/// 3·10⁻⁶ m from a merged edge direction 10⁻⁵ rad off, while another axis separates them by
+/// 10⁻⁵ m: the slab held A's far end and B's near end, 1.5 m apart). The point is then the
+/// midpoint of the shapes' closest points ([`closest_points`]), not of the slices' nearest
+/// approach, a point of neither shape.
 fn meeting_point_of(a: &Posed, b: &Posed, n: &Vector, depth: Real) -> Point {
     let band = (1e-5 * pair_scale(a, b)).max(depth);
-    meeting_point(&slice_of(a, n, band), &slice_of(b, &-n, band), n)
+    let (fa, fb) = (slice_of(a, n, band), slice_of(b, &-n, band));
+    overlap_point(&fa, &fb, n).unwrap_or_else(|| {
+        let (pa, pb) = closest_points(a, b);
+        pa + (pb - pa) * 0.5
+    })
+}
+
+/// The closest points of two disjoint (or touching) polyhedra, world space, by brute force:
+/// the closest pair of two convex polytopes is realised by two edges or by a corner and a
+/// face (Ericson, RTCD §9.1), so the nearest of the edge × edge closest points
+/// ([`closest_points_segments`]) and of the corners' projections that fall inside the other's
+/// faces is exact. O(E_A·E_B + V_A·F_B + V_B·F_A): only for the rare case of
+/// [`meeting_point_of`] (GJK, whose tolerance is about 10⁻⁵ m at the metre scale, calls the
+/// needles there touching and gives no points).
+fn closest_points(a: &Posed, b: &Posed) -> (Point, Point) {
+    let world =
+        |p: &Posed| -> Vec<Point> { p.shape.vertices().iter().map(|v| p.pose * v).collect() };
+    let (wa, wb) = (world(a), world(b));
+    let mut best = (Real::INFINITY, wa[0], wb[0]);
+    let mut offer = |pa: Point, pb: Point| {
+        let d = (pb - pa).norm_squared();
+        if d < best.0 {
+            best = (d, pa, pb);
+        }
+    };
+    for ea in a.shape.edges() {
+        for eb in b.shape.edges() {
+            let (ca, cb, _, _) = closest_points_segments(
+                &wa[ea[0] as usize],
+                &wa[ea[1] as usize],
+                &wb[eb[0] as usize],
+                &wb[eb[1] as usize],
+            );
+            offer(ca, cb);
+        }
+    }
+    // A corner of `from` against every face of `to` it projects into; `flip` orders the pair.
+    let mut corner_face = |from: &[Point], to: &Posed, corners_to: &[Point], flip: bool| {
+        for f in to.shape.faces() {
+            let nf = to.pose.rotation * f.normal;
+            let lp = to.shape.face_loop(f);
+            for q in from {
+                let inside = (0..lp.len()).all(|k| {
+                    let v0 = corners_to[lp[k] as usize];
+                    let v1 = corners_to[lp[(k + 1) % lp.len()] as usize];
+                    (v1 - v0).cross(&(q - v0)).dot(&nf) >= 0.0
+                });
+                if inside {
+                    let foot = q - nf * nf.dot(&(q - corners_to[lp[0] as usize]));
+                    if flip {
+                        offer(foot, *q);
+                    } else {
+                        offer(*q, foot);
+                    }
+                }
+            }
+        }
+    };
+    corner_face(&wa, b, &wb, false);
+    corner_face(&wb, a, &wa, true);
+    (best.1, best.2)
 }
 
 /// One point for an edge × edge axis: where the supporting features meet; the id names the

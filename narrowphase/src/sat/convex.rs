@@ -4,11 +4,9 @@
 //! Candidates, in this order: every distinct face normal of A, every distinct face normal of
 //! B, then every distinct edge direction of A crossed with every distinct edge direction of B.
 //! Edge pairs whose directions are nearly parallel (sine of their angle below
-//! [`PARALLEL_SINE`]) are skipped: their cross product is too short to give a trustworthy
-//! direction, and a face normal then separates as well — except for a flat shape, which has no
-//! side faces: when either shape is flat the threshold is the much smaller
-//! [`FLAT_PARALLEL_SINE`]. The thresholds are on unit directions, so they are independent of
-//! the shapes' size and position. Last come the in-plane edge normals `n × e` of the flat shapes (a triangle's
+//! [`PARALLEL_SINE`], 10⁻⁵) are skipped: their cross product is rounding noise. The threshold
+//! is on unit directions, so it is independent of the shapes' size and position. Last come the
+//! in-plane edge normals `n × e` of the flat shapes (a triangle's
 //! side faces, seen as a thin prism), whatever the other shape: coplanar triangles need them,
 //! so do skipped edge pairs, and slivers apart corner to corner (see `candidates`).
 //!
@@ -23,19 +21,26 @@ use crate::math::{Isometry, Real, Vector};
 use crate::shape::ConvexPolyhedron;
 use std::cell::OnceCell;
 
-/// Edge pairs whose unit directions have a cross product shorter than this are skipped
-/// (when neither shape is flat: see [`FLAT_PARALLEL_SINE`]).
-pub const PARALLEL_SINE: Real = 1e-3;
-
-/// When either shape is flat, edge pairs are skipped only below this sine. A flat shape has no
-/// side face to stand in for a skipped edge pair: nearly coplanar triangles sharing an edge,
-/// the two copies 8.9·10⁻⁴ rad from parallel, overlapped by 3.3·10⁻⁵ m across that edge pair
-/// and by 1.3 mm on every other candidate, so the contact reported 1.3 mm (fuzz input
-/// `triangle_triangle_shared_edge_depth_not_minimal`). Down to this sine the f32 cross product
-/// of unit directions (rounding about 10⁻⁷) is within 1 % of its true direction, and any
-/// direction is a valid axis; below it, the in-plane normals of the edge overlap by at most
-/// about `sin θ ×` the edge length more than the skipped axis (4·10⁻⁵ m for a 4 m edge).
-pub const FLAT_PARALLEL_SINE: Real = 1e-5;
+/// Edge pairs whose unit directions have a cross product shorter than this are skipped.
+///
+/// Down to this sine the f32 cross product of unit directions (rounding about 10⁻⁷) is within
+/// 1 % of its true direction, and any direction is a valid axis: the overlap along it is
+/// measured from the corners, so it never understates the penetration. A larger threshold
+/// loses the axis of least penetration when it is the cross product of nearly parallel edges,
+/// and no face stands in for it:
+/// - a flat shape has no side face: nearly coplanar triangles sharing an edge, the two copies
+///   8.9·10⁻⁴ rad from parallel, overlapped by 3.3·10⁻⁵ m across that edge pair and by 1.3 mm
+///   on every other candidate (fuzz input `triangle_triangle_shared_edge_depth_not_minimal`);
+/// - a needle hull (corners within 10⁻³ rad of a line) has side faces that are far from the
+///   edge pair's axis too: two such hulls sharing an edge, the long edges 9·10⁻⁴ rad from
+///   parallel, overlapped by 3.6·10⁻⁴ m across them and by 1.08 mm on every face (the
+///   threshold was 10⁻³ for solids; test `needles_sharing_an_edge_or_a_corner`).
+///
+/// Below it the cross product is noise; for a flat shape the in-plane normals of the edge
+/// then overlap by at most about `sin θ ×` the edge length more than the skipped axis
+/// (4·10⁻⁵ m for a 4 m edge). The Gauss-map SAT ([`super::gauss_map`]) uses the same
+/// threshold.
+pub const PARALLEL_SINE: Real = 1e-5;
 
 /// Up to this many faces on both sides, the boolean query of two polyhedra is this full test
 /// (beyond, GJK); their contacts use [`super::gauss_map`] at every size.
@@ -116,7 +121,7 @@ fn separation_on(a: &Posed, b: &Posed, l: &Vector) -> (Real, bool) {
 /// can never understate the overlap, and they are needed:
 /// - when both shapes are flat and parallel, the edge crosses all collapse onto the common
 ///   normal, so only the in-plane normals separate triangles lying in one plane;
-/// - when an edge pair is within [`FLAT_PARALLEL_SINE`] of parallel, its cross product is skipped
+/// - when an edge pair is within [`PARALLEL_SINE`] of parallel, its cross product is skipped
 ///   and a flat shape has no side face that would separate in its place (nearly coplanar
 ///   triangles sharing an edge direction, 1.9·10⁻³ rad apart, were reported touching while
 ///   1.2 mm apart in their common plane);
@@ -142,11 +147,6 @@ fn candidates<'s>(
         .iter()
         .enumerate()
         .map(|(j, n)| (SeparatingAxis::FaceB(j as u16), Some(*n)));
-    let min_sine = if a.shape.is_flat() || b.shape.is_flat() {
-        FLAT_PARALLEL_SINE
-    } else {
-        PARALLEL_SINE
-    };
     let ee = a
         .axes()
         .edge_dirs
@@ -156,7 +156,7 @@ fn candidates<'s>(
             b.axes().edge_dirs.iter().enumerate().map(move |(j, eb)| {
                 let c = ea.cross(eb);
                 let len = c.norm();
-                let axis = (len >= min_sine).then(|| c / len);
+                let axis = (len >= PARALLEL_SINE).then(|| c / len);
                 (SeparatingAxis::EdgeEdge(i as u16, j as u16), axis)
             })
         });

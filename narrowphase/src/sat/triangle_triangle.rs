@@ -4,7 +4,7 @@
 //!
 //! Candidates, in this order (0-based index): A's normal (`FaceA(0)`, 0), B's normal
 //! (`FaceB(0)`, 1), edge `i` of A × edge `j` of B (`EdgeEdge(i, j)`, `2 + 3i + j`). Edge pairs
-//! whose directions are nearly parallel (sine below [`crate::sat::convex::FLAT_PARALLEL_SINE`])
+//! whose directions are nearly parallel (sine below [`crate::sat::convex::PARALLEL_SINE`])
 //! are skipped, their cross product being rounding noise.
 //!
 //! Then the 6 in-plane edge normals `nA × eᵢ` (`InPlaneA(i)`, `11 + i`) and `nB × eⱼ`
@@ -22,7 +22,7 @@
 //! They come last, so apart pairs that the first 11 separate clearly cost no more.
 //! Triangles with collinear corners are refused by [`crate::shape::Triangle::new`].
 
-use super::convex::FLAT_PARALLEL_SINE;
+use super::convex::PARALLEL_SINE;
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Point, Vector};
 
@@ -65,7 +65,7 @@ pub fn triangle_triangle_cached(
     let nb = eb[0].cross(&eb[1]);
     let skipped = |x: &Vector, y: &Vector| {
         x.cross(y).norm_squared()
-            <= FLAT_PARALLEL_SINE * FLAT_PARALLEL_SINE * x.norm_squared() * y.norm_squared()
+            <= PARALLEL_SINE * PARALLEL_SINE * x.norm_squared() * y.norm_squared()
     };
     let count = AXIS_COUNT;
     let axis = |k: u16| -> Option<Vector> {
