@@ -441,6 +441,16 @@ impl Bundle {
     }
 }
 
+/// What [`Solver::colour`] decides of a bundle: the contact pair and point count of each lane
+/// (`NO_PAIR` and 0 for an empty lane), and where its points start. [`Solver::build`] makes the
+/// [`Bundle`] from it (colouring writes these few bytes instead of whole bundles).
+#[derive(Clone, Copy, Debug)]
+struct BundleHead {
+    pair: [u32; LANES],
+    lens: [u8; LANES],
+    first: u32,
+}
+
 /// Soft-constraint coefficients (Box2D v3 `b2MakeSoft`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Softness {
@@ -575,10 +585,15 @@ pub(crate) struct PointResult {
 pub(crate) struct Solver {
     /// Mass properties per body slot, for building constraints.
     pub masses: Vec<BodyMass>,
+    /// Made by `colour`, one per bundle.
+    heads: Vec<BundleHead>,
+    /// Made by `build` from `heads` (stale between `colour` and `build`: see `built`).
     bundles: Vec<Bundle>,
+    /// Whether `bundles` holds the constraints of the last colouring.
+    built: bool,
     /// Points of all bundles, in bundle order.
     points: Vec<PointW>,
-    /// `bundle_starts[c]..bundle_starts[c+1]` is colour `c` in `bundles`.
+    /// `bundle_starts[c]..bundle_starts[c+1]` is colour `c` in `heads` and `bundles`.
     bundle_starts: Vec<usize>,
     /// Contact-pair indices sorted by colour, then by decreasing point count.
     order: Vec<u32>,
@@ -653,12 +668,13 @@ impl Solver {
         // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`).
         self.lane_of.clear();
         self.lane_of.resize(self.order.len(), 0);
-        self.bundles.clear();
+        self.heads.clear();
+        self.built = false;
         self.bundle_starts.clear();
         let mut first = 0u32;
         let mut from = 0;
         for colour in 0..=COLOURS {
-            self.bundle_starts.push(self.bundles.len());
+            self.bundle_starts.push(self.heads.len());
             let to = self.counts[colour * MAX_POINTS + MAX_POINTS - 1];
             let width = if colour < COLOURS { LANES } else { 1 };
             for group in self.order[from..to].chunks(width) {
@@ -667,17 +683,19 @@ impl Solver {
                 for (l, &k) in group.iter().enumerate() {
                     pair[l] = k;
                     lens[l] = self.lens[k as usize];
-                    self.lane_of[k as usize] = (self.bundles.len() * LANES + l) as u32;
+                    self.lane_of[k as usize] = (self.heads.len() * LANES + l) as u32;
                 }
-                let bundle = Bundle::new(pair, lens, first);
-                first += bundle.len as u32;
-                self.bundles.push(bundle);
+                self.heads.push(BundleHead { pair, lens, first });
+                first += lens.iter().copied().max().unwrap_or(0) as u32;
             }
             from = to;
         }
-        self.bundle_starts.push(self.bundles.len());
-        // Until `build` names the bodies, every bundle's lanes point at slot 0.
-        self.body_bound = usize::from(!self.bundles.is_empty());
+        self.bundle_starts.push(self.heads.len());
+        // `build` writes every bundle: resizing writes only the new tail.
+        self.bundles.resize(
+            self.heads.len(),
+            Bundle::new([NO_PAIR; LANES], [0; LANES], 0),
+        );
         // Every point is written by `build`; reuse the buffer without clearing it.
         self.points.resize(first as usize, PointW::default());
     }
@@ -708,7 +726,9 @@ impl Solver {
         self.body_bound = self.masses.len().max(zero as usize + 1);
         self.bundles
             .par_chunks_mut(BUILD_CHUNK)
-            .for_each(|chunk| build_chunk(chunk, pts, n_points, &ctx));
+            .zip(self.heads.par_chunks(BUILD_CHUNK))
+            .for_each(|(chunk, heads)| build_chunk(chunk, heads, pts, n_points, &ctx));
+        self.built = self.bundles.len() == self.heads.len();
     }
 
     /// Runs the whole velocity solve that precedes position integration: warm start, then
@@ -761,7 +781,7 @@ impl Solver {
     /// Calls `f(k, result)` for point `k` of the constraint of contact pair `pair` (an index
     /// into the pairs given to [`Solver::colour`]), once solved.
     pub fn results_of(&self, pair: usize, mut f: impl FnMut(usize, PointResult)) {
-        let Some(&at) = self.lane_of.get(pair) else {
+        let Some(&at) = self.lane_of.get(pair).filter(|_| self.built) else {
             return;
         };
         let (bundle, l) = (at as usize / LANES, at as usize % LANES);
@@ -786,6 +806,10 @@ impl Solver {
     }
 
     fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
+        if !self.built {
+            debug_assert!(false, "solving before building");
+            return;
+        }
         if bodies.len() < self.body_bound {
             debug_assert!(false, "fewer bodies than the bundles name");
             return;
@@ -828,21 +852,28 @@ struct BuildContext<'a> {
     zero: u32,
 }
 
-/// Builds the bundles of `chunk` one after the other (see [`build_bundle`]), their points in
-/// `pts` (`n_points` long). Bundles are in colour order, so their contact pairs and bodies are
-/// scattered in memory: the pairs are prefetched two steps ahead, then their bodies.
+/// Builds the bundles of `chunk` from their `heads` one after the other (see
+/// [`build_bundle`]), their points in `pts` (`n_points` long). Bundles are in colour order, so
+/// their contact pairs and bodies are scattered in memory: the pairs are prefetched two steps
+/// ahead, then their bodies.
 #[inline(never)]
-fn build_chunk(chunk: &mut [Bundle], pts: PointsPtr, n_points: usize, ctx: &BuildContext) {
-    let contacts_of = |bd: &Bundle| {
-        bd.pair
+fn build_chunk(
+    chunk: &mut [Bundle],
+    heads: &[BundleHead],
+    pts: PointsPtr,
+    n_points: usize,
+    ctx: &BuildContext,
+) {
+    let contacts_of = |h: &BundleHead| {
+        h.pair
             .into_iter()
             .filter_map(|k| ctx.contacts.get(k as usize))
     };
-    for j in 0..chunk.len() {
-        if let Some(far) = chunk.get(j + 2 * PREFETCH_AHEAD) {
+    for (j, head) in heads.iter().enumerate().take(chunk.len()) {
+        if let Some(far) = heads.get(j + 2 * PREFETCH_AHEAD) {
             contacts_of(far).for_each(lanes::prefetch);
         }
-        if let Some(near) = chunk.get(j + PREFETCH_AHEAD) {
+        if let Some(near) = heads.get(j + PREFETCH_AHEAD) {
             for cp in contacts_of(near) {
                 for i in [cp.a.index() as usize, cp.b.index() as usize] {
                     if let Some(m) = ctx.masses.get(i) {
@@ -855,6 +886,7 @@ fn build_chunk(chunk: &mut [Bundle], pts: PointsPtr, n_points: usize, ctx: &Buil
             }
         }
         let bundle = &mut chunk[j];
+        *bundle = Bundle::new(head.pair, head.lens, head.first);
         let (first, len) = (bundle.first as usize, bundle.len as usize);
         if first + len > n_points {
             debug_assert!(false, "bundle points out of bounds");
@@ -1075,8 +1107,8 @@ fn solve_bundle(
     // SAFETY: the range is in bounds (checked above) and owned by this bundle alone (see
     // `PointsPtr`); the vector outlives the pass.
     let points = unsafe { std::slice::from_raw_parts_mut(pts.at(bd.first as usize), len) };
-    // SAFETY: indices are below `Solver::body_bound` (only `colour` and `build` set them, and
-    // both update the bound), which `Solver::run` checked against the array's length; see
+    // SAFETY: indices are below `Solver::body_bound` (only `build` sets them, and it
+    // updates the bound), which `Solver::run` checked against the array's length; see
     // `BodiesPtr` for why no other thread writes these bodies during this colour.
     let gather = |idx: &[u32; LANES]| -> (V4, V4) {
         // SAFETY: as above.
