@@ -320,8 +320,8 @@ impl RowW {
     ) -> (Self, V4, V4) {
         let cross_a = ra.cross(d);
         let cross_b = rb.cross(d);
-        let ang_a = ua.mul_vec(&cross_a);
-        let ang_b = ub.mul_vec(&cross_b);
+        let ang_a = ua.mul_upper_vec(&cross_a);
+        let ang_b = ub.mul_upper_vec(&cross_b);
         // `(r × d)·I⁻¹·(r × d) = |Lᵀ·(r × d)|²`.
         let k = inv_mass
             + spin_a.select(ang_a.dot(&ang_a), F4::ZERO)
