@@ -17,7 +17,10 @@
 //! 2. **build**: one constraint per touching pair (up to 4 points), built four at a time, one
 //!    constraint per lane (the arithmetic in lanes, as in the passes below); per point and per
 //!    direction (normal, two tangents) the angular Jacobians `r × d` of the anchors relative to
-//!    the centres of mass, their images `I⁻¹(r × d)` under the inverse inertia, and the
+//!    the centres of mass in scaled form `Lᵀ(r × d)`, where `I⁻¹ = L·Lᵀ` (Cholesky) and the
+//!    passes work on scaled angular velocities `L⁻¹·w` (see `BodyMass`: one vector per body and
+//!    row serves both reading velocities and applying impulses, where Box2D v3 and rapier store
+//!    `r × d` and `I⁻¹(r × d)`: 432 bytes per bundle point), and the
 //!    effective mass (capped at `MAX_EFFECTIVE_MASS` so impulses stay finite), so that the
 //!    passes below need no cross or matrix products; the approach speed `vn0` (for
 //!    restitution), and last step's impulses matched by feature id (or, when the narrow phase
@@ -25,17 +28,19 @@
 //!    point `k` of the four lanes), each bundle owning a disjoint range. The passes read body
 //!    velocities only (`SolverBody`, 32 bytes, loaded into lanes by one transpose); masses
 //!    and inertias are folded into the constraint rows;
-//! 3. **warm start**: apply last step's accumulated impulses;
+//! 3. **warm start**: angular velocities to scaled form, then apply last step's accumulated
+//!    impulses;
 //! 4. **solve** (`solver_iterations` times): friction, clamped to the Coulomb disc
 //!    `|jt| ≤ μ·jn`, then the normal impulse, accumulated and clamped `jn ≥ 0`. A point with a
 //!    gap `s > 0` is speculative: the solver lets the bodies approach by at most `s` this step
 //!    (`vn ≥ −s/dt`). A penetrating point is pushed out by a soft constraint (spring of
 //!    `contact_hertz`, damping ratio `contact_damping_ratio`, push speed capped);
-//! 5. (positions are integrated by the world);
+//! 5. angular velocities back to the world frame (positions are integrated by the world), and
+//!    to scaled form again;
 //! 6. **relax** (`relax_iterations` times): the same without the push-out bias, so the push-out
 //!    velocity does not survive the step (no energy gain from overlap);
 //! 7. **restitution**: for points that approached faster than `restitution_threshold` and took
-//!    an impulse, `vn ← −e·vn0`;
+//!    an impulse, `vn ← −e·vn0`; angular velocities back to the world frame;
 //! 8. **store**: accumulated impulses go back into the contact cache for the next step.
 
 mod lanes;
@@ -53,7 +58,8 @@ use rayon::prelude::*;
 pub(crate) struct SolverBody {
     /// Linear velocity of the centre of mass, m/s, world frame; then a zero.
     lin: [Real; 4],
-    /// Angular velocity, rad/s, world frame; then a zero.
+    /// Angular velocity, rad/s, world frame; then a zero. During the solver's passes, the
+    /// scaled angular velocity `L⁻¹·w` of bodies that spin (see [`BodyMass`]).
     ang: [Real; 4],
 }
 
@@ -88,13 +94,21 @@ impl SolverBody {
 
 /// What building a constraint needs of a body, gathered once per step so that the build reads
 /// compact arrays instead of the bodies themselves (mass properties are zero unless dynamic).
-/// The inverse inertia and the centre of mass share three rows of four floats, so that four
+///
+/// The solver works with *scaled* angular velocities `w̃ = L⁻¹·w`, where `L` is the lower
+/// Cholesky factor of the body's world-frame inverse inertia `I⁻¹ = L·Lᵀ`: an angular impulse
+/// `h` then changes `w̃` by `Lᵀ·h`, and reads `w·(r × d) = w̃·(Lᵀ·(r × d))`, so one vector
+/// per body and row, `g = Lᵀ·(r × d)`, serves both (Box2D's and rapier's rows store two:
+/// `r × d` and `I⁻¹·(r × d)`). Bodies whose angular velocity the solver does not change
+/// (static, kinematic, or an inverse inertia without a usable factor) keep `L = 1` and
+/// `spin = false`. `Lᵀ` and the centre of mass share three rows of four floats, so that four
 /// bodies load into lanes with three 4×4 transposes.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(16))]
 pub(crate) struct BodyMass {
-    /// Row `i` is `[I⁻¹(i, 0), I⁻¹(i, 1), I⁻¹(i, 2), com_i]`: the inverse inertia tensor about
-    /// the centre of mass (world frame, 1/(kg·m²)) and the centre of mass (world frame, metres).
+    /// Row `i` is `[Lᵀ(i, 0), Lᵀ(i, 1), Lᵀ(i, 2), com_i]`: the transposed Cholesky factor of the
+    /// inverse inertia tensor about the centre of mass (world frame, 1/(kg^½·m)), upper
+    /// triangular, and the centre of mass (world frame, metres).
     rows: [[Real; 4]; 3],
     /// 1/kg.
     pub inv_mass: Real,
@@ -104,17 +118,24 @@ pub(crate) struct BodyMass {
     /// Whether the slot holds a body, and whether the solver may change its velocity.
     pub live: bool,
     pub dynamic: bool,
+    /// Whether the solver may change its angular velocity (dynamic with a factored inertia).
+    spin: bool,
 }
 
 impl BodyMass {
     /// An empty slot.
     pub const DEAD: BodyMass = BodyMass {
-        rows: [[0.0; 4]; 3],
+        rows: [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+        ],
         inv_mass: 0.0,
         friction: 0.0,
         restitution: 0.0,
         live: false,
         dynamic: false,
+        spin: false,
     };
 
     /// A live body of inverse mass `inv_mass` (1/kg), inverse inertia `inv_inertia` about its
@@ -128,14 +149,14 @@ impl BodyMass {
         restitution: Real,
         dynamic: bool,
     ) -> Self {
-        let row = |i: usize| {
-            [
-                inv_inertia[(i, 0)],
-                inv_inertia[(i, 1)],
-                inv_inertia[(i, 2)],
-                com[i],
-            ]
+        let factor = if dynamic {
+            cholesky_upper(inv_inertia)
+        } else {
+            None
         };
+        let spin = factor.is_some();
+        let u = factor.unwrap_or_else(Matrix::identity);
+        let row = |i: usize| [u[(i, 0)], u[(i, 1)], u[(i, 2)], com[i]];
         Self {
             rows: [row(0), row(1), row(2)],
             inv_mass,
@@ -143,11 +164,64 @@ impl BodyMass {
             restitution,
             live: true,
             dynamic,
+            spin,
         }
+    }
+
+    /// The scaled angular velocity `L⁻¹·w` of angular velocity `w` (rad/s, world frame), by
+    /// forward substitution; `w` itself unless the body spins.
+    #[inline]
+    fn scale_angular(&self, w: [Real; 4]) -> [Real; 4] {
+        if !self.spin {
+            return w;
+        }
+        let u = &self.rows;
+        let x0 = w[0] / u[0][0];
+        let x1 = (w[1] - u[0][1] * x0) / u[1][1];
+        let x2 = (w[2] - u[0][2] * x0 - u[1][2] * x1) / u[2][2];
+        [x0, x1, x2, 0.0]
+    }
+
+    /// The angular velocity `L·x` (rad/s, world frame) of scaled angular velocity `x`; `x`
+    /// itself unless the body spins.
+    #[inline]
+    fn unscale_angular(&self, x: [Real; 4]) -> [Real; 4] {
+        if !self.spin {
+            return x;
+        }
+        let u = &self.rows;
+        [
+            u[0][0] * x[0],
+            u[0][1] * x[0] + u[1][1] * x[1],
+            u[0][2] * x[0] + u[1][2] * x[1] + u[2][2] * x[2],
+            0.0,
+        ]
     }
 }
 
-/// The inverse inertias and centres of mass of four bodies, in lanes.
+/// The upper-triangular `U = Lᵀ` with `m = L·Lᵀ` (Cholesky), from the lower triangle of the
+/// symmetric positive definite `m`. Pivots below `1e-12` of the largest diagonal entry are
+/// raised to it (a nearly singular inverse inertia, i.e. a nearly infinite inertia about some
+/// axis, is solved as a very large finite one). `None` when `m` has no positive finite diagonal
+/// entry or the factor is not finite.
+fn cholesky_upper(m: &Matrix) -> Option<Matrix> {
+    let top = m[(0, 0)].max(m[(1, 1)]).max(m[(2, 2)]);
+    if !(top > 0.0 && top.is_finite()) {
+        return None;
+    }
+    let floor = top * 1.0e-12;
+    let root = |p: Real| p.max(floor).sqrt();
+    let l00 = root(m[(0, 0)]);
+    let l10 = m[(1, 0)] / l00;
+    let l20 = m[(2, 0)] / l00;
+    let l11 = root(m[(1, 1)] - l10 * l10);
+    let l21 = (m[(2, 1)] - l20 * l10) / l11;
+    let l22 = root(m[(2, 2)] - l20 * l20 - l21 * l21);
+    let u = Matrix::new(l00, l10, l20, 0.0, l11, l21, 0.0, 0.0, l22);
+    u.iter().all(|x| x.is_finite()).then_some(u)
+}
+
+/// The transposed inverse-inertia factors `Lᵀ` and centres of mass of four bodies, in lanes.
 #[inline(always)]
 fn mass_lanes(m: &[&BodyMass; LANES]) -> (M3W, V4) {
     let row = |i: usize| transpose(std::array::from_fn(|l| F4::from_array(m[l].rows[i])));
@@ -213,58 +287,66 @@ pub(crate) fn rotate_tensor(r: &Matrix, m: &Matrix) -> Matrix {
 }
 
 /// One row of a contact point along a unit direction `d` (the normal or a tangent), four lanes,
-/// with the angular parts of its Jacobian precomputed so that the solver passes need only dot
-/// products and scaled additions (no cross products, no inertia products).
+/// with the angular parts of its Jacobian precomputed in scaled form (see [`BodyMass`]) so that
+/// the solver passes need only dot products and scaled additions (no cross products, no
+/// inertia products).
 #[derive(Clone, Copy, Debug, Default)]
 struct RowW {
-    /// `ra × d` and `rb × d` (metres): the relative velocity along `d` is
-    /// `d·(vb − va) + ang_b·wb − ang_a·wa`.
+    /// `La^T·(ra × d)` and `Lb^T·(rb × d)` (1/kg^½; `ra × d`, `rb × d` in metres for bodies that
+    /// do not spin): the relative velocity along `d` is `d·(vb − va) + ang_b·w̃b − ang_a·w̃a`,
+    /// and an impulse `λ` along `d` changes `w̃a` by `−λ·ang_a` and `w̃b` by `+λ·ang_b` (for
+    /// bodies that spin).
     ang_a: V4,
     ang_b: V4,
-    /// `Ia·(ra × d)` and `Ib·(rb × d)` (world-frame inverse inertia, 1/(kg·m)): an impulse `λ`
-    /// along `d` changes `wa` by `−λ·imp_a` and `wb` by `+λ·imp_b`.
-    imp_a: V4,
-    imp_b: V4,
     /// Effective mass along `d`, kg (0 when both bodies are immovable).
     mass: F4,
 }
 
 impl RowW {
     /// The row of anchors `ra`, `rb` (relative to the centres of mass, world frame) along `d`,
-    /// for bodies of inverse masses summing to `inv_mass` and inverse inertias `ia`, `ib`;
-    /// zero in the lanes outside `keep`.
+    /// for bodies of inverse masses summing to `inv_mass`, transposed inverse-inertia factors
+    /// `ua`, `ub`, spinning in the lanes of `spin_a`, `spin_b`; zero in the lanes outside
+    /// `keep`. Also returns the unscaled `ra × d` and `rb × d`.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn new(ra: &V4, rb: &V4, d: &V4, inv_mass: F4, ia: &M3W, ib: &M3W, keep: M4) -> Self {
-        let ang_a = ra.cross(d);
-        let ang_b = rb.cross(d);
-        let imp_a = ia.mul_vec(&ang_a);
-        let imp_b = ib.mul_vec(&ang_b);
-        let k = inv_mass + ang_a.dot(&imp_a) + ang_b.dot(&imp_b);
+    fn new(
+        ra: &V4,
+        rb: &V4,
+        d: &V4,
+        inv_mass: F4,
+        (ua, spin_a): (&M3W, M4),
+        (ub, spin_b): (&M3W, M4),
+        keep: M4,
+    ) -> (Self, V4, V4) {
+        let cross_a = ra.cross(d);
+        let cross_b = rb.cross(d);
+        let ang_a = ua.mul_upper_vec(&cross_a);
+        let ang_b = ub.mul_upper_vec(&cross_b);
+        // `(r × d)·I⁻¹·(r × d) = |Lᵀ·(r × d)|²`.
+        let k = inv_mass
+            + spin_a.select(ang_a.dot(&ang_a), F4::ZERO)
+            + spin_b.select(ang_b.dot(&ang_b), F4::ZERO);
         let mass = k
             .gt(F4::ZERO)
             .select(F4::splat(1.0).div(k), F4::ZERO)
             .min(F4::splat(MAX_EFFECTIVE_MASS));
         if keep.all() {
-            return Self {
-                ang_a,
-                ang_b,
-                imp_a,
-                imp_b,
-                mass,
-            };
+            return (Self { ang_a, ang_b, mass }, cross_a, cross_b);
         }
         let z = V4::ZERO;
-        Self {
-            ang_a: keep.select_v(ang_a, z),
-            ang_b: keep.select_v(ang_b, z),
-            imp_a: keep.select_v(imp_a, z),
-            imp_b: keep.select_v(imp_b, z),
-            mass: keep.select(mass, F4::ZERO),
-        }
+        (
+            Self {
+                ang_a: keep.select_v(ang_a, z),
+                ang_b: keep.select_v(ang_b, z),
+                mass: keep.select(mass, F4::ZERO),
+            },
+            cross_a,
+            cross_b,
+        )
     }
 
-    /// Relative velocity along the row, given `lin = d·(vb − va)`:
-    /// `lin + ang_b·wb − ang_a·wa`.
+    /// Relative velocity along the row, given `lin = d·(vb − va)` and scaled angular
+    /// velocities: `lin + ang_b·w̃b − ang_a·w̃a`.
     #[inline(always)]
     fn velocity(&self, lin: F4, wa: &V4, wb: &V4) -> F4 {
         lin + self.ang_b.dot(wb) - self.ang_a.dot(wa)
@@ -314,6 +396,9 @@ pub(crate) struct Bundle {
     restitution: F4,
     inv_mass_a: F4,
     inv_mass_b: F4,
+    /// The lanes whose body A (B) spins: only those take angular impulses.
+    spin_a: M4,
+    spin_b: M4,
 }
 
 impl Bundle {
@@ -334,7 +419,19 @@ impl Bundle {
             restitution: F4::ZERO,
             inv_mass_a: F4::ZERO,
             inv_mass_b: F4::ZERO,
+            spin_a: M4::from_array([false; LANES]),
+            spin_b: M4::from_array([false; LANES]),
         }
+    }
+
+    /// `x` in the lanes whose body A spins (zero elsewhere), and the same for B: the angular
+    /// share of an impulse `x`.
+    #[inline(always)]
+    fn spins(&self, x: F4) -> (F4, F4) {
+        (
+            self.spin_a.select(x, F4::ZERO),
+            self.spin_b.select(x, F4::ZERO),
+        )
     }
 
     /// The lanes whose point `k` exists.
@@ -342,6 +439,16 @@ impl Bundle {
     fn active(&self, k: usize) -> M4 {
         M4::from_array(std::array::from_fn(|l| k < self.lens[l] as usize))
     }
+}
+
+/// What [`Solver::colour`] decides of a bundle: the contact pair and point count of each lane
+/// (`NO_PAIR` and 0 for an empty lane), and where its points start. [`Solver::build`] makes the
+/// [`Bundle`] from it (colouring writes these few bytes instead of whole bundles).
+#[derive(Clone, Copy, Debug)]
+struct BundleHead {
+    pair: [u32; LANES],
+    lens: [u8; LANES],
+    first: u32,
 }
 
 /// Soft-constraint coefficients (Box2D v3 `b2MakeSoft`).
@@ -478,10 +585,15 @@ pub(crate) struct PointResult {
 pub(crate) struct Solver {
     /// Mass properties per body slot, for building constraints.
     pub masses: Vec<BodyMass>,
+    /// Made by `colour`, one per bundle.
+    heads: Vec<BundleHead>,
+    /// Made by `build` from `heads` (stale between `colour` and `build`: see `built`).
     bundles: Vec<Bundle>,
+    /// Whether `bundles` holds the constraints of the last colouring.
+    built: bool,
     /// Points of all bundles, in bundle order.
     points: Vec<PointW>,
-    /// `bundle_starts[c]..bundle_starts[c+1]` is colour `c` in `bundles`.
+    /// `bundle_starts[c]..bundle_starts[c+1]` is colour `c` in `heads` and `bundles`.
     bundle_starts: Vec<usize>,
     /// Contact-pair indices sorted by colour, then by decreasing point count.
     order: Vec<u32>,
@@ -556,12 +668,13 @@ impl Solver {
         // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`).
         self.lane_of.clear();
         self.lane_of.resize(self.order.len(), 0);
-        self.bundles.clear();
+        self.heads.clear();
+        self.built = false;
         self.bundle_starts.clear();
         let mut first = 0u32;
         let mut from = 0;
         for colour in 0..=COLOURS {
-            self.bundle_starts.push(self.bundles.len());
+            self.bundle_starts.push(self.heads.len());
             let to = self.counts[colour * MAX_POINTS + MAX_POINTS - 1];
             let width = if colour < COLOURS { LANES } else { 1 };
             for group in self.order[from..to].chunks(width) {
@@ -570,17 +683,19 @@ impl Solver {
                 for (l, &k) in group.iter().enumerate() {
                     pair[l] = k;
                     lens[l] = self.lens[k as usize];
-                    self.lane_of[k as usize] = (self.bundles.len() * LANES + l) as u32;
+                    self.lane_of[k as usize] = (self.heads.len() * LANES + l) as u32;
                 }
-                let bundle = Bundle::new(pair, lens, first);
-                first += bundle.len as u32;
-                self.bundles.push(bundle);
+                self.heads.push(BundleHead { pair, lens, first });
+                first += lens.iter().copied().max().unwrap_or(0) as u32;
             }
             from = to;
         }
-        self.bundle_starts.push(self.bundles.len());
-        // Until `build` names the bodies, every bundle's lanes point at slot 0.
-        self.body_bound = usize::from(!self.bundles.is_empty());
+        self.bundle_starts.push(self.heads.len());
+        // `build` writes every bundle: resizing writes only the new tail.
+        self.bundles.resize(
+            self.heads.len(),
+            Bundle::new([NO_PAIR; LANES], [0; LANES], 0),
+        );
         // Every point is written by `build`; reuse the buffer without clearing it.
         self.points.resize(first as usize, PointW::default());
     }
@@ -611,7 +726,9 @@ impl Solver {
         self.body_bound = self.masses.len().max(zero as usize + 1);
         self.bundles
             .par_chunks_mut(BUILD_CHUNK)
-            .for_each(|chunk| build_chunk(chunk, pts, n_points, &ctx));
+            .zip(self.heads.par_chunks(BUILD_CHUNK))
+            .for_each(|(chunk, heads)| build_chunk(chunk, heads, pts, n_points, &ctx));
+        self.built = self.bundles.len() == self.heads.len();
     }
 
     /// Runs the whole velocity solve that precedes position integration: warm start, then
@@ -623,10 +740,12 @@ impl Solver {
         p: &SolverParams,
         iterations: u32,
     ) {
+        self.convert_angular(bodies, BodyMass::scale_angular);
         self.run(bodies, p, Pass::WarmStart);
         for _ in 0..iterations {
             self.run(bodies, p, Pass::Solve);
         }
+        self.convert_angular(bodies, BodyMass::unscale_angular);
     }
 
     /// The passes after position integration: relaxation and restitution.
@@ -637,16 +756,32 @@ impl Solver {
         p: &SolverParams,
         iterations: u32,
     ) {
+        self.convert_angular(bodies, BodyMass::scale_angular);
         for _ in 0..iterations {
             self.run(bodies, p, Pass::Relax);
         }
         self.run(bodies, p, Pass::Restitution);
+        self.convert_angular(bodies, BodyMass::unscale_angular);
+    }
+
+    /// Applies `f` (to or from scaled angular velocities, see [`BodyMass`]) to the angular
+    /// velocity of every body with mass properties, in parallel (each body on its own).
+    fn convert_angular(
+        &self,
+        bodies: &mut [SolverBody],
+        f: impl Fn(&BodyMass, [Real; 4]) -> [Real; 4] + Sync,
+    ) {
+        bodies
+            .par_iter_mut()
+            .zip(self.masses.par_iter())
+            .with_min_len(1024)
+            .for_each(|(b, m)| b.ang = f(m, b.ang));
     }
 
     /// Calls `f(k, result)` for point `k` of the constraint of contact pair `pair` (an index
     /// into the pairs given to [`Solver::colour`]), once solved.
     pub fn results_of(&self, pair: usize, mut f: impl FnMut(usize, PointResult)) {
-        let Some(&at) = self.lane_of.get(pair) else {
+        let Some(&at) = self.lane_of.get(pair).filter(|_| self.built) else {
             return;
         };
         let (bundle, l) = (at as usize / LANES, at as usize % LANES);
@@ -671,6 +806,10 @@ impl Solver {
     }
 
     fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
+        if !self.built {
+            debug_assert!(false, "solving before building");
+            return;
+        }
         if bodies.len() < self.body_bound {
             debug_assert!(false, "fewer bodies than the bundles name");
             return;
@@ -713,21 +852,28 @@ struct BuildContext<'a> {
     zero: u32,
 }
 
-/// Builds the bundles of `chunk` one after the other (see [`build_bundle`]), their points in
-/// `pts` (`n_points` long). Bundles are in colour order, so their contact pairs and bodies are
-/// scattered in memory: the pairs are prefetched two steps ahead, then their bodies.
+/// Builds the bundles of `chunk` from their `heads` one after the other (see
+/// [`build_bundle`]), their points in `pts` (`n_points` long). Bundles are in colour order, so
+/// their contact pairs and bodies are scattered in memory: the pairs are prefetched two steps
+/// ahead, then their bodies.
 #[inline(never)]
-fn build_chunk(chunk: &mut [Bundle], pts: PointsPtr, n_points: usize, ctx: &BuildContext) {
-    let contacts_of = |bd: &Bundle| {
-        bd.pair
+fn build_chunk(
+    chunk: &mut [Bundle],
+    heads: &[BundleHead],
+    pts: PointsPtr,
+    n_points: usize,
+    ctx: &BuildContext,
+) {
+    let contacts_of = |h: &BundleHead| {
+        h.pair
             .into_iter()
             .filter_map(|k| ctx.contacts.get(k as usize))
     };
-    for j in 0..chunk.len() {
-        if let Some(far) = chunk.get(j + 2 * PREFETCH_AHEAD) {
+    for (j, head) in heads.iter().enumerate().take(chunk.len()) {
+        if let Some(far) = heads.get(j + 2 * PREFETCH_AHEAD) {
             contacts_of(far).for_each(lanes::prefetch);
         }
-        if let Some(near) = chunk.get(j + PREFETCH_AHEAD) {
+        if let Some(near) = heads.get(j + PREFETCH_AHEAD) {
             for cp in contacts_of(near) {
                 for i in [cp.a.index() as usize, cp.b.index() as usize] {
                     if let Some(m) = ctx.masses.get(i) {
@@ -740,6 +886,7 @@ fn build_chunk(chunk: &mut [Bundle], pts: PointsPtr, n_points: usize, ctx: &Buil
             }
         }
         let bundle = &mut chunk[j];
+        *bundle = Bundle::new(head.pair, head.lens, head.first);
         let (first, len) = (bundle.first as usize, bundle.len as usize);
         if first + len > n_points {
             debug_assert!(false, "bundle points out of bounds");
@@ -815,8 +962,10 @@ fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
     let inv_mass_a = F4::from_array(mass_a.map(|m| m.inv_mass));
     let inv_mass_b = F4::from_array(mass_b.map(|m| m.inv_mass));
     let inv_mass = inv_mass_a + inv_mass_b;
-    let (ia, com_a) = mass_lanes(&mass_a);
-    let (ib, com_b) = mass_lanes(&mass_b);
+    let (ua, com_a) = mass_lanes(&mass_a);
+    let (ub, com_b) = mass_lanes(&mass_b);
+    let spin_a = M4::from_array(mass_a.map(|m| m.spin));
+    let spin_b = M4::from_array(mass_b.map(|m| m.spin));
     let (va, wa) = velocity_lanes(&vel_a);
     let (vb, wb) = velocity_lanes(&vel_b);
     let dv = vb - va;
@@ -855,17 +1004,18 @@ fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
             z: jz,
         };
         let (ra, rb) = (p - com_a, p - com_b);
-        let row = |d: &V4| RowW::new(&ra, &rb, d, inv_mass, &ia, &ib, keep);
-        let normal = row(&n);
-        // The relative normal velocity `n·(vb − va) + (rb × n)·wb − (ra × n)·wa`.
-        let vn0 = n.dot(&dv) + normal.ang_b.dot(&wb) - normal.ang_a.dot(&wa);
+        let row = |d: &V4| RowW::new(&ra, &rb, d, inv_mass, (&ua, spin_a), (&ub, spin_b), keep);
+        let (normal, cross_a, cross_b) = row(&n);
+        // The relative normal velocity `n·(vb − va) + (rb × n)·wb − (ra × n)·wa` (world
+        // angular velocities).
+        let vn0 = n.dot(&dv) + cross_b.dot(&wb) - cross_a.dot(&wa);
         approaching = approaching.or(keep.and(threshold.gt(vn0)));
         // Lanes without a point `k` are zero (no select needed when every lane has one).
         let all = keep.all();
         let kept = |x: F4| if all { x } else { keep.select(x, F4::ZERO) };
         *w = PointW {
             normal,
-            tangent: [row(&t[0]), row(&t[1])],
+            tangent: [row(&t[0]).0, row(&t[1]).0],
             sep: kept(F4::from_array(sep)),
             jn: kept(F4::from_array(jn)),
             jt: [kept(jt.dot(&t[0])), kept(jt.dot(&t[1]))],
@@ -880,6 +1030,8 @@ fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
     bd.restitution = approaching.select(F4::from_array(restitution), F4::ZERO);
     bd.inv_mass_a = inv_mass_a;
     bd.inv_mass_b = inv_mass_b;
+    bd.spin_a = spin_a;
+    bd.spin_b = spin_b;
     bd.masked = (0..LANES).any(|l| bd.pair[l] != NO_PAIR && bd.lens[l] < bd.len);
 }
 
@@ -892,22 +1044,24 @@ struct Velocities {
 }
 
 impl Velocities {
-    /// Applies an impulse `lin` (world vector, N·s) to B and its opposite to A, whose angular
-    /// effects (already through the inverse inertia) are `ang_a`, `ang_b`; only in the lanes
-    /// of `mask` when there is one.
+    /// Applies impulse `d` (per lane, N·s) along `dir` to B and its opposite to A, through
+    /// `row`'s angular terms; only in the lanes of `mask` when there is one.
     #[inline(always)]
-    /// Applies impulse `d` (per lane, newton-seconds) along `dir` through `row`'s angular
-    /// impulse terms.
     fn apply_row(&mut self, b: &Bundle, dir: &V4, row: &RowW, d: F4, mask: Option<M4>) {
+        let (da, db) = b.spins(d);
         self.apply(
             b,
             dir.scale(d),
-            row.imp_a.scale(d),
-            row.imp_b.scale(d),
+            row.ang_a.scale(da),
+            row.ang_b.scale(db),
             mask,
         );
     }
 
+    /// Applies an impulse `lin` (world vector, N·s) to B and its opposite to A, whose effects
+    /// on the scaled angular velocities are `ang_a`, `ang_b` (zero in lanes whose body does
+    /// not spin); only in the lanes of `mask` when there is one.
+    #[inline(always)]
     fn apply(&mut self, b: &Bundle, lin: V4, ang_a: V4, ang_b: V4, mask: Option<M4>) {
         let va = self.va - lin.scale(b.inv_mass_a);
         let wa = self.wa - ang_a;
@@ -953,8 +1107,8 @@ fn solve_bundle(
     // SAFETY: the range is in bounds (checked above) and owned by this bundle alone (see
     // `PointsPtr`); the vector outlives the pass.
     let points = unsafe { std::slice::from_raw_parts_mut(pts.at(bd.first as usize), len) };
-    // SAFETY: indices are below `Solver::body_bound` (only `colour` and `build` set them, and
-    // both update the bound), which `Solver::run` checked against the array's length; see
+    // SAFETY: indices are below `Solver::body_bound` (only `build` sets them, and it
+    // updates the bound), which `Solver::run` checked against the array's length; see
     // `BodiesPtr` for why no other thread writes these bodies during this colour.
     let gather = |idx: &[u32; LANES]| -> (V4, V4) {
         // SAFETY: as above.
@@ -975,11 +1129,12 @@ fn solve_bundle(
                 let [j1, j2] = cp.jt;
                 let [r1, r2] = &cp.tangent;
                 let jn = cp.jn;
+                let ((na, nb), (j1a, j1b), (j2a, j2b)) = (bd.spins(jn), bd.spins(j1), bd.spins(j2));
                 vel.apply(
                     bd,
                     n_.scale(jn) + t1.scale(j1) + t2.scale(j2),
-                    cp.normal.imp_a.scale(jn) + r1.imp_a.scale(j1) + r2.imp_a.scale(j2),
-                    cp.normal.imp_b.scale(jn) + r1.imp_b.scale(j1) + r2.imp_b.scale(j2),
+                    cp.normal.ang_a.scale(na) + r1.ang_a.scale(j1a) + r2.ang_a.scale(j2a),
+                    cp.normal.ang_b.scale(nb) + r1.ang_b.scale(j1b) + r2.ang_b.scale(j2b),
                     mask(k),
                 );
             }
@@ -1001,11 +1156,12 @@ fn solve_bundle(
                 let new = [clamp.select(n0 * s, n0), clamp.select(n1 * s, n1)];
                 cp.jt = new;
                 let (d1, d2) = (new[0] - old[0], new[1] - old[1]);
+                let ((d1a, d1b), (d2a, d2b)) = (bd.spins(d1), bd.spins(d2));
                 vel.apply(
                     bd,
                     t1.scale(d1) + t2.scale(d2),
-                    r1.imp_a.scale(d1) + r2.imp_a.scale(d2),
-                    r1.imp_b.scale(d1) + r2.imp_b.scale(d2),
+                    r1.ang_a.scale(d1a) + r2.ang_a.scale(d2a),
+                    r1.ang_b.scale(d1b) + r2.ang_b.scale(d2b),
                     mask(k),
                 );
             }
@@ -1197,6 +1353,44 @@ mod tests {
         for b in &bodies {
             assert!(b.v().iter().chain(b.w().iter()).all(|x| x.is_finite()));
         }
+    }
+
+    /// The factor reproduces the inverse inertia (`L·Lᵀ = I⁻¹`), the rows read through it
+    /// are the ones through the inverse inertia, and scaling angular velocities round-trips.
+    #[test]
+    fn inertia_factor_reproduces_the_tensor() {
+        let r = crate::math::Rotation::from_euler_angles(0.7, -0.4, 2.2)
+            .to_rotation_matrix()
+            .into_inner();
+        let local = Matrix::from_diagonal(&Vector::new(2.0, 0.05, 30.0));
+        let world = rotate_tensor(&r, &local);
+        let m = BodyMass::new(1.0, &world, &Vector::zeros(), 0.5, 0.0, true);
+        assert!(m.spin);
+        let u = Matrix::from_fn(|i, j| m.rows[i][j]);
+        assert_eq!(u.lower_triangle(), Matrix::from_diagonal(&u.diagonal()));
+        let back = u.transpose() * u;
+        assert!(
+            (back - world).norm() < 1e-5 * world.norm(),
+            "{back} vs {world}"
+        );
+        let (rv, d) = (Vector::new(0.3, -0.2, 0.9), Vector::new(0.0, 0.6, 0.8));
+        let c = rv.cross(&d);
+        let through = c.dot(&(world * c));
+        assert!(((u * c).norm_squared() - through).abs() < 1e-5 * through);
+        let w = [1.5, -4.0, 0.25, 0.0];
+        let round = m.unscale_angular(m.scale_angular(w));
+        for i in 0..3 {
+            assert!((round[i] - w[i]).abs() < 1e-5, "{round:?} vs {w:?}");
+        }
+        // Bodies that do not spin keep their angular velocity as it is.
+        let fixed = BodyMass::new(0.0, &Matrix::zeros(), &Vector::zeros(), 0.5, 0.0, false);
+        assert!(!fixed.spin);
+        assert_eq!(fixed.scale_angular(w), w);
+        assert_eq!(fixed.unscale_angular(w), w);
+        // No usable factor: the body keeps its linear response only.
+        let bad = BodyMass::new(1.0, &Matrix::zeros(), &Vector::zeros(), 0.5, 0.0, true);
+        assert!(!bad.spin && bad.dynamic);
+        assert!(cholesky_upper(&Matrix::from_element(Real::NAN)).is_none());
     }
 
     #[test]

@@ -458,15 +458,16 @@ impl M3W {
         }
     }
 
-    /// Lane-wise `m·v`, each row summed left to right (`m[i][0]·v.x + m[i][1]·v.y +
-    /// m[i][2]·v.z`, as `solver::mat_vec` does).
+    /// Lane-wise `m·v` for upper-triangular matrices (entries below the diagonal are taken as
+    /// zero and not read): `(m00·x + m01·y + m02·z, m11·y + m12·z, m22·z)`, summed left to
+    /// right.
     #[inline(always)]
-    pub fn mul_vec(&self, v: &V4) -> V4 {
-        let row = |r: &[F4; 3]| r[0] * v.x + r[1] * v.y + r[2] * v.z;
+    pub fn mul_upper_vec(&self, v: &V4) -> V4 {
+        let m = &self.m;
         V4 {
-            x: row(&self.m[0]),
-            y: row(&self.m[1]),
-            z: row(&self.m[2]),
+            x: m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z,
+            y: m[1][1] * v.y + m[1][2] * v.z,
+            z: m[2][2] * v.z,
         }
     }
 }
@@ -598,25 +599,23 @@ mod tests {
             assert_eq!((u + v).lane(l), u.lane(l) + v.lane(l));
             assert_eq!(u.cross(&v).lane(l), u.lane(l).cross(&v.lane(l)));
         }
+        // Upper triangular; the entries below the diagonal are ignored.
         let m = M3W::from_lanes(|l| {
             Matrix::new(
                 1.5 + l as Real,
                 -0.25,
                 3.0e-3,
-                0.125,
-                2.0 * l as Real,
+                9.0,
+                2.0 + l as Real,
                 -7.5,
-                0.3,
-                0.7,
+                9.0,
+                9.0,
                 -1.1,
             )
         });
         for l in 0..LANES {
-            let ml = Matrix::from_fn(|i, j| m.m[i][j].to_array()[l]);
-            assert_eq!(
-                m.mul_vec(&v).lane(l),
-                crate::solver::mat_vec(&ml, &v.lane(l))
-            );
+            let ml = Matrix::from_fn(|i, j| if i > j { 0.0 } else { m.m[i][j].to_array()[l] });
+            assert_eq!(m.mul_upper_vec(&v).lane(l), ml * v.lane(l));
         }
     }
 }
