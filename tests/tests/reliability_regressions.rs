@@ -1862,8 +1862,8 @@ fn capsule_end_beside_a_box_edge_gets_the_normal_across_the_edge() {
 /// the normal `intersection_test` said "apart".
 ///
 /// Where: `narrowphase/src/sat/triangle_box.rs`, the triangle-normal axis. Its normal was
-/// `(v1 − v0) × (v2 − v0)`, the two long, nearly parallel edges, whose f32 cross product is
-/// turned from the true normal by ~10⁻² rad, and only `v0` was projected on it. The normal now
+/// `(v1 − v0) × (v2 − v0)`, the two long, nearly parallel edges, whose f32 cross product can
+/// be turned from the true normal by up to ~10⁻² rad, and only `v0` was projected on it. The normal now
 /// comes from the two shorter edges and all three corners are projected.
 #[test]
 fn sliver_triangle_in_a_box_is_not_apart() {

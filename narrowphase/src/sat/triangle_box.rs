@@ -19,8 +19,8 @@
 //! `u |f| |g| / (2 area)`; the two shorter edges make it smallest (they meet at the largest
 //! angle, ≥ 60° unless the corners are nearly collinear). With the two long edges of a
 //! sliver (one edge 6·10⁻⁵ m, two of 6 m: fuzz input
-//! `cuboid_triangle_sliver_depth_minus_tol_separates`) the turn was ~10⁻² rad, and as only
-//! `v0` was projected the test reported a gap of a metre inside a 1.8 m overlap. Now all
+//! `cuboid_triangle_sliver_depth_minus_tol_separates`) the turn is up to ~10⁻² rad, and as
+//! only `v0` was projected the test reported a gap inside a 1.8 m overlap. Now all
 //! three corners are projected too: whatever axis rounding gives, the test is a plain SAT
 //! test on it and cannot report a gap that axis does not show (nearly collinear corners
 //! can still turn it; then it may say "touching" for a pair a little apart, never the converse).
