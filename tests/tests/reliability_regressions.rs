@@ -1855,3 +1855,37 @@ fn capsule_end_beside_a_box_edge_gets_the_normal_across_the_edge() {
         check_pair(&stored_case("narrowphase", name));
     }
 }
+
+/// Fuzz target `narrowphase`, input `cuboid_triangle_sliver_depth_minus_tol_separates`: a box
+/// against a sliver triangle (corners `v1`, `v2` 6.1·10⁻⁵ m apart along x, `v0` 6.3 m away).
+/// The contact depth (1.836 m) was exact, but after moving the triangle by depth − tol along
+/// the normal `intersection_test` said "apart".
+///
+/// Where: `narrowphase/src/sat/triangle_box.rs`, the triangle-normal axis. Its normal was
+/// `(v1 − v0) × (v2 − v0)`, the two long, nearly parallel edges, whose f32 cross product can
+/// be turned from the true normal by up to ~10⁻² rad, and only `v0` was projected on it. The normal now
+/// comes from the two shorter edges and all three corners are projected.
+#[test]
+fn sliver_triangle_in_a_box_is_not_apart() {
+    let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
+    let case = PairCase {
+        a: ShapeRecipe::Cuboid(Vector::new(3.0, 0.050_045_013, 2.988_521_3)),
+        pose_a: Isometry::translation(-2.999_267_6, -3.0, -2.742_183_7),
+        b: ShapeRecipe::Triangle([
+            p(1.968_871_6, 1.852_353_8, 0.999_435_4),
+            p(-1.999_939, -2.0, -2.0),
+            p(-2.0, -2.0, -2.0),
+        ]),
+        pose_b: Isometry::translation(-3.0, -3.0, -3.0),
+    };
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+        .unwrap()
+        .expect("the triangle pierces the box");
+    assert!(m.depth() > 1.8, "depth {}", m.depth());
+    check_pair(&case);
+    check_pair(&stored_case(
+        "narrowphase",
+        "cuboid_triangle_sliver_depth_minus_tol_separates",
+    ));
+}

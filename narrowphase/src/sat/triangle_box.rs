@@ -4,7 +4,8 @@
 //! With the triangle's corners `v0, v1, v2` in the box's frame (box centred at the origin,
 //! half-extents `e`), the candidates are, in this order (0-based index):
 //! - `0..3`: the box's face normals (the triangle's AABB against the box), `FaceB(j)`;
-//! - `3`: the triangle's normal `n = f0 × f1`, `FaceA(0)` (plane against box);
+//! - `3`: the triangle's normal `n = fₖ₊₁ × fₖ₊₂` with `fₖ` the longest edge, `FaceA(0)`
+//!   (plane against box);
 //! - `4 + 3i + j`: triangle edge `fᵢ = v(i+1) − vᵢ` × box axis `j`, `EdgeEdge(i, j)`.
 //!
 //! On an edge axis `a = uⱼ × fᵢ` two corners project to the same value, so only two
@@ -12,6 +13,17 @@
 //! `fᵢ`). An edge parallel to a box axis gives `a = 0`, all projections 0 and radius 0: it
 //! cannot report a gap. The radius is widened by a relative `10⁻⁶` so rounding on a
 //! near-parallel edge cannot fake one either.
+//!
+//! The normal: `f × g` rounds each entry by about `u |f| |g|` (`u` = 2⁻²⁴) while
+//! `|f × g|` is twice the area, so the turn of the rounded normal is about
+//! `u |f| |g| / (2 area)`; the two shorter edges make it smallest (they meet at the largest
+//! angle, ≥ 60° unless the corners are nearly collinear). With the two long edges of a
+//! sliver (one edge 6·10⁻⁵ m, two of 6 m: fuzz input
+//! `cuboid_triangle_sliver_depth_minus_tol_separates`) the turn is up to ~10⁻² rad, and as
+//! only `v0` was projected the test reported a gap inside a 1.8 m overlap. Now all
+//! three corners are projected too: whatever axis rounding gives, the test is a plain SAT
+//! test on it and cannot report a gap that axis does not show (nearly collinear corners
+//! can still turn it; then it may say "touching" for a pair a little apart, never the converse).
 
 use super::lanes::{relative_pose, rotate, vector, Fast, Lanes};
 use super::{AxisReport, SeparatingAxis};
@@ -42,6 +54,18 @@ pub fn index_of_axis(axis: SeparatingAxis) -> Option<u16> {
     }
 }
 
+/// The index of the longest edge given the squared lengths `l` (the first on ties).
+#[inline(always)]
+fn longest(l: [Real; 3]) -> usize {
+    if l[0] >= l[1] && l[0] >= l[2] {
+        0
+    } else if l[1] >= l[2] {
+        1
+    } else {
+        2
+    }
+}
+
 /// True when candidate `index` separates the triangle `v` (box frame) from the box `e`.
 #[inline(always)]
 fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
@@ -56,11 +80,17 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             hi < -e[k] || lo > e[k]
         }
         3 => {
-            let n = (v[1] - v[0]).cross(&(v[2] - v[0]));
-            // Summed x, y, z in this order, as the lanes of [`overlap_with`] do.
-            let p = n.x * v[0].x + n.y * v[0].y + n.z * v[0].z;
-            let r = e.x * n.x.abs() + e.y * n.y.abs() + e.z * n.z.abs();
-            p.abs() > r * (1.0 + REL_EPS)
+            let f = [0, 1, 2].map(|i| v[(i + 1) % 3] - v[i]);
+            let k = longest(f.map(|f| f.x * f.x + f.y * f.y + f.z * f.z));
+            let n = f[(k + 1) % 3].cross(&f[(k + 2) % 3]);
+            // All three corners projected (see the module docs); summed x, y, z in this
+            // order, as the lanes of [`overlap_with`] do.
+            let [p0, p1, p2] = v.map(|c| n.x * c.x + n.y * c.y + n.z * c.z);
+            let r = (e.x * n.x.abs() + e.y * n.y.abs() + e.z * n.z.abs()) * (1.0 + REL_EPS);
+            let (lo, hi) = if p0 < p1 { (p0, p1) } else { (p1, p0) };
+            let lo = if p2 < lo { p2 } else { lo };
+            let hi = if p2 > hi { p2 } else { hi };
+            lo > r || hi < -r
         }
         _ => {
             let (i, j) = (((index - 4) / 3) as usize, ((index - 4) % 3) as usize);
@@ -144,8 +174,8 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     // (corner i + 1 projects as corner i) are the lanes of fᵢ × vᵢ and fᵢ × vᵢ₊₂.
     let grow = L::splat(1.0 + REL_EPS);
     let (e1, e2) = (e.next1(), e.next2());
-    for i in 0..3 {
-        let f = v[(i + 1) % 3].sub(v[i]);
+    let f = [0, 1, 2].map(|i| v[(i + 1) % 3].sub(v[i]));
+    for (i, &f) in f.iter().enumerate() {
         let p0 = f.cross(v[i]);
         let p2 = f.cross(v[(i + 2) % 3]);
         let r = e1
@@ -155,11 +185,16 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
         let (lo, hi) = (p0.min(p2), p2.max(p0));
         sep = L::or(sep, L::or(lo.gt(r), zero.sub(r).gt(hi)));
     }
-    // The triangle's plane: |n · v₀| > Σ eₖ |nₖ| (1 + 10⁻⁶), n = (v₁ − v₀) × (v₂ − v₀).
-    let n = v[1].sub(v[0]).cross(v[2].sub(v[0]));
-    let p = n.mul(v[0]).sum();
-    let r = e.mul(n.abs()).sum();
-    !(L::any(sep) | (p.abs() > r * (1.0 + REL_EPS)))
+    // The triangle's plane, n = the cross product of the two shorter edges: the corners'
+    // interval [min n · vᵢ, max n · vᵢ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
+    let k = longest(f.map(|f| f.mul(f).sum()));
+    let n = f[(k + 1) % 3].cross(f[(k + 2) % 3]);
+    let [p0, p1, p2] = v.map(|c| n.mul(c).sum());
+    let r = e.mul(n.abs()).sum() * (1.0 + REL_EPS);
+    let (lo, hi) = if p0 < p1 { (p0, p1) } else { (p1, p0) };
+    let lo = if p2 < lo { p2 } else { lo };
+    let hi = if p2 > hi { p2 } else { hi };
+    !(L::any(sep) | (lo > r) | (hi < -r))
 }
 
 /// Like [`first_separating_axis`], trying candidate `cached` (0..13) first.
