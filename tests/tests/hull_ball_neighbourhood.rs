@@ -7,7 +7,7 @@
 //! triple's normal and the corner directions, depth − tol still touching, point inside both
 //! AABBs, boolean test agreeing, both orders).
 //!
-//! `TUMBLE_HULL_BALL_CASES` sets the number of cases per family (default 1500: a few seconds).
+//! `TUMBLE_HULL_BALL_CASES` sets the number of cases per family (default 12 000: about two seconds).
 
 mod common;
 
@@ -22,7 +22,7 @@ fn cases() -> usize {
     std::env::var("TUMBLE_HULL_BALL_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1500)
+        .unwrap_or(12_000)
 }
 
 /// `10^e` for `e` uniform in `lo..hi`.
