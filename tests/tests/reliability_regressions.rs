@@ -1889,3 +1889,50 @@ fn sliver_triangle_in_a_box_is_not_apart() {
         "cuboid_triangle_sliver_depth_minus_tol_separates",
     ));
 }
+
+/// Fuzz target `narrowphase`, input `hull_ball_depth_not_minimal`: a ball of radius 0.05 m
+/// whose centre lies 1.4 mm beyond an edge of a sliver hull (a point cloud with repeated
+/// corners whose hull is a tetrahedron 86 µm thick, two faces 3·10⁻⁵ rad from coplanar) got
+/// depth 0.05 — as if the centre were on the surface — where the least overlap, across the
+/// edge, is 0.0486.
+///
+/// Where: `narrowphase/src/query/ball_convex.rs`, `point_separation`. GJK's normal was off by
+/// 10⁻⁴ rad (uncertified), and the exact fallback stopped at the face normals because the
+/// centre was within rounding of both face planes (separation 0 in f32); only the edge's
+/// perpendicular finds the distance. The faces now decide alone only when the centre is
+/// inside them by more than rounding.
+#[test]
+fn ball_beside_the_edge_of_a_sliver_hull_gets_the_edge_distance() {
+    let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
+    let corner = p(-2.0, -2.0, -2.0);
+    let case = PairCase {
+        a: ShapeRecipe::Hull(vec![
+            p(0.888_777, 0.886_274_6, 0.886_274_6),
+            p(0.886_274_6, -0.823_529_36, -0.823_529_36),
+            p(1.989_013_4, -2.0, -1.999_877_9),
+            corner,
+            p(-1.999_023_4, -2.0, -2.0),
+            corner,
+            corner,
+            corner,
+        ]),
+        pose_a: Isometry::translation(-3.0, -3.0, -3.0),
+        b: ShapeRecipe::Ball(0.05),
+        pose_b: Isometry::translation(-3.0, -3.0, -3.0),
+    };
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+        .unwrap()
+        .expect("the ball overlaps the hull");
+    // The centre is in the hull's (near) plane y = z, beyond its edge through (-2, -2, -2)
+    // and (0.889, 0.886, 0.886): the normal lies in that plane, across the edge.
+    let across = Vector::new(-0.816_26, 0.408_484, 0.408_484);
+    assert!(m.normal.dot(&across) > 0.999_99, "normal {:?}", m.normal);
+    assert!(
+        (m.depth() - 0.048_585).abs() < 1e-5,
+        "depth {} (the centre is 1.415 mm from the hull)",
+        m.depth()
+    );
+    check_pair(&case);
+    check_pair(&stored_case("narrowphase", "hull_ball_depth_not_minimal"));
+}
