@@ -417,3 +417,70 @@ fn capsule_end_beside_a_thin_box_against_the_oracle() {
         both_orders(cap, cuboid);
     }
 }
+
+/// A capsule whose core lies in a triangle's plane (exactly, within rounding, or tilted out of
+/// it by up to 10⁻² rad) and passes beside the triangle: beyond one of its edges or corners,
+/// running along the edge or across it, at gaps from zero to 1.5 radii. Triangles from 1 mm to
+/// 2 m, slivers included. (Fuzz input `capsule_triangle_coplanar_depth_not_minimal`: a 3 mm
+/// triangle, the core 4.85 mm beside it in its plane, got the full radius as depth; before
+/// the in-plane candidates of `capsule_convex.rs` this test fails within its default count.)
+#[test]
+fn capsule_core_in_a_triangles_plane_beside_it() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xC0_91A7E);
+    for _ in 0..10 * cases() {
+        let n = unit(&mut rng);
+        let Some(u) = n.cross(&unit(&mut rng)).try_normalize(1e-3) else {
+            continue;
+        };
+        let v = n.cross(&u);
+        let size = log_uniform(&mut rng, -3.0, 0.3);
+        let c0 = centre(&mut rng);
+        let off = if rng.gen_bool(0.3) {
+            log_uniform(&mut rng, -4.0, -1.0)
+        } else {
+            rng.gen_range(0.2..1.0)
+        };
+        let along = rng.gen_range(-0.5..1.5);
+        let corners = [c0, c0 + u * size, c0 + (u * along + v * off) * size];
+        // A point on the boundary (a corner or a point of an edge) and the outward in-plane
+        // direction there (away from the centroid, across the edge).
+        let centroid =
+            Point::from((corners[0].coords + corners[1].coords + corners[2].coords) / 3.0);
+        let k = rng.gen_range(0..3);
+        let (p, q) = (corners[k], corners[(k + 1) % 3]);
+        let t = if rng.gen_bool(0.3) {
+            0.0
+        } else {
+            rng.gen_range(0.0..1.0)
+        };
+        let on = p + (q - p) * t;
+        let edge = (q - p).normalize();
+        let mut out = n.cross(&edge);
+        if out.dot(&(on - centroid)) < 0.0 {
+            out = -out;
+        }
+        let r = rng.gen_range(0.01..0.5);
+        let gap = r * rng.gen_range(0.0..1.5);
+        let dir = match rng.gen_range(0..3) {
+            0 => edge,
+            1 => {
+                let a: Real = rng.gen_range(0.0..std::f32::consts::TAU);
+                edge * a.cos() + out * a.sin()
+            }
+            _ => out,
+        };
+        let angle = small_angle(&mut rng);
+        let dir = tilted(&mut rng, &dir, angle);
+        let h = half_height(&mut rng);
+        // The core's closest point lies `gap` beyond the boundary point, the core runs along
+        // `dir` through it (an end there when it runs outward).
+        let at = on + out * gap + rounding_offset(&mut rng);
+        let centre = if dir.dot(&out) > 0.5 {
+            at + dir * h
+        } else {
+            at + dir * rng.gen_range(-h..h)
+        };
+        let tri = (ShapeRecipe::Triangle(corners), Isometry::identity());
+        both_orders(capsule_along(h, r, centre, &dir), tri);
+    }
+}

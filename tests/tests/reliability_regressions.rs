@@ -1936,3 +1936,47 @@ fn ball_beside_the_edge_of_a_sliver_hull_gets_the_edge_distance() {
     check_pair(&case);
     check_pair(&stored_case("narrowphase", "hull_ball_depth_not_minimal"));
 }
+
+/// Fuzz target `narrowphase`, input `capsule_triangle_coplanar_depth_not_minimal` (run 11): a
+/// capsule (radius 0.0514 m, core along y at x = −3) whose core lies in the plane of a 3 mm
+/// triangle (world plane x = −3, corner at (−3, −3, −3)) and passes 4.85 mm beside it got the
+/// full radius as depth, as if the core touched the triangle.
+///
+/// Where: `narrowphase/src/query/capsule_convex.rs`, the segment SAT. A triangle and a segment
+/// are both degenerate: with the core in the triangle's plane every candidate `du × e` is the
+/// triangle's normal, along which they overlap (separation 0), and the separating direction
+/// lies in the plane. A flat polyhedron's in-plane edge normals `n × e` and the core's
+/// in-plane perpendicular `n × du` are now candidates too.
+#[test]
+fn capsule_core_beside_a_triangle_in_its_plane_gets_the_in_plane_gap() {
+    let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
+    let case = PairCase {
+        a: ShapeRecipe::Capsule(2.894_127, 0.051_440_45),
+        pose_a: Isometry::translation(-3.0, -2.976_562, -2.995_147_7),
+        b: ShapeRecipe::Triangle([
+            p(-1.203_173_9, -1.2, -1.2),
+            p(-1.2, -1.200_244_2, -1.2),
+            p(-1.2, -1.2, -1.2),
+        ]),
+        pose_b: Isometry::from_parts(
+            Vector::new(-1.8, -1.8, -1.8).into(),
+            Rotation::new_unchecked(nalgebra::Quaternion::new(-0.5, -0.5, -0.5, -0.5)),
+        ),
+    };
+    let (a, b) = (case.a.build().unwrap(), case.b.build().unwrap());
+    let m = contact(&case.pose_a, &a, &case.pose_b, &b, 0.0)
+        .unwrap()
+        .expect("the capsule overlaps the triangle");
+    // The gap between the core and the triangle is along z, in the triangle's plane.
+    assert!(m.normal.z.abs() > 0.999, "normal {:?}", m.normal);
+    assert!(
+        m.depth() < 0.051_440_45 - 0.004,
+        "depth {} (the core is 4.85 mm from the triangle)",
+        m.depth()
+    );
+    check_pair(&case);
+    check_pair(&stored_case(
+        "narrowphase",
+        "capsule_triangle_coplanar_depth_not_minimal",
+    ));
+}

@@ -5,7 +5,8 @@
 //! with an exact brute-force answer when the certificate fails (see `core_distance`). Once the core
 //! penetrates, a SAT between the segment and the polyhedron gives the least-penetration axis:
 //! its candidates are the polyhedron's face normals and the segment's direction crossed with
-//! each of its edge directions (the face normals of their Minkowski difference).
+//! each of its edge directions (the face normals of their Minkowski difference), and, for a
+//! flat polyhedron (a triangle), the in-plane directions of [`in_plane_axes`].
 //! When the normal is a face normal of the polyhedron (a capsule lying on a face), the core is
 //! clipped by the face's side planes and both ends become points, so the capsule does not rock.
 
@@ -211,7 +212,7 @@ fn segment_sat(posed: &Posed, cap: &CapsuleCore) -> (Real, Vector) {
         .iter()
         .filter_map(|e| du.cross(&(posed.pose.rotation * e)).try_normalize(0.0));
     let mut best = (Real::NEG_INFINITY, Vector::y());
-    for l in faces.chain(edges) {
+    for l in faces.chain(edges).chain(in_plane_axes(posed, &du)) {
         for l in [l, -l] {
             let s = core_separation(posed, cap, &l);
             if s > best.0 {
@@ -227,6 +228,35 @@ fn segment_sat(posed: &Posed, cap: &CapsuleCore) -> (Real, Vector) {
 fn core_separation(posed: &Posed, cap: &CapsuleCore, n: &Vector) -> Real {
     let (_, pmax) = posed.project(n);
     n.dot(&cap.a.coords).min(n.dot(&cap.b.coords)) - pmax
+}
+
+/// The extra SAT candidates of a flat polyhedron (a triangle; world frame, unit, either sign):
+/// the in-plane normals `n × e` of its edges and the in-plane perpendicular `n × du` of the
+/// core's direction `du`; nothing for a solid polyhedron.
+///
+/// A triangle and a segment are both degenerate polytopes: when the core lies in (or within
+/// rounding of) the triangle's plane, every `du × e` is parallel to the normal `n`, and a
+/// core passing beside the triangle in its plane is separated only by one of these in-plane
+/// directions (fuzz input `capsule_triangle_coplanar_depth_not_minimal`: a core 4.8 mm beside
+/// a 3 mm triangle in its plane got the full radius as depth). Like every candidate, they are
+/// measured exactly by projection, so they can only bring the separation closer to the true
+/// one.
+fn in_plane_axes<'a>(posed: &'a Posed, du: &Vector) -> impl Iterator<Item = Vector> + 'a {
+    // A flat polyhedron has its two faces back to back; `n` is unused otherwise.
+    let flat = posed.shape.is_flat();
+    let n = match posed.shape.face_normals().first() {
+        Some(n) if flat => posed.pose.rotation * n,
+        _ => Vector::zeros(),
+    };
+    let du = *du;
+    posed
+        .shape
+        .edge_directions()
+        .iter()
+        .filter(move |_| flat)
+        .map(move |e| n.cross(&(posed.pose.rotation * e)))
+        .chain(std::iter::once(n.cross(&du)).filter(move |_| flat))
+        .filter_map(|l| l.try_normalize(0.0))
 }
 
 /// The core penetrates: SAT between the segment and the polyhedron.
@@ -265,6 +295,15 @@ fn penetrating(posed: &Posed, cap: &CapsuleCore, prediction: Real) -> Option<Man
         let (s, dir) = sep_on(&c);
         if s > best_edge.0 {
             best_edge = (s, dir, j as u16);
+        }
+    }
+    // A flat polyhedron's in-plane directions compete as edge axes (a point contact); their
+    // feature ids follow the edges'.
+    let edges = posed.shape.edge_directions().len();
+    for (k, l) in in_plane_axes(posed, &du).enumerate() {
+        let (s, dir) = sep_on(&l);
+        if s > best_edge.0 {
+            best_edge = (s, dir, (edges + k) as u16);
         }
     }
     let size = posed
