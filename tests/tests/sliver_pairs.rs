@@ -60,10 +60,7 @@ fn sliver_pair(rng: &mut ChaCha8Rng) -> PairCase {
 
 #[test]
 fn nearly_coplanar_slivers_meeting_at_a_corner() {
-    let cases: usize = std::env::var("TUMBLE_SLIVER_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000);
+    let cases = common::case_count("TUMBLE_SLIVER_CASES", 20_000);
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for _ in 0..cases {
         check_pair(&sliver_pair(&mut rng));
@@ -162,10 +159,7 @@ fn hinged_pair(rng: &mut ChaCha8Rng) -> PairCase {
 
 #[test]
 fn hinged_triangles_sharing_an_edge() {
-    let cases: usize = std::env::var("TUMBLE_SLIVER_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000);
+    let cases = common::case_count("TUMBLE_SLIVER_CASES", 20_000);
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     for _ in 0..cases {
         check_pair(&hinged_pair(&mut rng));
@@ -320,10 +314,7 @@ fn needle_pair(rng: &mut ChaCha8Rng) -> PairCase {
 
 #[test]
 fn needles_sharing_an_edge_or_a_corner() {
-    let cases: usize = std::env::var("TUMBLE_SLIVER_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000);
+    let cases = common::case_count("TUMBLE_SLIVER_CASES", 20_000);
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     for _ in 0..cases {
         // `check_pair` also swaps A and B, so B's needle faces are reference faces too.

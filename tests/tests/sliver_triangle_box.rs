@@ -81,10 +81,7 @@ fn sliver_box_pair(rng: &mut ChaCha8Rng) -> PairCase {
 
 #[test]
 fn sliver_triangles_against_boxes() {
-    let cases: usize = std::env::var("TUMBLE_SLIVER_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000);
+    let cases = common::case_count("TUMBLE_SLIVER_CASES", 20_000);
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     let mut built = 0;
     for _ in 0..cases {

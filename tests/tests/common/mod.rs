@@ -18,3 +18,13 @@ pub fn unit_vector(rng: &mut impl Rng) -> Vector {
         }
     }
 }
+
+/// The number of cases a property test runs: the environment variable `var` if it holds a
+/// number (to run more by hand), else `default`.
+#[allow(dead_code)] // each test crate compiles this module; not every one counts cases
+pub fn case_count(var: &str, default: usize) -> usize {
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
