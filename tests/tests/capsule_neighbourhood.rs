@@ -62,6 +62,18 @@ fn centre(rng: &mut ChaCha8Rng) -> Point {
     )
 }
 
+/// A pose with its translation in the fuzzer's [−3, 3]³ box ([`centre`]) and, with
+/// probability `still`, no rotation, else a random one (up to 3.1 rad).
+fn random_pose(rng: &mut ChaCha8Rng, still: f64) -> Isometry {
+    let t = centre(rng);
+    let rotation = if rng.gen_bool(still) {
+        Rotation::identity()
+    } else {
+        Rotation::from_scaled_axis(unit(rng) * rng.gen_range(0.0..3.1))
+    };
+    Isometry::from_parts(t.coords.into(), rotation)
+}
+
 /// Zero half the time, else a random offset of 1 nm to 1 µm (a rounding error's size).
 fn rounding_offset(rng: &mut ChaCha8Rng) -> Vector {
     if rng.gen_bool(0.5) {
@@ -215,19 +227,7 @@ fn capsule_against_polytope(triangle: bool, seed: u64) {
             continue;
         };
         done += 1;
-        let pose = Isometry::from_parts(
-            Vector::new(
-                rng.gen_range(-3.0..3.0),
-                rng.gen_range(-3.0..3.0),
-                rng.gen_range(-3.0..3.0),
-            )
-            .into(),
-            if rng.gen_bool(0.5) {
-                Rotation::identity()
-            } else {
-                Rotation::from_scaled_axis(unit(&mut rng) * rng.gen_range(0.0..3.1))
-            },
-        );
+        let pose = random_pose(&mut rng, 0.5);
         let world: Vec<Point> = pts.iter().map(|p| pose * p).collect();
         let (i, j) = (rng.gen_range(0..world.len()), rng.gen_range(0..world.len()));
         let (h, r) = (half_height(&mut rng), rng.gen_range(0.02..3.0));
@@ -385,19 +385,7 @@ fn capsule_end_beside_thin_box(
     } else {
         rng.gen_range(0.02..1.0)
     };
-    let pose = Isometry::from_parts(
-        Vector::new(
-            rng.gen_range(-3.0..3.0),
-            rng.gen_range(-3.0..3.0),
-            rng.gen_range(-3.0..3.0),
-        )
-        .into(),
-        if rng.gen_bool(0.3) {
-            Rotation::identity()
-        } else {
-            Rotation::from_scaled_axis(unit(rng) * rng.gen_range(0.0..3.1))
-        },
-    );
+    let pose = random_pose(rng, 0.3);
     let centre = pose * (end + dir * h);
     (
         capsule_along(h, r, centre, &(pose.rotation * dir)),

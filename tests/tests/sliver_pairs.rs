@@ -36,6 +36,11 @@ fn triangle_at(rng: &mut ChaCha8Rng, c: Point, n: &Vector) -> [Point; 3] {
     [c, c + u * len, c + u * along + v * off]
 }
 
+/// The rotation of a unit quaternion written `[x, y, z, w]`, as the fuzz triage prints it.
+fn rotation_xyzw(x: [Real; 4]) -> Rotation {
+    Rotation::new_unchecked(nalgebra::Quaternion::new(x[3], x[0], x[1], x[2]))
+}
+
 fn sliver_pair(rng: &mut ChaCha8Rng) -> PairCase {
     let n = unit(rng);
     let c = Point::new(
@@ -177,8 +182,7 @@ fn hinged_triangles_sharing_an_edge() {
 #[test]
 fn needle_sharing_an_edge_gets_points_inside_the_aabbs() {
     let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
-    let q =
-        |x: [Real; 4]| Rotation::new_unchecked(nalgebra::Quaternion::new(x[3], x[0], x[1], x[2]));
+    let q = rotation_xyzw;
     let t = Vector::repeat(0.873_803_6);
     let shared = [
         p(1.712_617_9, -1.110_265_3, -1.722_115),
@@ -329,8 +333,7 @@ fn needles_sharing_an_edge_or_a_corner() {
 #[test]
 fn needle_hulls_sharing_an_edge_get_the_edge_axis() {
     let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
-    let q =
-        |x: [Real; 4]| Rotation::new_unchecked(nalgebra::Quaternion::new(x[3], x[0], x[1], x[2]));
+    let q = rotation_xyzw;
     let shared = [
         p(-1.347_662, -1.183_742_5, 1.239_174_8),
         p(0.380_403_52, 0.170_268_06, -1.343_467_7),
@@ -373,8 +376,7 @@ fn needle_hulls_sharing_an_edge_get_the_edge_axis() {
 #[test]
 fn needles_touching_at_a_corner_get_the_point_at_the_corner() {
     let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
-    let q =
-        |x: [Real; 4]| Rotation::new_unchecked(nalgebra::Quaternion::new(x[3], x[0], x[1], x[2]));
+    let q = rotation_xyzw;
     let corner = p(1.569_115_6, -1.915_207_9, 1.474_650_9);
     check_pair(&PairCase {
         a: ShapeRecipe::Triangle([
