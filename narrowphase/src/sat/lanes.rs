@@ -44,8 +44,14 @@ pub(crate) trait Lanes: Copy {
     fn next2(self) -> Self;
     /// Lane-wise `self > o` (false on NaN).
     fn gt(self, o: Self) -> Self::Mask;
+    /// Lane-wise `self >= o` (false on NaN).
+    fn ge(self, o: Self) -> Self::Mask;
     /// Lane-wise OR of two masks.
     fn or(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// Lane-wise AND of two masks.
+    fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// Lane-wise `if m { a } else { b }`: the bits of one or the other, no arithmetic.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
     /// True when some lane of the mask is set.
     fn any(m: Self::Mask) -> bool;
 
@@ -164,8 +170,22 @@ impl Lanes for Scalar {
         [a[0] > b[0], a[1] > b[1], a[2] > b[2]]
     }
     #[inline(always)]
+    fn ge(self, o: Self) -> [bool; 3] {
+        let (a, b) = (self.0, o.0);
+        [a[0] >= b[0], a[1] >= b[1], a[2] >= b[2]]
+    }
+    #[inline(always)]
     fn or(a: [bool; 3], b: [bool; 3]) -> [bool; 3] {
         [a[0] | b[0], a[1] | b[1], a[2] | b[2]]
+    }
+    #[inline(always)]
+    fn and(a: [bool; 3], b: [bool; 3]) -> [bool; 3] {
+        [a[0] & b[0], a[1] & b[1], a[2] & b[2]]
+    }
+    #[inline(always)]
+    fn select(m: [bool; 3], a: Self, b: Self) -> Self {
+        let (a, b) = (a.0, b.0);
+        Scalar([0, 1, 2].map(|k| if m[k] { a[k] } else { b[k] }))
     }
     #[inline(always)]
     fn any(m: [bool; 3]) -> bool {
@@ -261,9 +281,25 @@ mod sse {
             unsafe { _mm_cmpgt_ps(self.0, o.0) }
         }
         #[inline(always)]
+        fn ge(self, o: Self) -> __m128 {
+            // SAFETY: SSE baseline on x86_64.
+            unsafe { _mm_cmpge_ps(self.0, o.0) }
+        }
+        #[inline(always)]
         fn or(a: __m128, b: __m128) -> __m128 {
             // SAFETY: SSE baseline on x86_64.
             unsafe { _mm_or_ps(a, b) }
+        }
+        #[inline(always)]
+        fn and(a: __m128, b: __m128) -> __m128 {
+            // SAFETY: SSE baseline on x86_64.
+            unsafe { _mm_and_ps(a, b) }
+        }
+        #[inline(always)]
+        fn select(m: __m128, a: Self, b: Self) -> Self {
+            // (m & a) | (!m & b): SSE2 has no blend instruction.
+            // SAFETY: SSE baseline on x86_64.
+            Sse(unsafe { _mm_or_ps(_mm_and_ps(m, a.0), _mm_andnot_ps(m, b.0)) })
         }
         #[inline(always)]
         fn any(m: __m128) -> bool {

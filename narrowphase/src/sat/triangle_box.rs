@@ -187,8 +187,14 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     }
     // The triangle's plane, n = the cross product of the two shorter edges: the corners'
     // interval [min n · vᵢ, max n · vᵢ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
-    let k = longest(f.map(|f| f.mul(f).sum()));
-    let n = f[(k + 1) % 3].cross(f[(k + 2) % 3]);
+    // The two edges after the longest, `f[k + 1]` and `f[k + 2]`, picked with lane masks as
+    // [`longest`] picks `k` (which edge is longest follows the data: a branch mispredicts).
+    let l = f.map(|f| L::splat(f.mul(f).sum()));
+    let k0 = L::and(l[0].ge(l[1]), l[0].ge(l[2]));
+    let k1 = l[1].ge(l[2]);
+    let a = L::select(k0, f[1], L::select(k1, f[2], f[0]));
+    let b = L::select(k0, f[2], L::select(k1, f[0], f[1]));
+    let n = a.cross(b);
     let [p0, p1, p2] = v.map(|c| n.mul(c).sum());
     let r = e.mul(n.abs()).sum() * (1.0 + REL_EPS);
     let (lo, hi) = if p0 < p1 { (p0, p1) } else { (p1, p0) };
