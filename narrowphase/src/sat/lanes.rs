@@ -36,8 +36,13 @@ pub(crate) trait Lanes: Copy {
     fn min(self, o: Self) -> Self;
     /// Lane-wise `if self > o { self } else { o }` (SSE `maxps`; `o` when either is NaN).
     fn max(self, o: Self) -> Self;
-    /// `(x + y) + z`.
-    fn sum(self) -> Real;
+    /// The x's, y's and z's of three vectors `v` (in lanes 0, 1, 2: `columns(v)[k]` holds
+    /// `v[0][k], v[1][k], v[2][k]`), the layout in which a kernel works on three points at once.
+    fn columns(v: [[Real; 3]; 3]) -> [Self; 3];
+    /// Lane 0, lane 1 and lane 2, each in every lane.
+    fn splats(self) -> [Self; 3];
+    /// Lane 0 of `a`, of `b` and of `c`, in lanes 0, 1, 2.
+    fn firsts(a: Self, b: Self, c: Self) -> Self;
     /// Lane `j` gets lane `(j + 1) % 3`.
     fn next1(self) -> Self;
     /// Lane `j` gets lane `(j + 2) % 3`.
@@ -50,8 +55,6 @@ pub(crate) trait Lanes: Copy {
     fn or(a: Self::Mask, b: Self::Mask) -> Self::Mask;
     /// Lane-wise AND of two masks.
     fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
-    /// Lane-wise `if m { a } else { b }`: the bits of one or the other, no arithmetic.
-    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
     /// True when some lane of the mask is set.
     fn any(m: Self::Mask) -> bool;
 
@@ -82,11 +85,23 @@ pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (
     (s, w, t)
 }
 
-/// `v` rotated by the unit quaternion `(s, w)`: `v + 2 (w c + s × c)` with `c = s × v`.
+/// Three points `v` given as [`Lanes::columns`] (`v[k]`: their coordinate `k`), rotated by
+/// the unit quaternion `(s, w)` then moved by `t`: `v + 2 (w c + s × c) + t` with `c = s × v`,
+/// each coordinate by the same operations as [`Lanes::cross`] would do on one point in lanes.
 #[inline(always)]
-pub(crate) fn rotate<L: Lanes>(s: L, w: Real, v: L) -> L {
-    let c = s.cross(v);
-    v.add(L::splat(2.0).mul(L::splat(w).mul(c).add(s.cross(c))))
+pub(crate) fn transform_columns<L: Lanes>(s: L, w: Real, t: L, v: [L; 3]) -> [L; 3] {
+    let cross = |[ax, ay, az]: [L; 3], [bx, by, bz]: [L; 3]| {
+        [
+            ay.mul(bz).sub(az.mul(by)),
+            az.mul(bx).sub(ax.mul(bz)),
+            ax.mul(by).sub(ay.mul(bx)),
+        ]
+    };
+    let s = s.splats();
+    let (w, two, t) = (L::splat(w), L::splat(2.0), t.splats());
+    let c = cross(s, v);
+    let d = cross(s, c);
+    [0, 1, 2].map(|k| v[k].add(two.mul(w.mul(c[k]).add(d[k]))).add(t[k]))
 }
 
 /// A vector's `x, y, z` in lanes.
@@ -150,9 +165,16 @@ impl Lanes for Scalar {
         self.zip(o, |a, b| if a > b { a } else { b })
     }
     #[inline(always)]
-    fn sum(self) -> Real {
-        let a = self.0;
-        a[0] + a[1] + a[2]
+    fn columns(v: [[Real; 3]; 3]) -> [Self; 3] {
+        [0, 1, 2].map(|k| Scalar([v[0][k], v[1][k], v[2][k]]))
+    }
+    #[inline(always)]
+    fn splats(self) -> [Self; 3] {
+        self.0.map(|a| Scalar([a; 3]))
+    }
+    #[inline(always)]
+    fn firsts(a: Self, b: Self, c: Self) -> Self {
+        Scalar([a.0[0], b.0[0], c.0[0]])
     }
     #[inline(always)]
     fn next1(self) -> Self {
@@ -181,11 +203,6 @@ impl Lanes for Scalar {
     #[inline(always)]
     fn and(a: [bool; 3], b: [bool; 3]) -> [bool; 3] {
         [a[0] & b[0], a[1] & b[1], a[2] & b[2]]
-    }
-    #[inline(always)]
-    fn select(m: [bool; 3], a: Self, b: Self) -> Self {
-        let (a, b) = (a.0, b.0);
-        Scalar([0, 1, 2].map(|k| if m[k] { a[k] } else { b[k] }))
     }
     #[inline(always)]
     fn any(m: [bool; 3]) -> bool {
@@ -254,14 +271,39 @@ mod sse {
             Sse(unsafe { _mm_max_ps(self.0, o.0) })
         }
         #[inline(always)]
-        fn sum(self) -> Real {
-            // (lane 0 + lane 1) + lane 2, as scalar additions.
+        fn columns(v: [[Real; 3]; 3]) -> [Self; 3] {
+            // Two loads of four values and one of one, then five shuffles (lane 3 of each
+            // result repeats lane 2). `_mm_shuffle_ps::<m>(a, b)` takes lanes 0, 1 from `a`
+            // and 2, 3 from `b`, two bits of `m` per lane, lane 0 in the low bits.
             // SAFETY: SSE baseline on x86_64.
             unsafe {
-                let y = _mm_shuffle_ps::<0b01_01_01_01>(self.0, self.0);
-                let z = _mm_shuffle_ps::<0b10_10_10_10>(self.0, self.0);
-                _mm_cvtss_f32(_mm_add_ss(_mm_add_ss(self.0, y), z))
+                let a = _mm_setr_ps(v[0][0], v[0][1], v[0][2], v[1][0]); // x0 y0 z0 x1
+                let b = _mm_setr_ps(v[1][1], v[1][2], v[2][0], v[2][1]); // y1 z1 x2 y2
+                let c = _mm_set_ss(v[2][2]); // z2
+                let x = _mm_shuffle_ps::<0b10_10_11_00>(a, b); // x0 x1 x2 x2
+                let t = _mm_shuffle_ps::<0b11_00_01_01>(a, b); // y0 y0 y1 y2
+                let y = _mm_shuffle_ps::<0b11_11_10_00>(t, t); // y0 y1 y2 y2
+                let u = _mm_shuffle_ps::<0b01_01_10_10>(a, b); // z0 z0 z1 z1
+                let z = _mm_shuffle_ps::<0b00_00_10_00>(u, c); // z0 z1 z2 z2
+                [Sse(x), Sse(y), Sse(z)]
             }
+        }
+        #[inline(always)]
+        fn splats(self) -> [Self; 3] {
+            // SAFETY: SSE baseline on x86_64.
+            unsafe {
+                [
+                    Sse(_mm_shuffle_ps::<0b00_00_00_00>(self.0, self.0)),
+                    Sse(_mm_shuffle_ps::<0b01_01_01_01>(self.0, self.0)),
+                    Sse(_mm_shuffle_ps::<0b10_10_10_10>(self.0, self.0)),
+                ]
+            }
+        }
+        #[inline(always)]
+        fn firsts(a: Self, b: Self, c: Self) -> Self {
+            // (a0, b0, a1, b1), then its low half with c's: (a0, b0, c0, c1).
+            // SAFETY: SSE baseline on x86_64.
+            Sse(unsafe { _mm_movelh_ps(_mm_unpacklo_ps(a.0, b.0), c.0) })
         }
         #[inline(always)]
         fn next1(self) -> Self {
@@ -294,12 +336,6 @@ mod sse {
         fn and(a: __m128, b: __m128) -> __m128 {
             // SAFETY: SSE baseline on x86_64.
             unsafe { _mm_and_ps(a, b) }
-        }
-        #[inline(always)]
-        fn select(m: __m128, a: Self, b: Self) -> Self {
-            // (m & a) | (!m & b): SSE2 has no blend instruction.
-            // SAFETY: SSE baseline on x86_64.
-            Sse(unsafe { _mm_or_ps(_mm_and_ps(m, a.0), _mm_andnot_ps(m, b.0)) })
         }
         #[inline(always)]
         fn any(m: __m128) -> bool {

@@ -4,8 +4,8 @@
 //! With the triangle's corners `v0, v1, v2` in the box's frame (box centred at the origin,
 //! half-extents `e`), the candidates are, in this order (0-based index):
 //! - `0..3`: the box's face normals (the triangle's AABB against the box), `FaceB(j)`;
-//! - `3`: the triangle's normal `n = fₖ₊₁ × fₖ₊₂` with `fₖ` the longest edge, `FaceA(0)`
-//!   (plane against box);
+//! - `3`: the triangle's normal `n = fₖ₊₁ × fₖ₊₂` with `fₖ` the longest edge (each longest
+//!   edge's normal when two or three tie), `FaceA(0)` (plane against box);
 //! - `4 + 3i + j`: triangle edge `fᵢ = v(i+1) − vᵢ` × box axis `j`, `EdgeEdge(i, j)`.
 //!
 //! On an edge axis `a = uⱼ × fᵢ` two corners project to the same value, so only two
@@ -25,7 +25,7 @@
 //! test on it and cannot report a gap that axis does not show (nearly collinear corners
 //! can still turn it; then it may say "touching" for a pair a little apart, never the converse).
 
-use super::lanes::{relative_pose, rotate, vector, Fast, Lanes};
+use super::lanes::{relative_pose, transform_columns, vector, Fast, Lanes};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::Obb;
@@ -54,15 +54,23 @@ pub fn index_of_axis(axis: SeparatingAxis) -> Option<u16> {
     }
 }
 
-/// The index of the longest edge given the squared lengths `l` (the first on ties).
+/// `if a < b { a } else { b }`: SSE `minps`'s choice (`b` on NaN), as [`Lanes::min`].
 #[inline(always)]
-fn longest(l: [Real; 3]) -> usize {
-    if l[0] >= l[1] && l[0] >= l[2] {
-        0
-    } else if l[1] >= l[2] {
-        1
+fn min(a: Real, b: Real) -> Real {
+    if a < b {
+        a
     } else {
-        2
+        b
+    }
+}
+
+/// `if a > b { a } else { b }`: SSE `maxps`'s choice (`b` on NaN), as [`Lanes::max`].
+#[inline(always)]
+fn max(a: Real, b: Real) -> Real {
+    if a > b {
+        a
+    } else {
+        b
     }
 }
 
@@ -80,17 +88,19 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             hi < -e[k] || lo > e[k]
         }
         3 => {
+            // Candidate k: n = f(k+1) × f(k+2), taken when edge k is a longest one (each of
+            // them on a tie); the corners projected in the order k, k + 1, k + 2, summed x,
+            // y, z; the lanes of [`overlap_with`] do the same operations.
             let f = [0, 1, 2].map(|i| v[(i + 1) % 3] - v[i]);
-            let k = longest(f.map(|f| f.x * f.x + f.y * f.y + f.z * f.z));
-            let n = f[(k + 1) % 3].cross(&f[(k + 2) % 3]);
-            // All three corners projected (see the module docs); summed x, y, z in this
-            // order, as the lanes of [`overlap_with`] do.
-            let [p0, p1, p2] = v.map(|c| n.x * c.x + n.y * c.y + n.z * c.z);
-            let r = (e.x * n.x.abs() + e.y * n.y.abs() + e.z * n.z.abs()) * (1.0 + REL_EPS);
-            let (lo, hi) = if p0 < p1 { (p0, p1) } else { (p1, p0) };
-            let lo = if p2 < lo { p2 } else { lo };
-            let hi = if p2 > hi { p2 } else { hi };
-            lo > r || hi < -r
+            let l = f.map(|f| f.x * f.x + f.y * f.y + f.z * f.z);
+            (0..3).any(|k| {
+                let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+                let n = f[k1].cross(&f[k2]);
+                let [p0, p1, p2] = [k, k1, k2].map(|c| n.x * v[c].x + n.y * v[c].y + n.z * v[c].z);
+                let (lo, hi) = (min(p2, min(p0, p1)), max(p2, max(p1, p0)));
+                let r = (e.x * n.x.abs() + e.y * n.y.abs() + e.z * n.z.abs()) * (1.0 + REL_EPS);
+                l[k] >= l[k1] && l[k] >= l[k2] && (lo > r || -r > hi)
+            })
         }
         _ => {
             let (i, j) = (((index - 4) / 3) as usize, ((index - 4) % 3) as usize);
@@ -126,17 +136,17 @@ pub fn first_separating_axis(v: &[Vector; 3], e: &Vector) -> Option<u16> {
 }
 
 /// True when none of the 13 candidates separates the triangle from the box: exactly
-/// [`first_separating_axis`]`(v, e).is_none()` on the same corners, the 13 axes taken three
-/// at a time (lanes = the box axes) without early exit, on the fastest lane backend of the target.
+/// [`first_separating_axis`]`(v, e).is_none()` on the same corners, the 13 axes computed together
+/// without early exit, on the fastest lane backend of the target.
 #[inline]
 pub fn overlap(v: &[Vector; 3], e: &Vector) -> bool {
-    overlap_with::<Fast>(v.map(|c| vector(&c)), vector(e))
+    overlap_with::<Fast>(Fast::columns(v.map(|c| [c.x, c.y, c.z])), vector(e))
 }
 
 /// True when the triangle `tri` (local corners) at `pose_t` and the box of half-extents `e`
 /// at `pose_b` overlap or touch: the corners are brought into the box's frame on lanes (one
-/// quaternion product, then a rotation per corner), then [`overlap`]'s test runs. No matrix,
-/// no data-dependent branch.
+/// quaternion product, then the three corners rotated together), then [`overlap`]'s test runs.
+/// No matrix, no data-dependent branch.
 #[inline]
 pub fn overlap_poses(pose_t: &Isometry, tri: &[Point; 3], pose_b: &Isometry, e: &Vector) -> bool {
     overlap_poses_with::<Fast>(pose_t, tri, pose_b, e)
@@ -151,56 +161,74 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     e: &Vector,
 ) -> bool {
     let (s, w, t) = relative_pose::<L>(pose_b, pose_t);
-    let v = tri.map(|c| rotate(s, w, vector::<L>(&c.coords)).add(t));
+    let v = transform_columns(s, w, t, L::columns(tri.map(|c| [c.x, c.y, c.z])));
     overlap_with(v, vector(e))
 }
 
-/// The lane kernel: each lane computes the scalar line of its axis in
-/// [`first_separating_axis`] (same operations, same order), so the two agree bit for bit.
+/// Edge × box axis `j` for the three edges at once (lane `i`: edge `i`), given the entries
+/// `j1 = j + 1`, `j2 = j + 2` of the edges `f`, of their first corners `va` and of the corners
+/// opposite them `vc`, and the half-extents `e`: the line of [`separates`] for that axis.
+#[inline(always)]
+fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], vc: [L; 2], e: [L; 2], grow: L) -> L::Mask {
+    let p0 = f[0].mul(va[1]).sub(f[1].mul(va[0]));
+    let p2 = f[0].mul(vc[1]).sub(f[1].mul(vc[0]));
+    let r = e[0].mul(f[1].abs()).add(e[1].mul(f[0].abs())).mul(grow);
+    let (lo, hi) = (p0.min(p2), p2.max(p0));
+    L::or(lo.gt(r), L::splat(0.0).sub(r).gt(hi))
+}
+
+/// The lane kernel, on the corners as [`Lanes::columns`] (`v[k]`: coordinate `k` of corners
+/// 0, 1, 2 in lanes 0, 1, 2; so lane `i` of a lane permutation `next1` / `next2` is corner
+/// `i + 1` / `i + 2`) and the half-extents `e` in lanes x, y, z. Every axis family is
+/// lane-wise, with few lane permutations (SSE has one shuffle port; the previous layout, lanes
+/// = box axes, needed ~80 shuffles per call and was bound by them):
+/// - box faces: the min and max of each coordinate over the corners, lane 0 gathered;
+/// - edge `i` × box axis `j`: lane `i`, one call of `edge_axis` per `j`;
+/// - the plane: lane `k` tests the normal `f(k+1) × f(k+2)`, masked to the lanes whose edge
+///   `k` is a longest one.
 ///
-/// Measured alternative: putting the edge axes of box axis `j` in lane `j − 1` makes every
-/// edge term lane-wise in `fᵢ`, the corners and their `next1` (ten lane permutations fewer per
-/// call) but keeps three more registers live: the spills ate the gain (1 % slower measured).
+/// Each lane computes the scalar line of its axis in [`separates`] (same operations, same
+/// order), so the two agree bit for bit.
 #[inline(always)]
 pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
+    let [x, y, z] = v;
     let zero = L::splat(0.0);
-    let neg_e = zero.sub(e);
-    // Box faces (lane k): the triangle's extent on axis k against [−eₖ, eₖ].
-    let lo = v[0].min(v[1]);
-    let hi = v[1].max(v[0]);
-    let (lo, hi) = (v[2].min(lo), v[2].max(hi));
-    let mut sep = L::or(neg_e.gt(hi), lo.gt(e));
-    // Edge i × box axis j (lane j): a = uⱼ × fᵢ; projections of corners i and i + 2
-    // (corner i + 1 projects as corner i) are the lanes of fᵢ × vᵢ and fᵢ × vᵢ₊₂.
     let grow = L::splat(1.0 + REL_EPS);
-    let (e1, e2) = (e.next1(), e.next2());
-    let f = [0, 1, 2].map(|i| v[(i + 1) % 3].sub(v[i]));
-    for (i, &f) in f.iter().enumerate() {
-        let p0 = f.cross(v[i]);
-        let p2 = f.cross(v[(i + 2) % 3]);
-        let r = e1
-            .mul(f.next2().abs())
-            .add(e2.mul(f.next1().abs()))
-            .mul(grow);
-        let (lo, hi) = (p0.min(p2), p2.max(p0));
-        sep = L::or(sep, L::or(lo.gt(r), zero.sub(r).gt(hi)));
-    }
-    // The triangle's plane, n = the cross product of the two shorter edges: the corners'
-    // interval [min n · vᵢ, max n · vᵢ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
-    // The two edges after the longest, `f[k + 1]` and `f[k + 2]`, picked with lane masks as
-    // [`longest`] picks `k` (which edge is longest follows the data: a branch mispredicts).
-    let l = f.map(|f| L::splat(f.mul(f).sum()));
-    let k0 = L::and(l[0].ge(l[1]), l[0].ge(l[2]));
-    let k1 = l[1].ge(l[2]);
-    let a = L::select(k0, f[1], L::select(k1, f[2], f[0]));
-    let b = L::select(k0, f[2], L::select(k1, f[0], f[1]));
-    let n = a.cross(b);
-    let [p0, p1, p2] = v.map(|c| n.mul(c).sum());
-    let r = e.mul(n.abs()).sum() * (1.0 + REL_EPS);
-    let (lo, hi) = if p0 < p1 { (p0, p1) } else { (p1, p0) };
-    let lo = if p2 < lo { p2 } else { lo };
-    let hi = if p2 > hi { p2 } else { hi };
-    !(L::any(sep) | (lo > r) | (hi < -r))
+    // Lane i: corner i + 1, corner i + 2.
+    let (x1, y1, z1) = (x.next1(), y.next1(), z.next1());
+    let (x2, y2, z2) = (x.next2(), y.next2(), z.next2());
+    // Box faces (lane k): the corners' extent on axis k against [−eₖ, eₖ]; lane 0 of each
+    // min / max takes the corners in the scalar line's order.
+    let lo = L::firsts(x2.min(x.min(x1)), y2.min(y.min(y1)), z2.min(z.min(z1)));
+    let hi = L::firsts(x2.max(x1.max(x)), y2.max(y1.max(y)), z2.max(z1.max(z)));
+    let mut sep = L::or(zero.sub(e).gt(hi), lo.gt(e));
+    // Edge i × box axis j: a = uⱼ × fᵢ; corners i and i + 2 projected (corner i + 1
+    // projects as corner i).
+    let [ex, ey, ez] = e.splats();
+    let (fx, fy, fz) = (x1.sub(x), y1.sub(y), z1.sub(z));
+    sep = L::or(sep, edge_axis([fy, fz], [y, z], [y2, z2], [ey, ez], grow));
+    sep = L::or(sep, edge_axis([fz, fx], [z, x], [z2, x2], [ez, ex], grow));
+    sep = L::or(sep, edge_axis([fx, fy], [x, y], [x2, y2], [ex, ey], grow));
+    // The triangle's plane (lane k): n = f(k+1) × f(k+2), the corners' interval
+    // [min n · vᵢ, max n · vᵢ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶), counted when edge k is a longest.
+    let l = fx.mul(fx).add(fy.mul(fy)).add(fz.mul(fz));
+    let take = L::and(l.ge(l.next1()), l.ge(l.next2()));
+    let (ax, ay, az) = (fx.next1(), fy.next1(), fz.next1());
+    let (bx, by, bz) = (fx.next2(), fy.next2(), fz.next2());
+    let nx = ay.mul(bz).sub(az.mul(by));
+    let ny = az.mul(bx).sub(ax.mul(bz));
+    let nz = ax.mul(by).sub(ay.mul(bx));
+    let project = |x: L, y: L, z: L| nx.mul(x).add(ny.mul(y)).add(nz.mul(z));
+    let (p0, p1, p2) = (project(x, y, z), project(x1, y1, z1), project(x2, y2, z2));
+    let (lo, hi) = (p2.min(p0.min(p1)), p2.max(p1.max(p0)));
+    let r = ex
+        .mul(nx.abs())
+        .add(ey.mul(ny.abs()))
+        .add(ez.mul(nz.abs()))
+        .mul(grow);
+    let plane = L::or(lo.gt(r), zero.sub(r).gt(hi));
+    sep = L::or(sep, L::and(take, plane));
+    !L::any(sep)
 }
 
 /// Like [`first_separating_axis`], trying candidate `cached` (0..13) first.
@@ -291,7 +319,7 @@ mod tests {
             let want = first_separating_axis(&v, &e).is_none();
             seen[want as usize] += 1;
             assert_eq!(overlap(&v, &e), want, "case {k}");
-            let lanes = v.map(|c| Scalar([c.x, c.y, c.z]));
+            let lanes = Scalar::columns(v.map(|c| [c.x, c.y, c.z]));
             assert_eq!(
                 overlap_with(lanes, Scalar([e.x, e.y, e.z])),
                 want,
