@@ -4,8 +4,8 @@
 //! With the triangle's corners `v0, v1, v2` in the box's frame (box centred at the origin,
 //! half-extents `e`), the candidates are, in this order (0-based index):
 //! - `0..3`: the box's face normals (the triangle's AABB against the box), `FaceB(j)`;
-//! - `3`: the triangle's normal `n = fₖ₊₁ × fₖ₊₂` with `fₖ` the longest edge (each longest
-//!   edge's normal when two or three tie), `FaceA(0)` (plane against box);
+//! - `3`: the triangle's normal, tried as each of `n = fₖ₊₁ × fₖ₊₂`, `k = 0, 1, 2`,
+//!   `FaceA(0)` (plane against box);
 //! - `4 + 3i + j`: triangle edge `fᵢ = v(i+1) − vᵢ` × box axis `j`, `EdgeEdge(i, j)`.
 //!
 //! On an edge axis `a = uⱼ × fᵢ` two corners project to the same value, so only two
@@ -21,9 +21,16 @@
 //! sliver (one edge 6·10⁻⁵ m, two of 6 m: fuzz input
 //! `cuboid_triangle_sliver_depth_minus_tol_separates`) the turn is up to ~10⁻² rad, and as
 //! only `v0` was projected the test reported a gap inside a 1.8 m overlap. Now all
-//! three corners are projected too: whatever axis rounding gives, the test is a plain SAT
+//! three corners are projected: whatever axis rounding gives, the test is a plain SAT
 //! test on it and cannot report a gap that axis does not show (nearly collinear corners
 //! can still turn it; then it may say "touching" for a pair a little apart, never the converse).
+//! So all three cross products are tried, each a sound axis, which costs nothing on lanes
+//! (lane `k` tries `fₖ₊₁ × fₖ₊₂`) and includes the one from the two shorter edges: picking it
+//! by the longest edge was a data-dependent choice (a branch that mispredicted on random
+//! triangles, then lane masks).
+//!
+//! Every test reads "the triangle's interval `[lo, hi]` on the axis misses the box's
+//! `[−r, r]`" as `max(lo, −hi) > r`, one comparison.
 
 use super::lanes::{relative_pose, transform_columns, vector, Fast, Lanes};
 use super::{AxisReport, SeparatingAxis};
@@ -75,31 +82,31 @@ fn max(a: Real, b: Real) -> Real {
 }
 
 /// True when candidate `index` separates the triangle `v` (box frame) from the box `e`.
+///
+/// Every test reads "the triangle's interval `[lo, hi]` on the axis misses the box's
+/// `[−r, r]`" as `max(lo, −hi) > r`; on the edge and plane axes `r` is computed from the
+/// half-extents widened by `1 + 10⁻⁶` (see the module docs).
 #[inline(always)]
 fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
     match index {
         0..=2 => {
             let k = index as usize;
             let (a, b, c) = (v[0][k], v[1][k], v[2][k]);
-            // Plain selects (SSE min/max), not the NaN-aware `f32::min`.
-            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-            let lo = if c < lo { c } else { lo };
-            let hi = if c > hi { c } else { hi };
-            hi < -e[k] || lo > e[k]
+            let (lo, hi) = (min(c, min(a, b)), max(c, max(b, a)));
+            max(lo, -hi) > e[k]
         }
         3 => {
-            // Candidate k: n = f(k+1) × f(k+2), taken when edge k is a longest one (each of
-            // them on a tie); the corners projected in the order k, k + 1, k + 2, summed x,
-            // y, z; the lanes of [`overlap_with`] do the same operations.
+            // Each n = f(k+1) × f(k+2) (see the module docs); the corners projected in the
+            // order k, k + 1, k + 2, summed x, y, z, as the lanes of [`overlap_with`] do.
+            let eg = e * (1.0 + REL_EPS);
             let f = [0, 1, 2].map(|i| v[(i + 1) % 3] - v[i]);
-            let l = f.map(|f| f.x * f.x + f.y * f.y + f.z * f.z);
             (0..3).any(|k| {
                 let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
                 let n = f[k1].cross(&f[k2]);
                 let [p0, p1, p2] = [k, k1, k2].map(|c| n.x * v[c].x + n.y * v[c].y + n.z * v[c].z);
                 let (lo, hi) = (min(p2, min(p0, p1)), max(p2, max(p1, p0)));
-                let r = (e.x * n.x.abs() + e.y * n.y.abs() + e.z * n.z.abs()) * (1.0 + REL_EPS);
-                l[k] >= l[k1] && l[k] >= l[k2] && (lo > r || -r > hi)
+                let r = eg.x * n.x.abs() + eg.y * n.y.abs() + eg.z * n.z.abs();
+                max(lo, -hi) > r
             })
         }
         _ => {
@@ -111,9 +118,10 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             let (va, vc) = (v[i], v[(i + 2) % 3]);
             let p0 = f[j1] * va[j2] - f[j2] * va[j1];
             let p2 = f[j1] * vc[j2] - f[j2] * vc[j1];
-            let r = (e[j1] * f[j2].abs() + e[j2] * f[j1].abs()) * (1.0 + REL_EPS);
-            let (lo, hi) = if p0 < p2 { (p0, p2) } else { (p2, p0) };
-            lo > r || hi < -r
+            let eg = e * (1.0 + REL_EPS);
+            let r = eg[j1] * f[j2].abs() + eg[j2] * f[j1].abs();
+            let (lo, hi) = (min(p0, p2), max(p2, p0));
+            max(lo, -hi) > r
         }
     }
 }
@@ -167,33 +175,31 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 
 /// Edge × box axis `j` for the three edges at once (lane `i`: edge `i`), given the entries
 /// `j1 = j + 1`, `j2 = j + 2` of the edges `f`, of their first corners `va` and of the corners
-/// opposite them `vc`, and the half-extents `e`: the line of [`separates`] for that axis.
+/// opposite them `vc`, and the widened half-extents `eg`: the line of [`separates`] for that
+/// axis.
 #[inline(always)]
-fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], vc: [L; 2], e: [L; 2], grow: L) -> L::Mask {
+fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], vc: [L; 2], eg: [L; 2]) -> L::Mask {
     let p0 = f[0].mul(va[1]).sub(f[1].mul(va[0]));
     let p2 = f[0].mul(vc[1]).sub(f[1].mul(vc[0]));
-    let r = e[0].mul(f[1].abs()).add(e[1].mul(f[0].abs())).mul(grow);
+    let r = eg[0].mul(f[1].abs()).add(eg[1].mul(f[0].abs()));
     let (lo, hi) = (p0.min(p2), p2.max(p0));
-    L::or(lo.gt(r), L::splat(0.0).sub(r).gt(hi))
+    lo.max(hi.neg()).gt(r)
 }
 
 /// The lane kernel, on the corners as [`Lanes::columns`] (`v[k]`: coordinate `k` of corners
 /// 0, 1, 2 in lanes 0, 1, 2; so lane `i` of a lane permutation `next1` / `next2` is corner
 /// `i + 1` / `i + 2`) and the half-extents `e` in lanes x, y, z. Every axis family is
-/// lane-wise, with few lane permutations (SSE has one shuffle port; the previous layout, lanes
-/// = box axes, needed ~80 shuffles per call and was bound by them):
+/// lane-wise, with few lane permutations (the previous layout, lanes = box axes, needed ~80
+/// shuffles per call, on the one shuffle port, and 40 % more time per call):
 /// - box faces: the min and max of each coordinate over the corners, lane 0 gathered;
 /// - edge `i` × box axis `j`: lane `i`, one call of `edge_axis` per `j`;
-/// - the plane: lane `k` tests the normal `f(k+1) × f(k+2)`, masked to the lanes whose edge
-///   `k` is a longest one.
+/// - the plane: lane `k` tests the normal `f(k+1) × f(k+2)`.
 ///
 /// Each lane computes the scalar line of its axis in [`separates`] (same operations, same
 /// order), so the two agree bit for bit.
 #[inline(always)]
 pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     let [x, y, z] = v;
-    let zero = L::splat(0.0);
-    let grow = L::splat(1.0 + REL_EPS);
     // Lane i: corner i + 1, corner i + 2.
     let (x1, y1, z1) = (x.next1(), y.next1(), z.next1());
     let (x2, y2, z2) = (x.next2(), y.next2(), z.next2());
@@ -201,18 +207,16 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     // min / max takes the corners in the scalar line's order.
     let lo = L::firsts(x2.min(x.min(x1)), y2.min(y.min(y1)), z2.min(z.min(z1)));
     let hi = L::firsts(x2.max(x1.max(x)), y2.max(y1.max(y)), z2.max(z1.max(z)));
-    let mut sep = L::or(zero.sub(e).gt(hi), lo.gt(e));
+    let mut sep = lo.max(hi.neg()).gt(e);
     // Edge i × box axis j: a = uⱼ × fᵢ; corners i and i + 2 projected (corner i + 1
     // projects as corner i).
-    let [ex, ey, ez] = e.splats();
+    let [ex, ey, ez] = e.mul(L::splat(1.0 + REL_EPS)).splats();
     let (fx, fy, fz) = (x1.sub(x), y1.sub(y), z1.sub(z));
-    sep = L::or(sep, edge_axis([fy, fz], [y, z], [y2, z2], [ey, ez], grow));
-    sep = L::or(sep, edge_axis([fz, fx], [z, x], [z2, x2], [ez, ex], grow));
-    sep = L::or(sep, edge_axis([fx, fy], [x, y], [x2, y2], [ex, ey], grow));
+    sep = L::or(sep, edge_axis([fy, fz], [y, z], [y2, z2], [ey, ez]));
+    sep = L::or(sep, edge_axis([fz, fx], [z, x], [z2, x2], [ez, ex]));
+    sep = L::or(sep, edge_axis([fx, fy], [x, y], [x2, y2], [ex, ey]));
     // The triangle's plane (lane k): n = f(k+1) × f(k+2), the corners' interval
-    // [min n · vᵢ, max n · vᵢ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶), counted when edge k is a longest.
-    let l = fx.mul(fx).add(fy.mul(fy)).add(fz.mul(fz));
-    let take = L::and(l.ge(l.next1()), l.ge(l.next2()));
+    // [min n · vᵢ, max n · vᵢ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
     let (ax, ay, az) = (fx.next1(), fy.next1(), fz.next1());
     let (bx, by, bz) = (fx.next2(), fy.next2(), fz.next2());
     let nx = ay.mul(bz).sub(az.mul(by));
@@ -221,13 +225,8 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     let project = |x: L, y: L, z: L| nx.mul(x).add(ny.mul(y)).add(nz.mul(z));
     let (p0, p1, p2) = (project(x, y, z), project(x1, y1, z1), project(x2, y2, z2));
     let (lo, hi) = (p2.min(p0.min(p1)), p2.max(p1.max(p0)));
-    let r = ex
-        .mul(nx.abs())
-        .add(ey.mul(ny.abs()))
-        .add(ez.mul(nz.abs()))
-        .mul(grow);
-    let plane = L::or(lo.gt(r), zero.sub(r).gt(hi));
-    sep = L::or(sep, L::and(take, plane));
+    let r = ex.mul(nx.abs()).add(ey.mul(ny.abs())).add(ez.mul(nz.abs()));
+    sep = L::or(sep, lo.max(hi.neg()).gt(r));
     !L::any(sep)
 }
 
