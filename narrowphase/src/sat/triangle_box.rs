@@ -212,9 +212,6 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     // projects as corner i).
     let [ex, ey, ez] = e.mul(L::splat(1.0 + REL_EPS)).splats();
     let (fx, fy, fz) = (x1.sub(x), y1.sub(y), z1.sub(z));
-    sep = L::or(sep, edge_axis([fy, fz], [y, z], [y2, z2], [ey, ez]));
-    sep = L::or(sep, edge_axis([fz, fx], [z, x], [z2, x2], [ez, ex]));
-    sep = L::or(sep, edge_axis([fx, fy], [x, y], [x2, y2], [ex, ey]));
     // The triangle's plane (lane k): n = f(k+1) × f(k+2), the corners' interval
     // [min n · vᵢ, max n · vᵢ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
     let (ax, ay, az) = (fx.next1(), fy.next1(), fz.next1());
@@ -227,6 +224,9 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     let (lo, hi) = (p2.min(p0.min(p1)), p2.max(p1.max(p0)));
     let r = ex.mul(nx.abs()).add(ey.mul(ny.abs())).add(ez.mul(nz.abs()));
     sep = L::or(sep, lo.max(hi.neg()).gt(r));
+    sep = L::or(sep, edge_axis([fy, fz], [y, z], [y2, z2], [ey, ez]));
+    sep = L::or(sep, edge_axis([fz, fx], [z, x], [z2, x2], [ez, ex]));
+    sep = L::or(sep, edge_axis([fx, fy], [x, y], [x2, y2], [ex, ey]));
     !L::any(sep)
 }
 
