@@ -25,6 +25,9 @@ pub(crate) trait Lanes: Copy {
     /// Lanes `(x, y, z)`, `w` kept where no result reads it (SSE: lane 3), so that four
     /// values next to each other in memory (a quaternion) load in one instruction.
     fn new_w(x: Real, y: Real, z: Real, w: Real) -> Self;
+    /// `b.translation − a.translation`: on SSE two loads of four values (the last quaternion
+    /// entry and the translation), one subtraction and one shuffle.
+    fn translation_difference(a: &Isometry, b: &Isometry) -> Self;
     /// `v` in every lane.
     fn splat(v: Real) -> Self;
     /// Lane-wise `self + o`.
@@ -81,7 +84,7 @@ pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (
         .sub(L::splat(wb).mul(va))
         .sub(va.cross(vb));
     let w = wa * wb + (qa.i * qb.i + qa.j * qb.j + qa.k * qb.k);
-    let d = vector::<L>(&pose_b.translation.vector).sub(vector(&pose_a.translation.vector));
+    let d = L::translation_difference(pose_a, pose_b);
     let c = va.cross(d);
     let t = d.add(L::splat(2.0).mul(va.cross(c).sub(L::splat(wa).mul(c))));
     (s, w, t)
@@ -141,6 +144,11 @@ impl Lanes for Scalar {
     #[inline(always)]
     fn new_w(x: Real, y: Real, z: Real, _w: Real) -> Self {
         Scalar([x, y, z])
+    }
+    #[inline(always)]
+    fn translation_difference(a: &Isometry, b: &Isometry) -> Self {
+        let (a, b) = (&a.translation.vector, &b.translation.vector);
+        Scalar([b.x - a.x, b.y - a.y, b.z - a.z])
     }
     #[inline(always)]
     fn splat(v: Real) -> Self {
@@ -218,7 +226,7 @@ pub(crate) use sse::Sse;
 #[cfg(target_arch = "x86_64")]
 mod sse {
     use super::Lanes;
-    use crate::math::Real;
+    use crate::math::{Isometry, Real};
     use std::arch::x86_64::*;
 
     /// Three lanes in an SSE register (lane 3 ignored).
@@ -239,6 +247,28 @@ mod sse {
         fn new_w(x: Real, y: Real, z: Real, w: Real) -> Self {
             // SAFETY: SSE baseline on x86_64.
             Sse(unsafe { _mm_setr_ps(x, y, z, w) })
+        }
+        #[inline(always)]
+        fn translation_difference(a: &Isometry, b: &Isometry) -> Self {
+            // An isometry is the quaternion (i, j, k, w) then the translation (x, y, z),
+            // seven `Real`s in a row (checked below at compile time): the four from `w` on
+            // are loaded at once, subtracted, and rotated to (x, y, z, w).
+            const _: () = assert!(
+                std::mem::size_of::<Isometry>() == 7 * 4
+                    && std::mem::offset_of!(Isometry, rotation) == 0
+                    && std::mem::offset_of!(Isometry, translation) == 4 * 4
+            );
+            let tail = |p: &Isometry| {
+                // SAFETY: SSE baseline on x86_64; the pointer comes from a reference to the
+                // whole isometry, and the 16 bytes read, from byte 12 to byte 28, lie inside it
+                // (its size is 28, asserted above); `loadu` needs no alignment.
+                unsafe { _mm_loadu_ps((p as *const Isometry as *const Real).add(3)) }
+            };
+            // SAFETY: SSE baseline on x86_64.
+            Sse(unsafe {
+                let d = _mm_sub_ps(tail(b), tail(a));
+                _mm_shuffle_ps::<0b00_11_10_01>(d, d)
+            })
         }
         #[inline(always)]
         fn splat(v: Real) -> Self {
