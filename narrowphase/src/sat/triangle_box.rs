@@ -190,7 +190,8 @@ fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], vc: [L; 2], eg: [L; 2]) -> L::Mask
 /// 0, 1, 2 in lanes 0, 1, 2; so lane `i` of a lane permutation `next1` / `next2` is corner
 /// `i + 1` / `i + 2`) and the half-extents `e` in lanes x, y, z. Every axis family is
 /// lane-wise, with few lane permutations (the previous layout, lanes = box axes, needed ~80
-/// shuffles per call, on the one shuffle port, and 40 % more time per call):
+/// shuffles per call, all on one execution port, and took 10 % more time per call in the micro
+/// benchmark with its pairs in cache):
 /// - box faces: the min and max of each coordinate over the corners, lane 0 gathered;
 /// - edge `i` × box axis `j`: lane `i`, one call of `edge_axis` per `j`;
 /// - the plane: lane `k` tests the normal `f(k+1) × f(k+2)`.
