@@ -6,52 +6,67 @@
 //! fork-join per step costs a wake-up and a join each time, more than a small colour's work;
 //! here every thread of the pool joins once, and the threads walk the steps together.
 //!
-//! Each stage is split into blocks, claimed through the stage's `claimed` counter
-//! (`fetch_add`: each block goes to exactly one thread). A thread runs the blocks it claims,
-//! counting each in `done`, and when no block is left to claim it waits (spins, then yields)
-//! until `done` reaches the stage's block count before it moves on to the next stage.
+//! Each stage is split into blocks, each with a claim flag (`swap`: each block goes to exactly
+//! one thread). As in Box2D, a thread starts at its own place in every stage (thread `i` of
+//! `n` at block `i·blocks/n`), claims blocks forward until it meets a claimed one, then
+//! backward from its start: with even blocks each thread runs the same part of every colour in
+//! every pass, so it finds that part's constraint points in its own cache. A thread runs the
+//! blocks it claims, then adds their number to `done`, and waits (spins, then yields) until
+//! `done` reaches the stage's block count before it moves on to the next stage. Every block is claimed once the threads have stopped claiming: the claimed blocks
+//! next to an unclaimed one were claimed by a thread walking towards it, which tries it next.
 //!
-//! **Visibility.** A block's writes precede its `done.fetch_add` (Release); a waiter's load of
+//! **Visibility.** A block's writes precede the `done.fetch_add` (Release) of its thread; a waiter's load of
 //! `done` (Acquire) that reads the full count synchronises with every one of those increments
 //! (each heads a release sequence that the later increments continue), so all the writes of
 //! stage `s` happen before anything a thread does in stage `s + 1`. The thread that finishes a
 //! stage's last block raises `current` (Release) past it; a thread that joins late starts from
 //! `current` (Acquire), which carries the same guarantee for every stage before it.
 //!
-//! **No deadlock, whatever the pool is doing.** A thread only waits once every block of the
-//! stage has been claimed, and a claimed block is being run by a thread that never waits in
-//! the middle of it, so each wait ends. A helper the pool never starts holds no block: the
+//! **No deadlock, whatever the pool is doing.** A thread only waits for blocks claimed by
+//! running threads (or left to threads still claiming, see above), which never wait in the
+//! middle of a block, so each wait ends. A helper the pool never starts holds no block: the
 //! calling thread can run every stage alone (and then runs the helper, if rayon hands it back,
 //! which finds nothing left to do). A block that panics still counts as done, so the other
 //! threads finish and the panic reaches the caller when the region ends.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Spins before a waiting thread starts yielding its core (each spin is one `pause`, tens of
 /// nanoseconds: about the time of a small block).
 const SPINS_BEFORE_YIELD: u32 = 1 << 10;
 
-/// The counters of one stage, on a cache line of their own.
+/// The completion count of one stage, on a cache line of its own.
 #[derive(Default)]
 #[repr(align(64))]
 struct StageSync {
-    /// Blocks handed out (may run past the block count: those claims find nothing).
-    claimed: AtomicUsize,
     /// Blocks finished.
     done: AtomicUsize,
 }
 
+/// One stage: its work, its number of blocks, and where its blocks' claim flags start.
+struct Stage<T> {
+    work: T,
+    blocks: usize,
+    first_flag: usize,
+}
+
 /// A reusable list of stages, each a piece of work `T` split into a number of blocks.
 pub(crate) struct Stages<T> {
-    work: Vec<(T, usize)>,
+    stages: Vec<Stage<T>>,
     sync: Vec<StageSync>,
+    /// Per block of every stage, whether a thread has claimed it.
+    claimed: Vec<AtomicBool>,
+    /// Total blocks of all stages.
+    flags: usize,
 }
 
 impl<T> Default for Stages<T> {
     fn default() -> Self {
         Self {
-            work: Vec::new(),
+            stages: Vec::new(),
             sync: Vec::new(),
+            claimed: Vec::new(),
+            flags: 0,
         }
     }
 }
@@ -59,13 +74,19 @@ impl<T> Default for Stages<T> {
 impl<T: Sync> Stages<T> {
     /// Forgets every stage (keeps the buffers).
     pub fn clear(&mut self) {
-        self.work.clear();
+        self.stages.clear();
+        self.flags = 0;
     }
 
     /// Appends a stage of `blocks` blocks (none: the stage is skipped).
     pub fn push(&mut self, work: T, blocks: usize) {
         if blocks > 0 {
-            self.work.push((work, blocks));
+            self.stages.push(Stage {
+                work,
+                blocks,
+                first_flag: self.flags,
+            });
+            self.flags += blocks;
         }
     }
 
@@ -75,19 +96,26 @@ impl<T: Sync> Stages<T> {
     /// block of a stage finishes (and its writes are visible) before any block of the next
     /// one starts.
     pub fn run(&mut self, threads: usize, exec: impl Fn(&T, usize) + Sync) {
-        let n = self.work.len();
+        let n = self.stages.len();
         self.sync.truncate(n);
         self.sync.resize_with(n, StageSync::default);
         for s in &mut self.sync {
-            *s.claimed.get_mut() = 0;
             *s.done.get_mut() = 0;
         }
-        let widest = self.work.iter().map(|w| w.1).max().unwrap_or(0);
+        self.claimed.truncate(self.flags);
+        for c in &mut self.claimed {
+            *c.get_mut() = false;
+        }
+        self.claimed.resize_with(self.flags, AtomicBool::default);
+        let threads = threads.max(1);
+        let widest = self.stages.iter().map(|s| s.blocks).max().unwrap_or(0);
         let helpers = threads.min(widest).saturating_sub(1);
         let region = Region {
-            work: &self.work,
+            stages: &self.stages,
             sync: &self.sync,
+            claimed: &self.claimed,
             current: AtomicUsize::new(0),
+            threads,
             exec: &exec,
         };
         if helpers == 0 {
@@ -106,24 +134,31 @@ impl<T: Sync> Stages<T> {
 
 /// What the threads of one [`Stages::run`] share.
 struct Region<'a, T, F> {
-    work: &'a [(T, usize)],
+    stages: &'a [Stage<T>],
     sync: &'a [StageSync],
+    claimed: &'a [AtomicBool],
     /// Every stage below this one is finished (see the module docs).
     current: AtomicUsize,
+    /// Threads of the pool: thread `i` starts each stage at block `i·blocks/threads`.
+    threads: usize,
     exec: &'a F,
 }
 
-/// Counts a block as done when dropped (also when the block panics).
+/// Counts the blocks a thread ran in one stage, and adds them to the stage's `done` when
+/// dropped: once, after the thread's last claim (also when a block panics).
 struct Finish<'a> {
     sync: &'a StageSync,
     blocks: usize,
     current: &'a AtomicUsize,
     stage: usize,
+    ran: usize,
 }
 
 impl Drop for Finish<'_> {
     fn drop(&mut self) {
-        if self.sync.done.fetch_add(1, Ordering::AcqRel) + 1 == self.blocks {
+        if self.ran > 0
+            && self.sync.done.fetch_add(self.ran, Ordering::AcqRel) + self.ran == self.blocks
+        {
             self.current.fetch_max(self.stage + 1, Ordering::Release);
         }
     }
@@ -133,24 +168,46 @@ impl<T, F: Fn(&T, usize)> Region<'_, T, F> {
     /// Runs blocks of every stage from the first unfinished one to the end, waiting at the end
     /// of each stage until all its blocks are done.
     fn participate(&self) {
+        // The same pool thread starts at the same place in every stage of every region.
+        let me = rayon::current_thread_index().unwrap_or(0) % self.threads;
         let mut stage = self.current.load(Ordering::Acquire);
-        while let (Some((work, blocks)), Some(sync)) = (self.work.get(stage), self.sync.get(stage))
-        {
-            let blocks = *blocks;
+        while let (Some(st), Some(sync)) = (self.stages.get(stage), self.sync.get(stage)) {
+            let blocks = st.blocks;
+            let flags = self.claimed.get(st.first_flag..st.first_flag + blocks);
+            let flags = flags.unwrap_or_default();
+            // Relaxed: the claim orders nothing; visibility comes from `done`.
+            let claim = |b: usize| {
+                flags
+                    .get(b)
+                    .is_some_and(|f| !f.swap(true, Ordering::Relaxed))
+            };
+            let mut finish = Finish {
+                sync,
+                blocks,
+                current: &self.current,
+                stage,
+                ran: 0,
+            };
+            let mut run = |b: usize| {
+                finish.ran += 1;
+                (self.exec)(&st.work, b);
+            };
+            let start = me * blocks / self.threads;
+            // Forward from the start (wrapping), then backward from just before it.
+            let mut b = start;
+            while claim(b) {
+                run(b);
+                b = if b + 1 == blocks { 0 } else { b + 1 };
+            }
+            let mut b = start;
             loop {
-                // Relaxed: the claim orders nothing; visibility comes from `done`.
-                let block = sync.claimed.fetch_add(1, Ordering::Relaxed);
-                if block >= blocks {
+                b = if b == 0 { blocks - 1 } else { b - 1 };
+                if !claim(b) {
                     break;
                 }
-                let _finish = Finish {
-                    sync,
-                    blocks,
-                    current: &self.current,
-                    stage,
-                };
-                (self.exec)(work, block);
+                run(b);
             }
+            drop(finish);
             let mut spins = 0;
             while sync.done.load(Ordering::Acquire) < blocks {
                 if spins < SPINS_BEFORE_YIELD {
