@@ -588,6 +588,8 @@ const COLOURS: usize = 64;
 /// lighter than about 10³⁰ kg are not affected; heavier ones are solved as if that light (their
 /// contacts stop them more slowly).
 const MAX_EFFECTIVE_MASS: Real = 1.0e30;
+/// Most regions a colour's constraints are sorted into (see [`Solver::colour`]).
+const MAX_REGIONS: usize = 16;
 /// Manifolds have at most this many points.
 const MAX_POINTS: usize = 4;
 
@@ -621,7 +623,8 @@ pub(crate) struct Solver {
     order: Vec<u32>,
     /// Per contact pair, `4·bundle + lane` of its constraint.
     lane_of: Vec<u32>,
-    colour_of: Vec<u8>,
+    /// Per contact pair, its sort key: colour, region, decreasing point count.
+    key_of: Vec<u32>,
     lens: Vec<u8>,
     masks: Vec<u64>,
     counts: Vec<usize>,
@@ -650,23 +653,32 @@ enum Job {
 impl Solver {
     /// Greedy graph colouring of the constraints `(a, b, write_a, write_b, points)` given in
     /// pair order: each takes the lowest colour free on both of its dynamic bodies. Within a
-    /// colour, constraints are sorted by decreasing point count (pair order kept among equals;
-    /// the order within a colour does not change the result) and grouped four by four into
-    /// bundles (one by one in the overflow colour, whose constraints may share bodies).
-    /// `n_bodies` bounds the slot indices.
+    /// colour, constraints are sorted by region, then by decreasing point count (pair order
+    /// kept among equals; the order within a colour does not change the result), and grouped
+    /// four by four into bundles (one by one in the overflow colour, whose constraints may
+    /// share bodies). The regions split the body slots into as many ranges as the pool has
+    /// threads (a constraint goes by its first dynamic body): the parallel passes hand each
+    /// thread the same stretch of every colour, so a thread keeps meeting the same bodies from
+    /// colour to colour and finds them in its own cache, instead of in the core that wrote them
+    /// in the colour before. `n_bodies` bounds the slot indices.
     #[inline(never)]
     pub fn colour(
         &mut self,
         pairs: impl Iterator<Item = (u32, u32, bool, bool, usize)>,
         n_bodies: usize,
     ) {
-        const KEYS: usize = (COLOURS + 1) * MAX_POINTS;
+        let regions = rayon::current_num_threads().clamp(1, MAX_REGIONS);
+        let keys = (COLOURS + 1) * regions * MAX_POINTS;
+        let key = |colour: usize, region: usize, len: usize| {
+            (colour * regions + region) * MAX_POINTS + (MAX_POINTS - len)
+        };
+        let region_of = |slot: u32| (slot as usize * regions / n_bodies.max(1)).min(regions - 1);
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
-        self.colour_of.clear();
+        self.key_of.clear();
         self.lens.clear();
         self.counts.clear();
-        self.counts.resize(KEYS, 0);
+        self.counts.resize(keys, 0);
         for (a, b, write_a, write_b, len) in pairs {
             let ma = if write_a { self.masks[a as usize] } else { 0 };
             let mb = if write_b { self.masks[b as usize] } else { 0 };
@@ -686,11 +698,12 @@ impl Solver {
                 }
             }
             let len = len.clamp(1, MAX_POINTS);
-            self.colour_of.push(colour as u8);
+            let k = key(colour, region_of(if write_a { a } else { b }), len);
+            self.key_of.push(k as u32);
             self.lens.push(len as u8);
-            self.counts[colour * MAX_POINTS + (MAX_POINTS - len)] += 1;
+            self.counts[k] += 1;
         }
-        // Counting sort by (colour, decreasing length), stable.
+        // Counting sort by (colour, region, decreasing length), stable.
         let mut start = 0;
         for n in self.counts.iter_mut() {
             let here = *n;
@@ -698,11 +711,10 @@ impl Solver {
             start += here;
         }
         self.order.clear();
-        self.order.resize(self.colour_of.len(), 0);
-        for (k, (&colour, &len)) in self.colour_of.iter().zip(&self.lens).enumerate() {
-            let key = colour as usize * MAX_POINTS + (MAX_POINTS - len as usize);
-            self.order[self.counts[key]] = k as u32;
-            self.counts[key] += 1;
+        self.order.resize(self.key_of.len(), 0);
+        for (k, &key) in self.key_of.iter().enumerate() {
+            self.order[self.counts[key as usize]] = k as u32;
+            self.counts[key as usize] += 1;
         }
         // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`).
         self.lane_of.clear();
@@ -714,7 +726,7 @@ impl Solver {
         let mut from = 0;
         for colour in 0..=COLOURS {
             self.bundle_starts.push(self.heads.len());
-            let to = self.counts[colour * MAX_POINTS + MAX_POINTS - 1];
+            let to = self.counts[key(colour, regions - 1, 1)];
             let width = if colour < COLOURS { LANES } else { 1 };
             for group in self.order[from..to].chunks(width) {
                 let mut pair = [NO_PAIR; LANES];
