@@ -672,7 +672,9 @@ impl Solver {
         let key = |colour: usize, region: usize, len: usize| {
             (colour * regions + region) * MAX_POINTS + (MAX_POINTS - len)
         };
-        let region_of = |slot: u32| (slot as usize * regions / n_bodies.max(1)).min(regions - 1);
+        // `slot·regions/n_bodies` by a multiply and a shift (no division per pair).
+        let scale = ((regions as u64) << 32) / n_bodies.max(1) as u64;
+        let region_of = |slot: u32| (((slot as u64 * scale) >> 32) as usize).min(regions - 1);
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
         self.key_of.clear();
