@@ -625,6 +625,10 @@ pub(crate) struct Solver {
     lane_of: Vec<u32>,
     /// Per contact pair, its sort key: colour, region, decreasing point count.
     key_of: Vec<u32>,
+    /// Regions of the last colouring, and where region `r` of colour `c` starts (bundles from
+    /// the colour's first) at `region_starts[c·regions + r]`.
+    regions: usize,
+    region_starts: Vec<usize>,
     lens: Vec<u8>,
     masks: Vec<u64>,
     counts: Vec<usize>,
@@ -712,6 +716,16 @@ impl Solver {
             *n = start;
             start += here;
         }
+        // Where each region starts in its colour, in bundles (rounded up).
+        self.regions = regions;
+        self.region_starts.clear();
+        for colour in 0..=COLOURS {
+            let first = self.counts[key(colour, 0, MAX_POINTS)];
+            for region in 0..regions {
+                let at = self.counts[key(colour, region, MAX_POINTS)] - first;
+                self.region_starts.push(at.div_ceil(LANES));
+            }
+        }
         self.order.clear();
         self.order.resize(self.key_of.len(), 0);
         for (k, &key) in self.key_of.iter().enumerate() {
@@ -777,11 +791,41 @@ impl Solver {
         };
         // `build_bundle` names slots found in `masses`, `zero`, or slot 0 (an emptied bundle).
         self.body_bound = self.masses.len().max(zero as usize + 1);
-        self.bundles
-            .par_chunks_mut(BUILD_CHUNK)
-            .zip(self.heads.par_chunks(BUILD_CHUNK))
-            .for_each(|(chunk, heads)| build_chunk(chunk, heads, pts, n_points, &ctx));
         self.built = self.bundles.len() == self.heads.len();
+        if !self.built {
+            debug_assert!(false, "building without colouring");
+            return;
+        }
+        // The bundles of each (colour, region), region by region: rayon's first split gives
+        // region 0 to the calling thread, which met those bodies and contact pairs in the
+        // stages before (they are in slot and pair order) and meets them in the passes after.
+        let regions = self.regions.max(1);
+        let colours = self.bundle_starts.len().saturating_sub(1);
+        let mut segments = Vec::with_capacity(colours * regions);
+        let (mut bundles, mut heads) = (&mut self.bundles[..], &self.heads[..]);
+        let mut at = 0;
+        for colour in 0..colours {
+            let (start, end) = (self.bundle_starts[colour], self.bundle_starts[colour + 1]);
+            for region in 0..regions {
+                let to = match self.region_starts.get(colour * regions + region + 1) {
+                    Some(&r) if region + 1 < regions => start + r,
+                    _ => end,
+                }
+                .clamp(at, end);
+                let (b, rest) = std::mem::take(&mut bundles).split_at_mut(to - at);
+                let (h, hrest) = heads.split_at(to - at);
+                (bundles, heads) = (rest, hrest);
+                segments.push((region, colour, b, h));
+                at = to;
+            }
+        }
+        segments.sort_unstable_by_key(|s| (s.0, s.1));
+        segments.into_par_iter().for_each(|(_, _, bundles, heads)| {
+            bundles
+                .par_chunks_mut(BUILD_CHUNK)
+                .zip(heads.par_chunks(BUILD_CHUNK))
+                .for_each(|(chunk, heads)| build_chunk(chunk, heads, pts, n_points, &ctx));
+        });
     }
 
     /// Runs the whole velocity solve that precedes position integration: warm start, then
