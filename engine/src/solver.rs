@@ -54,8 +54,14 @@
 //! writes to the bodies and points are visible to every thread that runs the next colour (see
 //! `stages` for the argument, and why no thread can wait forever). One region costs a few
 //! wake-ups per step where a fork-join per colour and pass cost one each, often more than a
-//! small colour's work. Which thread runs a block changes nothing: within a colour every
-//! bundle touches its own bodies and points, so results are bit-identical for any thread count.
+//! small colour's work. Each thread starts every stage at its own place, so it runs the same
+//! stretch of each colour in every pass (`stages`), and `colour` sorts each colour by body-slot
+//! region (one region per thread) so that this stretch touches the same bodies from colour to
+//! colour: a body then mostly stays in one core's cache instead of moving to the other core
+//! at every colour (boxes 10k on 2 threads: 5.2 → 4.3 ms for the solver stage). `build` builds
+//! region by region too, region 0 on the calling thread. Which thread runs a block changes
+//! nothing: within a colour every bundle touches its own bodies and points, and the order
+//! within a colour does not matter, so results are bit-identical for any thread count.
 
 mod lanes;
 mod stages;
