@@ -684,7 +684,10 @@ impl Solver {
         };
         // `slot·regions/n_bodies` by a multiply and a shift (no division per pair).
         let scale = ((regions as u64) << 32) / n_bodies.max(1) as u64;
-        let region_of = |slot: u32| (((slot as u64 * scale) >> 32) as usize).min(regions - 1);
+        let region_of = |slot: u32| match regions {
+            1 => 0,
+            _ => (((slot as u64 * scale) >> 32) as usize).min(regions - 1),
+        };
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
         self.key_of.clear();
