@@ -48,7 +48,7 @@
 //! (`stages`, after Box2D v3's solver stages): its conversions of the angular velocities and
 //! every colour of every pass are stages, run in order, each split into blocks (whole
 //! bundles, about `CHUNK_POINTS` points; bodies, for a conversion; the overflow colour is one
-//! block, so it runs on one thread) that the pool's threads claim from an atomic counter. A
+//! block, so it runs on one thread) that the pool's threads claim through atomic flags. A
 //! thread finishing a stage waits until every block of it is done before starting the next:
 //! the count of finished blocks is raised with Release and read with Acquire, so a colour's
 //! writes to the bodies and points are visible to every thread that runs the next colour (see

@@ -7,27 +7,29 @@
 //! here every thread of the pool joins once, and the threads walk the steps together.
 //!
 //! Each stage is split into blocks, each with a claim flag (`swap`: each block goes to exactly
-//! one thread). As in Box2D, a thread starts at its own place in every stage (thread `i` of
-//! `n` at block `i·blocks/n`), claims blocks forward until it meets a claimed one, then
-//! backward from its start: with even blocks each thread runs the same part of every colour in
-//! every pass, so it finds that part's constraint points in its own cache. A thread runs the
-//! blocks it claims, then adds their number to `done`, and waits (spins, then yields) until
-//! `done` reaches the stage's block count before it moves on to the next stage. Every block is claimed once the threads have stopped claiming: the claimed blocks
-//! next to an unclaimed one were claimed by a thread walking towards it, which tries it next.
+//! one thread). As in Box2D, a thread starts at its own place in every stage (pool thread `i`
+//! of `n` at block `i·blocks/n`), claims blocks forward (wrapping) until it meets a claimed
+//! one, then backward from its start: with even blocks each thread runs the same part of every
+//! colour in every pass, so it finds that part's data in its own cache. When it can claim no
+//! more, a thread adds the number of blocks it ran to the stage's `done` and waits (spins,
+//! then yields) until `done` reaches the stage's block count, then moves on to the next stage.
+//! Every block gets claimed: next to an unclaimed block, a claimed one was taken by a thread
+//! walking towards it, which tries it next.
 //!
-//! **Visibility.** A block's writes precede the `done.fetch_add` (Release) of its thread; a waiter's load of
-//! `done` (Acquire) that reads the full count synchronises with every one of those increments
-//! (each heads a release sequence that the later increments continue), so all the writes of
-//! stage `s` happen before anything a thread does in stage `s + 1`. The thread that finishes a
-//! stage's last block raises `current` (Release) past it; a thread that joins late starts from
-//! `current` (Acquire), which carries the same guarantee for every stage before it.
+//! **Visibility.** A block's writes precede the `done.fetch_add` (Release) of its thread; a
+//! waiter's load of `done` (Acquire) that reads the full count synchronises with every one of
+//! those increments (each heads a release sequence that the later increments continue), so all
+//! the writes of stage `s` happen before anything a thread does in stage `s + 1`. The thread
+//! whose increment completes a stage raises `current` (Release) past it; a thread that joins
+//! late starts from `current` (Acquire), which carries the same guarantee for every stage
+//! before it.
 //!
-//! **No deadlock, whatever the pool is doing.** A thread only waits for blocks claimed by
-//! running threads (or left to threads still claiming, see above), which never wait in the
-//! middle of a block, so each wait ends. A helper the pool never starts holds no block: the
-//! calling thread can run every stage alone (and then runs the helper, if rayon hands it back,
-//! which finds nothing left to do). A block that panics still counts as done, so the other
-//! threads finish and the panic reaches the caller when the region ends.
+//! **No deadlock, whatever the pool is doing.** A thread only waits for blocks that running
+//! threads have claimed or are about to claim (see above), and no thread waits in the middle of
+//! a block or before its last claim, so each wait ends. A helper the pool never starts holds no
+//! block: the calling thread can run every stage alone (and then runs the helper, if rayon
+//! hands it back, which finds nothing left to do). A block that panics still counts as done, so
+//! the other threads finish and the panic reaches the caller when the region ends.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
