@@ -44,7 +44,7 @@
 //! 8. **store**: accumulated impulses go back into the contact cache for the next step.
 //!
 //! **Threads.** On a pool of one thread the passes run as plain loops. On more, each of
-//! [`Solver::solve_velocities`] and [`Solver::relax_and_restitute`] is one parallel region
+//! `Solver::solve_velocities` and `Solver::relax_and_restitute` is one parallel region
 //! (`stages`, after Box2D v3's solver stages): its conversions of the angular velocities and
 //! every colour of every pass are stages, run in order, each split into blocks (whole
 //! bundles, about `CHUNK_POINTS` points; bodies, for a conversion; the overflow colour is one
