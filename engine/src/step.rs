@@ -922,6 +922,7 @@ impl PairBody {
 }
 
 /// What the narrow phase reads besides the candidates, built once per step.
+#[derive(Clone, Copy)]
 struct NarrowInput<'a> {
     slots: &'a [Slot],
     /// Per slot, what a pair of balls or boxes reads.
@@ -940,9 +941,15 @@ impl NarrowInput<'_> {
     /// The narrow phase of `cands`, in order, onto `out`; returns how many are unsupported
     /// pairs of shapes.
     fn run(&self, cands: &[Candidate], out: &mut Vec<ContactPair>) -> usize {
+        // One length for both per-slot tables, so that one bounds check covers both.
+        let n = self.bodies.len();
+        let input = NarrowInput {
+            frames: &self.frames[..n],
+            ..*self
+        };
         let mut unsupported = 0;
         for c in cands {
-            if self.contact_pair(c, out).is_err() {
+            if input.contact_pair(c, out).is_err() {
                 unsupported += 1;
             }
         }
@@ -1011,7 +1018,7 @@ impl NarrowInput<'_> {
         let Ok(depth) = crate::world::checked_max_depth(&m) else {
             return;
         };
-        // Pushed first, its impulses matched in place: the manifold is copied once.
+        // Pushed first, its impulses matched in place.
         let at = out.len();
         out.push(ContactPair {
             a: BodyHandle::new(c.a, pa.generation),
