@@ -533,30 +533,39 @@ impl World {
             .with_min_len(256)
             .map(|(slot, pose)| PairBody::of(slot, pose))
             .unzip_into_vecs(&mut sc.pair_bodies, &mut sc.box_frames);
-        let (bodies, frames) = (&sc.pair_bodies, &sc.box_frames);
-        // Fixed chunks of the candidates in parallel, each into its own buffer (kept between
-        // steps), then concatenated in order: the result does not depend on the thread count.
-        let chunks = sc.candidates.len().div_ceil(CONTACT_CHUNK);
-        if sc.contact_chunks.len() < chunks {
-            sc.contact_chunks.resize_with(chunks, ContactChunk::default);
-        }
-        sc.candidates
-            .par_chunks(CONTACT_CHUNK)
-            .zip(sc.contact_chunks[..chunks].par_iter_mut())
-            .for_each(|(cands, out)| {
-                out.contacts.clear();
-                out.unsupported = 0;
-                for c in cands {
-                    match contact_pair(c, slots, bodies, frames, poses, prev, slop) {
-                        Ok(Some(cp)) => out.contacts.push(cp),
-                        Ok(None) => {}
-                        Err(()) => out.unsupported += 1,
-                    }
-                }
-            });
-        let parts = &sc.contact_chunks[..chunks];
-        concat_into(parts, |c| &c.contacts, &mut sc.new_contacts);
-        let mut unsupported: usize = parts.iter().map(|c| c.unsupported).sum();
+        let input = NarrowInput {
+            slots,
+            bodies: &sc.pair_bodies,
+            frames: &sc.box_frames,
+            poses,
+            prev,
+            slop,
+        };
+        let narrow = |cands: &[Candidate], out: &mut Vec<ContactPair>| input.run(cands, out);
+        let mut unsupported = if rayon::current_num_threads() == 1 {
+            // One thread: the same pairs in the same order straight into the cache, without
+            // the chunk buffers and their copy.
+            sc.new_contacts.clear();
+            narrow(&sc.candidates, &mut sc.new_contacts)
+        } else {
+            // Fixed chunks of the candidates in parallel, each into its own buffer (kept
+            // between steps), then concatenated in order: the result does not depend on the
+            // thread count.
+            let chunks = sc.candidates.len().div_ceil(CONTACT_CHUNK);
+            if sc.contact_chunks.len() < chunks {
+                sc.contact_chunks.resize_with(chunks, ContactChunk::default);
+            }
+            sc.candidates
+                .par_chunks(CONTACT_CHUNK)
+                .zip(sc.contact_chunks[..chunks].par_iter_mut())
+                .for_each(|(cands, out)| {
+                    out.contacts.clear();
+                    out.unsupported = narrow(cands, &mut out.contacts);
+                });
+            let parts = &sc.contact_chunks[..chunks];
+            concat_into(parts, |c| &c.contacts, &mut sc.new_contacts);
+            parts.iter().map(|c| c.unsupported).sum()
+        };
         // Sensors: boolean overlap tests.
         sc.sensor_out.clear();
         sc.sensor_candidates
@@ -912,53 +921,121 @@ impl PairBody {
     }
 }
 
-/// The narrow phase of one candidate: its manifold with last step's impulses matched by
-/// feature id, `Ok(None)` when the shapes are farther apart than the prediction, `Err` for an
-/// unsupported pair of shapes. Balls and boxes read only `bodies` (and `frames`); what
-/// `query::contact` would run for them is called directly.
-#[inline(always)]
-fn contact_pair(
-    c: &Candidate,
-    slots: &[Slot],
-    bodies: &[PairBody],
-    frames: &[BoxFrame],
-    poses: &[crate::math::Isometry],
-    prev: &[ContactPair],
+/// What the narrow phase reads besides the candidates, built once per step.
+#[derive(Clone, Copy)]
+struct NarrowInput<'a> {
+    slots: &'a [Slot],
+    /// Per slot, what a pair of balls or boxes reads.
+    bodies: &'a [PairBody],
+    /// Per slot, a box's frame (zero for other shapes).
+    frames: &'a [BoxFrame],
+    /// Per slot, the shape's world pose.
+    poses: &'a [crate::math::Isometry],
+    /// Last step's contact cache, which `Candidate::prev` indexes.
+    prev: &'a [ContactPair],
+    /// `WorldConfig::linear_slop`, metres.
     slop: Real,
-) -> Result<Option<ContactPair>, ()> {
-    let (ia, ib) = (c.a as usize, c.b as usize);
-    let (pa, pb) = (&bodies[ia], &bodies[ib]);
-    let m = match (pa.shape, pb.shape) {
-        (PairShape::Empty, _) | (_, PairShape::Empty) => return Ok(None),
-        (PairShape::Ball, PairShape::Ball) => query::contact_ball_ball(
-            &pa.centre.into(),
-            pa.size.x,
-            &pb.centre.into(),
-            pb.size.x,
-            c.prediction,
-        ),
-        (PairShape::Cuboid, PairShape::Cuboid) => query::contact_cuboid_cuboid_frames(
-            &frames[ia],
-            &pa.size,
-            &frames[ib],
-            &pb.size,
-            c.prediction,
-        ),
-        _ => {
-            let (Some(ba), Some(bb)) = (slots[ia].body.as_ref(), slots[ib].body.as_ref()) else {
-                return Ok(None);
-            };
-            contact_any(&poses[ia], &ba.shape, &poses[ib], &bb.shape, c.prediction)
-                .map_err(|_| ())?
+}
+
+impl NarrowInput<'_> {
+    /// The narrow phase of `cands`, in order, onto `out`; returns how many are unsupported
+    /// pairs of shapes.
+    fn run(&self, cands: &[Candidate], out: &mut Vec<ContactPair>) -> usize {
+        // One length for both per-slot tables, so that one bounds check covers both.
+        let n = self.bodies.len();
+        let input = NarrowInput {
+            frames: &self.frames[..n],
+            ..*self
+        };
+        let mut unsupported = 0;
+        for c in cands {
+            if input.contact_pair(c, out).is_err() {
+                unsupported += 1;
+            }
         }
-    };
-    let Some(m) = m else { return Ok(None) };
-    if m.is_empty() || crate::world::validate_manifold(&m).is_err() {
-        return Ok(None);
+        unsupported
     }
-    let mut impulses = [PointImpulse::default(); 4];
-    if c.prev != NONE {
-        let old = &prev[c.prev as usize];
+
+    /// The narrow phase of one candidate: pushes its manifold, with last step's impulses
+    /// matched by feature id, onto `out`; pushes nothing when the shapes are farther apart
+    /// than the prediction; `Err` (nothing pushed) for an unsupported pair of shapes. Balls and
+    /// boxes read only `bodies` (and `frames`); what `query::contact` would run for them is
+    /// called directly.
+    #[inline(always)]
+    fn contact_pair(&self, c: &Candidate, out: &mut Vec<ContactPair>) -> Result<(), ()> {
+        let (ia, ib) = (c.a as usize, c.b as usize);
+        let (pa, pb) = (&self.bodies[ia], &self.bodies[ib]);
+        let m = match (pa.shape, pb.shape) {
+            (PairShape::Cuboid, PairShape::Cuboid) => query::contact_cuboid_cuboid_frames(
+                &self.frames[ia],
+                &pa.size,
+                &self.frames[ib],
+                &pb.size,
+                c.prediction,
+            ),
+            (PairShape::Ball, PairShape::Ball) => query::contact_ball_ball(
+                &pa.centre.into(),
+                pa.size.x,
+                &pb.centre.into(),
+                pb.size.x,
+                c.prediction,
+            ),
+            (PairShape::Empty, _) | (_, PairShape::Empty) => return Ok(()),
+            _ => self.contact_other(c)?,
+        };
+        self.push(c, pa, pb, m, out);
+        Ok(())
+    }
+
+    /// The manifold of a candidate that is neither two balls nor two boxes (kept out of the
+    /// loop over candidates, whose registers it would otherwise take).
+    #[inline(never)]
+    fn contact_other(&self, c: &Candidate) -> Result<Option<Manifold>, ()> {
+        let (ia, ib) = (c.a as usize, c.b as usize);
+        let (Some(ba), Some(bb)) = (self.slots[ia].body.as_ref(), self.slots[ib].body.as_ref())
+        else {
+            return Ok(None);
+        };
+        let (pa, pb) = (&self.poses[ia], &self.poses[ib]);
+        contact_any(pa, &ba.shape, pb, &bb.shape, c.prediction).map_err(|_| ())
+    }
+
+    /// Pushes the contact pair of `c` (bodies `pa`, `pb`) with manifold `m` onto `out`, unless
+    /// `m` is `None`, empty or not finite; its impulses are last step's, matched by feature id.
+    #[inline(always)]
+    fn push(
+        &self,
+        c: &Candidate,
+        pa: &PairBody,
+        pb: &PairBody,
+        m: Option<Manifold>,
+        out: &mut Vec<ContactPair>,
+    ) {
+        let Some(m) = m else { return };
+        if m.is_empty() {
+            return;
+        }
+        let Ok(depth) = crate::world::checked_max_depth(&m) else {
+            return;
+        };
+        // Pushed first, its impulses matched in place.
+        let at = out.len();
+        out.push(ContactPair {
+            a: BodyHandle::new(c.a, pa.generation),
+            b: BodyHandle::new(c.b, pb.generation),
+            touching: depth >= -self.slop,
+            manifold: m,
+            impulses: [PointImpulse::default(); 4],
+        });
+        if c.prev == NONE {
+            return;
+        }
+        let ContactPair {
+            manifold: m,
+            impulses,
+            ..
+        } = &mut out[at];
+        let old = &self.prev[c.prev as usize];
         let olds = old.manifold.points();
         for (k, p) in m.points().iter().enumerate() {
             // By feature id; failing that (the narrow phase may switch reference faces), the
@@ -981,11 +1058,4 @@ fn contact_pair(
             }
         }
     }
-    Ok(Some(ContactPair {
-        a: BodyHandle::new(c.a, pa.generation),
-        b: BodyHandle::new(c.b, pb.generation),
-        touching: m.max_depth() >= -slop,
-        manifold: m,
-        impulses,
-    }))
 }
