@@ -24,6 +24,7 @@ pub use tumble_narrowphase::{math, Aabb};
 mod any;
 mod error;
 mod handle;
+mod pair_sort;
 mod proxies;
 pub mod structure;
 

@@ -7,6 +7,7 @@
 use crate::error::BroadPhaseError;
 use crate::handle::{Pair, ProxyArena, ProxyHandle};
 use crate::math::{Point, Real, Vector};
+pub(crate) use crate::pair_sort::SortScratch;
 use crate::Aabb;
 use rayon::prelude::*;
 
@@ -224,129 +225,25 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     }
 }
 
-/// Sorts the pair keys (linear-time bucket or radix sort when large; a serial sort, so the
-/// result cannot depend on the thread count) and writes the handle pairs to `out` (cleared
-/// first).
+/// Sorts the pair keys in place (see [`SortScratch`]) and writes the handle pairs to `out`
+/// (replaced), the pairs of the pair order.
 pub(crate) fn finish_pairs(
-    keys: &mut [u64],
+    keys: &mut Vec<u64>,
     arena: &ProxyArena,
     out: &mut Vec<Pair>,
     scratch: &mut SortScratch,
 ) {
-    let slots = arena.slot_count() as u64;
-    if keys.len() > 1 << 12 && slots <= keys.len() as u64 {
-        bucket_sort(keys, slots, scratch);
-    } else if keys.len() > 1 << 12 {
-        radix_sort(keys, slots, scratch);
-    } else {
-        keys.sort_unstable();
-    }
+    scratch.sort_in_place(keys, arena.slot_count() as u64);
+    pairs_of(keys, arena, out);
+}
+
+/// Writes the handle pairs of the sorted pair `keys` to `out` (replaced), in parallel.
+pub(crate) fn pairs_of(keys: &[u64], arena: &ProxyArena, out: &mut Vec<Pair>) {
     debug_assert!(keys.windows(2).all(|w| w[0] < w[1]), "pair reported twice");
-    out.clear();
-    out.extend(
-        keys.iter()
-            .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32))),
-    );
-}
-
-/// Buffers of the pair-key sorts, kept by each structure from frame to frame so that a warm
-/// frame allocates nothing (fresh buffers cost page faults: about 5 % of a 10 000-ball step).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct SortScratch {
-    keys: Vec<u64>,
-    starts: Vec<u32>,
-}
-
-/// Sorts pair keys (`(a << 32) | b` with `a, b < slots`) ascending when there are more pairs
-/// than slots: a counting sort on `a` (one bucket per slot), then each bucket (a few keys for
-/// most proxies) sorted on its own. Two passes over the keys where the radix sort makes four.
-fn bucket_sort(keys: &mut [u64], slots: u64, scratch: &mut SortScratch) {
-    let SortScratch {
-        keys: sorted,
-        starts,
-    } = scratch;
-    // Counts of bucket `a` in `starts[a + 1]`, then their prefix sums: bucket `a` starts at
-    // `starts[a]`.
-    starts.clear();
-    starts.resize(slots as usize + 1, 0);
-    for &k in keys.iter() {
-        starts[(k >> 32) as usize + 1] += 1;
-    }
-    for i in 1..starts.len() {
-        starts[i] += starts[i - 1];
-    }
-    sorted.clear();
-    sorted.resize(keys.len(), 0);
-    // `starts[a]` is the write cursor of bucket `a`; afterwards it is the bucket's end (the
-    // start of bucket `a + 1`), so `starts[..slots]` are the buckets' ends, in order.
-    for &k in keys.iter() {
-        let c = &mut starts[(k >> 32) as usize];
-        sorted[*c as usize] = k;
-        *c += 1;
-    }
-    let mut begin = 0;
-    for &end in &starts[..slots as usize] {
-        let bucket = &mut sorted[begin..end as usize];
-        begin = end as usize;
-        if bucket.len() <= 16 {
-            // Insertion sort: the common case is 0-4 keys.
-            for i in 1..bucket.len() {
-                let x = bucket[i];
-                let mut j = i;
-                while j > 0 && bucket[j - 1] > x {
-                    bucket[j] = bucket[j - 1];
-                    j -= 1;
-                }
-                bucket[j] = x;
-            }
-        } else {
-            bucket.sort_unstable();
-        }
-    }
-    keys.copy_from_slice(sorted);
-}
-
-/// Sorts pair keys (`(a << 32) | b` with `a, b < slots`) ascending: least-significant-digit
-/// radix sort on 11-bit digits, skipping the digits that are zero in every key. Linear time,
-/// where a comparison sort of the ~10⁵ keys of a large scene costs several times more.
-fn radix_sort(keys: &mut [u64], slots: u64, scratch: &mut SortScratch) {
-    const BITS: u32 = 11;
-    const RADIX: usize = 1 << BITS;
-    // Only the low `w` bits of each half can be set.
-    let w = 64 - slots.saturating_sub(1).leading_zeros().min(63);
-    let buffer = &mut scratch.keys;
-    buffer.clear();
-    buffer.resize(keys.len(), 0);
-    let mut counts = [0u32; RADIX];
-    let (mut src, mut dst): (&mut [u64], &mut [u64]) = (keys, buffer);
-    let mut in_scratch = false;
-    for half in [0u32, 32] {
-        let mut shift = half;
-        while shift < half + w {
-            counts.fill(0);
-            for &k in src.iter() {
-                counts[((k >> shift) as usize) & (RADIX - 1)] += 1;
-            }
-            let mut run = 0u32;
-            for c in counts.iter_mut() {
-                let n = *c;
-                *c = run;
-                run += n;
-            }
-            for &k in src.iter() {
-                let d = ((k >> shift) as usize) & (RADIX - 1);
-                dst[counts[d] as usize] = k;
-                counts[d] += 1;
-            }
-            std::mem::swap(&mut src, &mut dst);
-            in_scratch = !in_scratch;
-            shift += BITS;
-        }
-    }
-    if in_scratch {
-        // `src` is the scratch buffer holding the sorted keys, `dst` the caller's slice.
-        dst.copy_from_slice(src);
-    }
+    keys.par_iter()
+        .with_min_len(4096)
+        .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32)))
+        .collect_into_vec(out);
 }
 
 /// Concatenates per-task pair-key vectors.
@@ -355,43 +252,5 @@ pub(crate) fn concat(parts: &[Vec<u64>], keys: &mut Vec<u64>) {
     keys.reserve(parts.iter().map(Vec::len).sum());
     for p in parts {
         keys.extend_from_slice(p);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    /// The radix and bucket sorts agree with a comparison sort for several slot counts (digit
-    /// counts), including duplicates of the lower index and slots up to the largest handle
-    /// index, and buckets above the insertion-sort size (few slots, many keys).
-    #[test]
-    fn radix_sort_matches_comparison_sort() {
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
-        // One scratch for every case, as a structure reuses it from frame to frame: stale
-        // contents of a longer earlier sort must not leak into a later one.
-        let mut scratch = SortScratch::default();
-        for slots in [1u64, 2, 3, 2047, 2048, 2049, 100_000, 1 << 22, 1 << 31] {
-            for len in [0usize, 1, 5, 5000] {
-                let mut keys: Vec<u64> = (0..len)
-                    .map(|_| {
-                        let a = rng.gen_range(0..slots) as u32;
-                        let b = rng.gen_range(0..slots) as u32;
-                        pair_key(a, b)
-                    })
-                    .collect();
-                let mut expect = keys.clone();
-                expect.sort_unstable();
-                let mut by_bucket = keys.clone();
-                radix_sort(&mut keys, slots, &mut scratch);
-                assert_eq!(keys, expect, "radix: slots {slots}, len {len}");
-                if slots <= 1 << 22 {
-                    bucket_sort(&mut by_bucket, slots, &mut scratch);
-                    assert_eq!(by_bucket, expect, "buckets: slots {slots}, len {len}");
-                }
-            }
-        }
     }
 }

@@ -31,7 +31,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, pairs_of, sort_ray_hits, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHandle};
 use rayon::prelude::*;
 
@@ -812,11 +812,13 @@ impl Grid {
             lens.extend(sub.iter().map(Vec::len));
             parts.extend(sub);
         }
-        self.keys.clear();
-        self.keys.reserve(lens.iter().sum());
-        for (p, &len) in parts.iter().zip(&lens) {
-            self.keys.extend_from_slice(&p[..len]);
-        }
+        // Sorted straight from the per-task buffers (no concatenation first).
+        self.sort.sort(
+            parts.len(),
+            |i| &parts[i][..lens[i]],
+            self.store.arena.slot_count() as u64,
+            &mut self.keys,
+        );
         parts.truncate(chunks);
         self.parts = parts;
         self.part_lens = lens;
@@ -948,11 +950,9 @@ impl BroadPhase for Grid {
         if self.dirty {
             self.rebuild();
             self.find_pair_keys();
-            finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
-        } else {
-            // Nothing changed since the last rebuild: the sorted keys still hold.
-            finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
         }
+        // Otherwise nothing changed since the last rebuild: the sorted keys still hold.
+        pairs_of(&self.keys, &self.store.arena, out);
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {
