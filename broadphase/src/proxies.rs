@@ -20,6 +20,30 @@ pub(crate) struct ProxyStore {
     pub user: Vec<u64>,
 }
 
+/// Batches of at least this many updates are checked (and, in slot order, written) in parallel.
+const PARALLEL_UPDATES: usize = 1 << 14;
+/// Updates per parallel task at least.
+const UPDATE_GRAIN: usize = 4096;
+
+/// Writes the boxes of `items` (live, in strictly increasing slot order) to `aabbs`, the
+/// per-slot boxes from slot `first` on, halving the batch between rayon tasks.
+fn write_sorted(aabbs: &mut [Aabb], first: usize, items: &[(ProxyHandle, Aabb)]) {
+    if items.len() > UPDATE_GRAIN {
+        let (lo, hi) = items.split_at(items.len() / 2);
+        // Every slot of `lo` is below the first slot of `hi`.
+        let (alo, ahi) = aabbs.split_at_mut(hi[0].0.index() as usize - first);
+        let split = hi[0].0.index() as usize;
+        rayon::join(
+            || write_sorted(alo, first, lo),
+            || write_sorted(ahi, split, hi),
+        );
+    } else {
+        for &(h, a) in items {
+            aabbs[h.index() as usize - first] = a;
+        }
+    }
+}
+
 /// Refuses non-finite or inverted boxes.
 #[inline]
 pub(crate) fn check_aabb(aabb: &Aabb, h: Option<ProxyHandle>) -> Result<(), BroadPhaseError> {
@@ -67,23 +91,46 @@ impl ProxyStore {
         items.iter().try_for_each(|(a, _)| check_aabb(a, None))
     }
 
-    /// Checks every item of a batch update before anything is changed.
-    pub fn check_updates(&self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError> {
+    /// Replaces the AABBs of a batch of live proxies (a handle may appear more than once: the
+    /// last box wins). Every item is checked before anything is changed; on error nothing is,
+    /// and the error names the first bad item.
+    ///
+    /// Large batches (every body moved) are checked in parallel, and when their handle indices
+    /// strictly increase (the engine's batches are in slot order) they name distinct slots and
+    /// are written in parallel too: the batch is split in halves, and the slots at the
+    /// split, so each half owns its own part of `aabbs` (no `unsafe`).
+    pub fn update_batch(&mut self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError> {
         let check = |(h, a): &(ProxyHandle, Aabb)| {
             self.arena.check(*h)?;
             check_aabb(a, Some(*h))
         };
-        // Large batches (every body moved) are checked in parallel; on failure the serial scan
-        // names the first bad item, so the error does not depend on the thread count.
-        if items.len() >= 1 << 14
+        // The error does not depend on the thread count: on failure the serial scan names the
+        // first bad item.
+        let parallel = items.len() >= PARALLEL_UPDATES
             && items
-                .par_iter()
-                .with_min_len(4096)
-                .all(|i| check(i).is_ok())
-        {
+                .par_chunks(UPDATE_GRAIN)
+                .enumerate()
+                .all(|(c, chunk)| {
+                    // Whole chunks per task, so the serial loop has no per-item stop check.
+                    let before = c.checked_sub(1).map(|_| items[c * UPDATE_GRAIN - 1].0);
+                    let mut prev = before.map_or(0, |h| h.index() as u64 + 1);
+                    let mut ok = true;
+                    for it in chunk {
+                        let i = it.0.index() as u64;
+                        ok &= check(it).is_ok() & (i >= prev);
+                        prev = i + 1;
+                    }
+                    ok
+                });
+        if parallel {
+            write_sorted(&mut self.aabbs, 0, items);
             return Ok(());
         }
-        items.iter().try_for_each(check)
+        items.iter().try_for_each(check)?;
+        for &(h, a) in items {
+            self.aabbs[h.index() as usize] = a;
+        }
+        Ok(())
     }
 
     /// Frees a proxy's slot.
@@ -252,5 +299,65 @@ pub(crate) fn concat(parts: &[Vec<u64>], keys: &mut Vec<u64>) {
     keys.reserve(parts.iter().map(Vec::len).sum());
     for p in parts {
         keys.extend_from_slice(p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit_box(x: Real) -> Aabb {
+        Aabb::new(Point::new(x, 0.0, 0.0), Point::new(x + 1.0, 1.0, 1.0)).unwrap()
+    }
+
+    /// Large batches (the parallel path) write exactly what one-by-one updates write: in slot
+    /// order, in another order with repeated handles (the last box wins), and not at all when
+    /// an item is bad, with the error of the first bad item.
+    #[test]
+    fn large_update_batches_equal_single_updates() {
+        let n = 3 * PARALLEL_UPDATES / 2;
+        let mut store = ProxyStore::default();
+        let handles: Vec<ProxyHandle> = (0..n)
+            .map(|k| store.insert(unit_box(k as Real), k as u64).unwrap().0)
+            .collect();
+        let moved = |k: usize, round: usize| unit_box((k * 7 + round) as Real);
+        // Slot order: a strict subset (every third slot skipped), so the halves' slot ranges
+        // have gaps.
+        let batch: Vec<(ProxyHandle, Aabb)> = (0..n)
+            .filter(|k| k % 3 != 0)
+            .map(|k| (handles[k], moved(k, 1)))
+            .collect();
+        assert!(batch.len() >= PARALLEL_UPDATES);
+        store.update_batch(&batch).unwrap();
+        for k in 0..n {
+            let expect = if k % 3 != 0 {
+                moved(k, 1)
+            } else {
+                unit_box(k as Real)
+            };
+            assert_eq!(store.aabb(handles[k]).unwrap(), expect, "slot {k}");
+        }
+        // Reversed, every handle twice: the later item wins.
+        let batch: Vec<(ProxyHandle, Aabb)> = (0..n)
+            .rev()
+            .flat_map(|k| [(handles[k], moved(k, 2)), (handles[k], moved(k, 3))])
+            .collect();
+        store.update_batch(&batch).unwrap();
+        for k in 0..n {
+            assert_eq!(store.aabb(handles[k]).unwrap(), moved(k, 3), "slot {k}");
+        }
+        // Two bad items in slot order: nothing changes, the first one is named.
+        let nan = Aabb::new_unchecked(Point::new(Real::NAN, 0.0, 0.0), Point::new(1.0, 1.0, 1.0));
+        let mut batch: Vec<(ProxyHandle, Aabb)> =
+            (0..n).map(|k| (handles[k], moved(k, 4))).collect();
+        batch[n - 10].1 = nan;
+        batch[n / 2].1 = nan;
+        assert_eq!(
+            store.update_batch(&batch),
+            Err(BroadPhaseError::NonFiniteAabb(Some(handles[n / 2])))
+        );
+        for k in 0..n {
+            assert_eq!(store.aabb(handles[k]).unwrap(), moved(k, 3), "slot {k}");
+        }
     }
 }

@@ -231,7 +231,7 @@ impl Grid {
         self.dirty = true;
         self.order_ok = false;
     }
-    fn on_update(&mut self, _slot: usize) {
+    fn on_moved(&mut self) {
         self.dirty = true;
     }
 
