@@ -329,13 +329,13 @@ mod tests {
             .collect();
         assert!(batch.len() >= PARALLEL_UPDATES);
         store.update_batch(&batch).unwrap();
-        for k in 0..n {
+        for (k, &h) in handles.iter().enumerate() {
             let expect = if k % 3 != 0 {
                 moved(k, 1)
             } else {
                 unit_box(k as Real)
             };
-            assert_eq!(store.aabb(handles[k]).unwrap(), expect, "slot {k}");
+            assert_eq!(store.aabb(h).unwrap(), expect, "slot {k}");
         }
         // Reversed, every handle twice: the later item wins.
         let batch: Vec<(ProxyHandle, Aabb)> = (0..n)
@@ -343,8 +343,8 @@ mod tests {
             .flat_map(|k| [(handles[k], moved(k, 2)), (handles[k], moved(k, 3))])
             .collect();
         store.update_batch(&batch).unwrap();
-        for k in 0..n {
-            assert_eq!(store.aabb(handles[k]).unwrap(), moved(k, 3), "slot {k}");
+        for (k, &h) in handles.iter().enumerate() {
+            assert_eq!(store.aabb(h).unwrap(), moved(k, 3), "slot {k}");
         }
         // Two bad items in slot order: nothing changes, the first one is named.
         let nan = Aabb::new_unchecked(Point::new(Real::NAN, 0.0, 0.0), Point::new(1.0, 1.0, 1.0));
@@ -356,8 +356,8 @@ mod tests {
             store.update_batch(&batch),
             Err(BroadPhaseError::NonFiniteAabb(Some(handles[n / 2])))
         );
-        for k in 0..n {
-            assert_eq!(store.aabb(handles[k]).unwrap(), moved(k, 3), "slot {k}");
+        for (k, &h) in handles.iter().enumerate() {
+            assert_eq!(store.aabb(h).unwrap(), moved(k, 3), "slot {k}");
         }
     }
 }
