@@ -49,6 +49,8 @@ const CELL_FACTOR: Real = 2.0;
 const SPARSE_CELL_FACTOR: Real = 2.5;
 /// Mean entries per occupied cell below which the scene counts as sparse.
 const SPARSE_OCCUPANCY: u64 = 6;
+/// Proxies per parallel task of the cell-range pass.
+const RANGE_CHUNK: usize = 4096;
 /// Fixed number of chunks the entries are split into to compute the next proxy order.
 const ORDER_CHUNKS: usize = 16;
 /// Cells with at least this many entries have them grouped by flags before pairing (below it
@@ -364,34 +366,60 @@ impl Grid {
             .par_iter()
             .map(|&s| aabbs[s as usize])
             .collect_into_vec(&mut boxes);
+        // Cell ranges, oversized flags, and the bounds and entry count of the others, over
+        // fixed chunks of proxies in parallel (min, max and sums do not depend on the
+        // chunking). Unchanged lengths make the resizes free.
+        let n = boxes.len();
+        let mut over = std::mem::take(&mut self.over);
+        over.resize(n, false);
         let this = &*self;
         boxes
             .par_iter()
             .map(|b| this.range_of(b))
             .collect_into_vec(&mut ranges);
+        let (lo, hi, total, any_big) = ranges
+            .par_chunks(RANGE_CHUNK)
+            .zip(over.par_chunks_mut(RANGE_CHUNK))
+            .map(|(rs, os)| {
+                let mut acc = ([i32::MAX; 3], [i32::MIN; 3], 0u64, false);
+                for (r, o) in rs.iter().zip(os) {
+                    let cells = r.cells();
+                    *o = cells > MAX_CELLS_PER_PROXY;
+                    acc.3 |= *o;
+                    if *o {
+                        continue;
+                    }
+                    acc.2 += cells;
+                    for d in 0..3 {
+                        acc.0[d] = acc.0[d].min(r.lo[d]);
+                        acc.1[d] = acc.1[d].max(r.hi[d]);
+                    }
+                }
+                acc
+            })
+            .reduce(
+                || ([i32::MAX; 3], [i32::MIN; 3], 0u64, false),
+                |a, b| {
+                    (
+                        std::array::from_fn(|d| a.0[d].min(b.0[d])),
+                        std::array::from_fn(|d| a.1[d].max(b.1[d])),
+                        a.2 + b.2,
+                        a.3 | b.3,
+                    )
+                },
+            );
+        self.oversized.clear();
+        if any_big {
+            self.oversized.extend(
+                over.iter()
+                    .enumerate()
+                    .filter(|&(_, &o)| o)
+                    .map(|(k, _)| k as u32),
+            );
+        }
         self.boxes = boxes;
         self.ranges = ranges;
-
-        // Oversized split, bounds and entry count.
-        self.oversized.clear();
-        self.over.clear();
-        let mut lo = [i32::MAX; 3];
-        let mut hi = [i32::MIN; 3];
-        let mut total = 0u64;
-        for (k, r) in self.ranges.iter().enumerate() {
-            let n = r.cells();
-            let big = n > MAX_CELLS_PER_PROXY;
-            self.over.push(big);
-            if big {
-                self.oversized.push(k as u32);
-                continue;
-            }
-            total += n;
-            for d in 0..3 {
-                lo[d] = lo[d].min(r.lo[d]);
-                hi[d] = hi[d].max(r.hi[d]);
-            }
-        }
+        self.over = over;
 
         // Dense when the occupied range is not much larger than the entry count.
         let dense_cells: u64 = if total == 0 {
