@@ -49,6 +49,10 @@ const CELL_FACTOR: Real = 2.0;
 const SPARSE_CELL_FACTOR: Real = 2.5;
 /// Mean entries per occupied cell below which the scene counts as sparse.
 const SPARSE_OCCUPANCY: u64 = 6;
+/// At most this many chunks of proxies in the counting sort.
+const MAX_CHUNKS: usize = 64;
+/// Buckets per parallel task of the counting sort's prefix sums.
+const PREFIX_BLOCK: usize = 1 << 14;
 /// Proxies per parallel task of the cell-range pass.
 const RANGE_CHUNK: usize = 4096;
 /// Fixed number of chunks the entries are split into to compute the next proxy order.
@@ -143,6 +147,8 @@ pub struct Grid {
     /// the entries `bucket << 32 | entry` in walk order, in a buffer whose first `len` values
     /// are this rebuild's (it keeps its largest length, so a warm rebuild never zero-fills it).
     chunks: Vec<(Vec<u32>, Vec<u64>, usize)>,
+    /// Per block of [`PREFIX_BLOCK`] buckets: its first entry position.
+    block_runs: Vec<u32>,
     /// Sorted pair keys of the last rebuild (reused while nothing changes).
     keys: Vec<u64>,
     /// Per-task pair keys of the last search, and the sort's buffers (kept so that a warm
@@ -184,6 +190,7 @@ impl Grid {
             next_live: Vec::new(),
             order_parts: Vec::new(),
             chunks: Vec::new(),
+            block_runs: Vec::new(),
             keys: Vec::new(),
             parts: Vec::new(),
             part_lens: Vec::new(),
@@ -447,7 +454,9 @@ impl Grid {
         // parallel. Within a bucket the entries end up in ascending `k` whatever the chunking,
         // so the table does not depend on the thread count.
         let n = self.ranges.len();
-        let t = rayon::current_num_threads().clamp(1, 64).min(n / 8192 + 1);
+        let t = rayon::current_num_threads()
+            .clamp(1, MAX_CHUNKS)
+            .min(n / 8192 + 1);
         let bounds: Vec<(usize, usize)> = (0..t).map(|i| (i * n / t, (i + 1) * n / t)).collect();
         let hashed = self.mode == GridMode::Hashed;
         // Dense mode: the cell walk runs once, its (bucket, entry) pairs are kept for the
@@ -469,21 +478,42 @@ impl Grid {
                     }
                 }
             });
-        // Prefix sums: bucket starts, and each chunk's first position in each bucket.
+        // Prefix sums: bucket starts, and each chunk's first position in each bucket. Over
+        // fixed blocks of buckets in parallel: each block's entry count, their (few) prefix
+        // sums, then each block's own running sum from its offset.
+        let blocks = buckets.div_ceil(PREFIX_BLOCK).max(1);
+        let mut block_runs = std::mem::take(&mut self.block_runs);
+        (0..blocks)
+            .into_par_iter()
+            .map(|k| {
+                let r = k * PREFIX_BLOCK..((k + 1) * PREFIX_BLOCK).min(buckets);
+                chunks
+                    .iter()
+                    .map(|(c, _, _)| c[r.clone()].iter().sum::<u32>())
+                    .sum::<u32>()
+            })
+            .collect_into_vec(&mut block_runs);
+        let mut run = 0u32;
+        for r in block_runs.iter_mut() {
+            let k = *r;
+            *r = run;
+            run += k;
+        }
         let mut starts = std::mem::take(&mut self.starts);
         starts.resize(buckets + 1, 0);
-        let mut run = 0u32;
-        let mut occupied = 0u64;
-        for (b, start) in starts[..buckets].iter_mut().enumerate() {
-            *start = run;
-            for (c, _, _) in chunks.iter_mut() {
-                let k = c[b];
-                c[b] = run;
-                run += k;
-            }
-            occupied += (run > *start) as u64;
-        }
         starts[buckets] = run;
+        let mut lists: [&mut [u32]; MAX_CHUNKS] = std::array::from_fn(|_| Default::default());
+        for (l, (c, _, _)) in lists.iter_mut().zip(chunks.iter_mut()) {
+            *l = &mut c[..buckets];
+        }
+        let occupied = prefix_blocks(
+            &block_runs,
+            0,
+            blocks,
+            &mut starts[..buckets],
+            &mut lists[..t],
+        );
+        self.block_runs = block_runs;
         self.sparse = total < SPARSE_OCCUPANCY * occupied;
         // Every position is written below: resizing only sets the length.
         let mut items = std::mem::take(&mut self.items);
@@ -879,6 +909,48 @@ impl Grid {
         out.clear();
         out.extend(slots.iter().map(|&s| self.store.arena.handle_of(s)));
     }
+}
+
+/// The counting sort's prefix sums over blocks `k0..k1` of [`PREFIX_BLOCK`] buckets:
+/// `starts` and `counts[c]` hold these blocks' buckets; block `k` starts at position
+/// `runs[k]`. Writes each bucket's start to `starts` and turns each chunk's count into its
+/// first position in the bucket; returns the number of occupied buckets. Halves the blocks
+/// between rayon tasks (each half owns its parts of the arrays).
+fn prefix_blocks(
+    runs: &[u32],
+    k0: usize,
+    k1: usize,
+    starts: &mut [u32],
+    counts: &mut [&mut [u32]],
+) -> u64 {
+    if k1 - k0 > 1 {
+        let mid = (k0 + k1) / 2;
+        let at = (mid - k0) * PREFIX_BLOCK;
+        let (slo, shi) = starts.split_at_mut(at);
+        let mut lo: [&mut [u32]; MAX_CHUNKS] = std::array::from_fn(|_| Default::default());
+        let mut hi: [&mut [u32]; MAX_CHUNKS] = std::array::from_fn(|_| Default::default());
+        for ((c, l), h) in counts.iter_mut().zip(&mut lo).zip(&mut hi) {
+            (*l, *h) = std::mem::take(c).split_at_mut(at);
+        }
+        let n = counts.len();
+        let (a, b) = rayon::join(
+            || prefix_blocks(runs, k0, mid, slo, &mut lo[..n]),
+            || prefix_blocks(runs, mid, k1, shi, &mut hi[..n]),
+        );
+        return a + b;
+    }
+    let mut run = runs[k0];
+    let mut occupied = 0;
+    for (b, start) in starts.iter_mut().enumerate() {
+        *start = run;
+        for c in counts.iter_mut() {
+            let k = c[b];
+            c[b] = run;
+            run += k;
+        }
+        occupied += (run > *start) as u64;
+    }
+    occupied
 }
 
 /// Raw output pointers of the parallel scatter (see the SAFETY note at its use).
