@@ -568,12 +568,18 @@ impl Grid {
                         .map(|&it| live[(it & SLOT_MASK) as usize]),
                 );
             });
+        // Concatenated in parallel: each part copied to its own slice of the output.
         let parts = &order_parts[..items.len().div_ceil(per)];
-        self.next_live.clear();
-        self.next_live.reserve(self.live.len());
-        for part in parts {
-            self.next_live.extend_from_slice(part);
+        let in_cells: usize = parts.iter().map(Vec::len).sum();
+        self.next_live.resize(in_cells, 0);
+        let mut outs: [&mut [u32]; ORDER_CHUNKS] = std::array::from_fn(|_| Default::default());
+        let mut rest = &mut self.next_live[..];
+        for (o, part) in outs.iter_mut().zip(parts) {
+            (*o, rest) = std::mem::take(&mut rest).split_at_mut(part.len());
         }
+        outs.par_iter_mut()
+            .zip(parts)
+            .for_each(|(o, part)| o.copy_from_slice(part));
         self.next_live
             .extend(self.oversized.iter().map(|&k| self.live[k as usize]));
         self.order_parts = order_parts;
