@@ -21,9 +21,9 @@ pub(crate) struct ProxyStore {
 }
 
 /// Batches of at least this many updates are checked (and, in slot order, written) in parallel.
-const PARALLEL_UPDATES: usize = 1 << 14;
+const PARALLEL_UPDATES: usize = 1 << 12;
 /// Updates per parallel task at least.
-const UPDATE_GRAIN: usize = 4096;
+const UPDATE_GRAIN: usize = 1024;
 
 /// Writes the boxes of `items` (live, in strictly increasing slot order) to `aabbs`, the
 /// per-slot boxes from slot `first` on, halving the batch between rayon tasks.

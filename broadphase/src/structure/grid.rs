@@ -54,7 +54,7 @@ const MAX_CHUNKS: usize = 64;
 /// Buckets per parallel task of the counting sort's prefix sums.
 const PREFIX_BLOCK: usize = 1 << 14;
 /// Proxies per parallel task of the cell-range pass.
-const RANGE_CHUNK: usize = 4096;
+const RANGE_CHUNK: usize = 1024;
 /// Fixed number of chunks the entries are split into to compute the next proxy order.
 const ORDER_CHUNKS: usize = 16;
 /// Cells with at least this many entries have them grouped by flags before pairing (below it
