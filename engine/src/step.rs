@@ -68,6 +68,8 @@ const COPY_GRAIN: usize = 4096;
 pub(crate) struct PairChunk {
     contacts: Vec<Candidate>,
     sensors: Vec<(u32, u32)>,
+    /// Both lists are strictly increasing by body pair.
+    sorted: bool,
 }
 
 /// What one chunk of candidates yields in the narrow phase (buffers kept between steps).
@@ -121,6 +123,24 @@ fn copy_parts<P: Sync, T: Copy + Send + Sync>(
         }
         rest = tail;
     }
+}
+
+/// Whether each non-empty part's first key is above the last key of the non-empty parts
+/// before it (with every part sorted, whether their concatenation is strictly increasing).
+fn increasing_joins(
+    parts: &[PairChunk],
+    first: impl Fn(&PairChunk) -> Option<(u32, u32)>,
+    last: impl Fn(&PairChunk) -> Option<(u32, u32)>,
+) -> bool {
+    let mut prev = None;
+    parts.iter().all(|p| {
+        let ok = match (prev, first(p)) {
+            (Some(l), Some(f)) => l < f,
+            _ => true,
+        };
+        prev = last(p).or(prev);
+        ok
+    })
 }
 
 /// How a pair of bodies interacts.
@@ -489,20 +509,31 @@ impl World {
                         None => {}
                     }
                 }
+                out.sorted = out
+                    .contacts
+                    .windows(2)
+                    .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
+                    && out.sensors.windows(2).all(|w| w[0] < w[1]);
             });
         let parts = &sc.pair_chunks[..chunks];
+        // Proxy order follows slot order in practice (both arenas allocate alike), so the
+        // lists are usually sorted already: each chunk checked its own, the joins between
+        // chunks are checked here.
+        let sorted = parts.iter().all(|c| c.sorted)
+            && increasing_joins(
+                parts,
+                |c| c.contacts.first().map(|c| (c.a, c.b)),
+                |c| c.contacts.last().map(|c| (c.a, c.b)),
+            )
+            && increasing_joins(
+                parts,
+                |c| c.sensors.first().copied(),
+                |c| c.sensors.last().copied(),
+            );
         concat_into(parts, |c| &c.contacts, &mut sc.candidates);
         concat_into(parts, |c| &c.sensors, &mut sc.sensor_candidates);
-        // Proxy order follows slot order in practice (both arenas allocate alike), so the
-        // lists are usually sorted already.
-        if !sc
-            .candidates
-            .windows(2)
-            .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
-        {
+        if !sorted {
             sc.candidates.par_sort_unstable_by_key(|c| (c.a, c.b));
-        }
-        if !sc.sensor_candidates.windows(2).all(|w| w[0] < w[1]) {
             sc.sensor_candidates.sort_unstable();
         }
         // Match last step's contact cache (sorted the same way) by merge join, per chunk from
