@@ -21,6 +21,7 @@
 //! it replaced (which also copied the result back), and fewer than the LSD radix sort it
 //! replaced for pair counts below the slot count (four counting passes of 11-bit digits).
 
+use crate::handle::{Pair, ProxyArena, ProxyHandle};
 use rayon::prelude::*;
 
 /// At most `2^PARTITION_BITS` partitions (64: a few per thread, so work stealing balances
@@ -64,27 +65,34 @@ struct Layout {
 }
 
 impl SortScratch {
-    /// Replaces `out` by the keys of `part(0) .. part(count - 1)` sorted ascending. Every key
-    /// is `(a << 32) | b` with `a < slots` (and `b < slots`), no key repeated. Parallel on the
+    /// Replaces `keys` by the keys of `part(0) .. part(count - 1)` sorted ascending, and
+    /// `pairs` by their handle pairs (`arena`'s handles of `a` and `b`). Every key is
+    /// `(a << 32) | b` with `a`, `b` live slots of `arena`, no key repeated. Parallel on the
     /// current rayon pool; the result does not depend on its thread count.
     pub fn sort<'a>(
         &mut self,
         count: usize,
         part: impl Fn(usize) -> &'a [u64] + Sync,
-        slots: u64,
-        out: &mut Vec<u64>,
+        arena: &ProxyArena,
+        keys: &mut Vec<u64>,
+        pairs: &mut Vec<Pair>,
     ) {
         let len = (0..count).map(|i| part(i).len()).sum::<usize>();
         let groups = rayon::current_num_threads()
             .clamp(1, 64)
             .min(len / GROUP_MIN + 1);
-        self.sort_with(count, part, slots, groups, out);
+        self.sort_with(count, part, arena, groups, keys, pairs);
     }
 
-    /// Sorts `keys` (as [`sort`](Self::sort) does) in place.
-    pub fn sort_in_place(&mut self, keys: &mut Vec<u64>, slots: u64) {
+    /// Sorts `keys` (as [`sort`](Self::sort) does) in place, and writes their pairs.
+    pub fn sort_in_place(
+        &mut self,
+        keys: &mut Vec<u64>,
+        arena: &ProxyArena,
+        pairs: &mut Vec<Pair>,
+    ) {
         let input = std::mem::replace(keys, std::mem::take(&mut self.spare));
-        self.sort(1, |_| &input, slots, keys);
+        self.sort(1, |_| &input, arena, keys, pairs);
         self.spare = input;
     }
 
@@ -94,10 +102,12 @@ impl SortScratch {
         &mut self,
         count: usize,
         part: impl Fn(usize) -> &'a [u64] + Sync,
-        slots: u64,
+        arena: &ProxyArena,
         groups: usize,
         out: &mut Vec<u64>,
+        pairs: &mut Vec<Pair>,
     ) {
+        let slots = arena.slot_count() as u64;
         let len = (0..count).map(|i| part(i).len()).sum::<usize>();
         // Bits of the largest `a`; partitions split its top `PARTITION_BITS`.
         let bits = 64 - slots.saturating_sub(1).leading_zeros();
@@ -144,13 +154,16 @@ impl SortScratch {
         // Every position is written by its partition: resizing only sets the length (no
         // zero-filling once the buffer has grown).
         out.resize(len, 0);
+        pairs.resize(len, (ProxyHandle::invalid(), ProxyHandle::invalid()));
+        let to = Output { keys: out, pairs };
         sort_partitions(
             &lay,
             bins,
             offsets,
+            arena,
             0,
             partitions,
-            out,
+            to,
             &mut starts[..partitions],
         );
     }
@@ -184,27 +197,51 @@ fn bin_group<'a>(
     }
 }
 
-/// Sorts partitions `p0..p1` into `out` (exactly their keys' range of the output), splitting
-/// the range in halves between rayon tasks.
+/// One partition range of the output: its keys and their handle pairs (same length).
+struct Output<'o> {
+    keys: &'o mut [u64],
+    pairs: &'o mut [Pair],
+}
+
+/// Sorts partitions `p0..p1` into `to` (exactly their keys' range of the output), splitting
+/// the range in halves between rayon tasks; each partition then writes its pairs while its
+/// keys are in the core's cache.
+#[allow(clippy::too_many_arguments)]
 fn sort_partitions(
     lay: &Layout,
     bins: &[Vec<u64>],
     offsets: &[usize],
+    arena: &ProxyArena,
     p0: usize,
     p1: usize,
-    out: &mut [u64],
+    to: Output,
     starts: &mut [Vec<u32>],
 ) {
     if p1 - p0 > 1 {
         let mid = (p0 + p1) / 2;
-        let (lo, hi) = out.split_at_mut(offsets[mid] - offsets[p0]);
+        let at = offsets[mid] - offsets[p0];
+        let (klo, khi) = to.keys.split_at_mut(at);
+        let (plo, phi) = to.pairs.split_at_mut(at);
         let (slo, shi) = starts.split_at_mut(mid - p0);
+        let (lo, hi) = (
+            Output {
+                keys: klo,
+                pairs: plo,
+            },
+            Output {
+                keys: khi,
+                pairs: phi,
+            },
+        );
         rayon::join(
-            || sort_partitions(lay, bins, offsets, p0, mid, lo, slo),
-            || sort_partitions(lay, bins, offsets, mid, p1, hi, shi),
+            || sort_partitions(lay, bins, offsets, arena, p0, mid, lo, slo),
+            || sort_partitions(lay, bins, offsets, arena, mid, p1, hi, shi),
         );
     } else if p1 > p0 {
-        sort_partition(lay, bins, p0, out, &mut starts[0]);
+        sort_partition(lay, bins, p0, to.keys, &mut starts[0]);
+        for (p, &k) in to.pairs.iter_mut().zip(to.keys.iter()) {
+            *p = (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32));
+        }
     }
 }
 
@@ -300,19 +337,17 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut scratch = SortScratch::default();
         let mut out = vec![u64::MAX; 3];
-        for slots in [
-            1u64,
-            2,
-            3,
-            63,
-            64,
-            65,
-            2047,
-            2049,
-            100_000,
-            1 << 22,
-            1 << 29,
-        ] {
+        let mut pairs = Vec::new();
+        let mut arena = ProxyArena::default();
+        for slots in [1u64, 2, 3, 63, 64, 65, 2047, 2049, 100_000, 1 << 22] {
+            // An arena of `slots` slots, some freed and reused (other generations).
+            while (arena.slot_count() as u64) < slots {
+                arena.alloc().unwrap();
+            }
+            for i in (0..slots as u32).step_by(7) {
+                arena.free(arena.handle_of(i)).unwrap();
+                arena.alloc().unwrap();
+            }
             for len in [0usize, 1, 5, 5000, 60_000] {
                 let mut keys: Vec<u64> = (0..len)
                     .map(|_| {
@@ -337,8 +372,23 @@ mod tests {
                     rest = tail;
                 }
                 for groups in [1, 2, 3, 8] {
-                    scratch.sort_with(parts.len(), |i| parts[i], slots, groups, &mut out);
+                    scratch.sort_with(
+                        parts.len(),
+                        |i| parts[i],
+                        &arena,
+                        groups,
+                        &mut out,
+                        &mut pairs,
+                    );
                     assert_eq!(out, expect, "slots {slots}, len {len}, groups {groups}");
+                    let expect_pairs: Vec<Pair> = expect
+                        .iter()
+                        .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32)))
+                        .collect();
+                    assert_eq!(
+                        pairs, expect_pairs,
+                        "slots {slots}, len {len}, groups {groups}"
+                    );
                 }
             }
         }

@@ -280,8 +280,7 @@ pub(crate) fn finish_pairs(
     out: &mut Vec<Pair>,
     scratch: &mut SortScratch,
 ) {
-    scratch.sort_in_place(keys, arena.slot_count() as u64);
-    pairs_of(keys, arena, out);
+    scratch.sort_in_place(keys, arena, out);
 }
 
 /// Writes the handle pairs of the sorted pair `keys` to `out` (replaced), in parallel.

@@ -850,7 +850,8 @@ impl Grid {
         }
     }
 
-    fn find_pair_keys(&mut self) {
+    /// The pair keys of the table, sorted into `keys`, and their pairs into `out`.
+    fn find_pair_keys(&mut self, out: &mut Vec<Pair>) {
         let buckets = self.starts.len().saturating_sub(1);
         let chunks = if self.items.len() < 4096 { 1 } else { 64 };
         let per = buckets.div_ceil(chunks).max(1);
@@ -883,8 +884,9 @@ impl Grid {
         self.sort.sort(
             parts.len(),
             |i| &parts[i][..lens[i]],
-            self.store.arena.slot_count() as u64,
+            &self.store.arena,
             &mut self.keys,
+            out,
         );
         parts.truncate(chunks);
         self.parts = parts;
@@ -1058,10 +1060,11 @@ impl BroadPhase for Grid {
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         if self.dirty {
             self.rebuild();
-            self.find_pair_keys();
+            self.find_pair_keys(out);
+        } else {
+            // Nothing changed since the last rebuild: the sorted keys still hold.
+            pairs_of(&self.keys, &self.store.arena, out);
         }
-        // Otherwise nothing changed since the last rebuild: the sorted keys still hold.
-        pairs_of(&self.keys, &self.store.arena, out);
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {
