@@ -24,6 +24,7 @@ pub use tumble_narrowphase::{math, Aabb};
 mod any;
 mod error;
 mod handle;
+mod pair_sort;
 mod proxies;
 pub mod structure;
 
@@ -85,7 +86,7 @@ pub trait BroadPhase: Send + Sync {
 
 /// Implements the bookkeeping methods of [`BroadPhase`] shared by every structure: they act on
 /// the structure's `store` field and call its `on_insert(slot)`, `on_remove(slot)` and
-/// `on_update(slot)` hooks.
+/// `on_moved()` (some boxes changed, which ones is not told) hooks.
 macro_rules! impl_proxy_bookkeeping {
     () => {
         fn insert(
@@ -124,8 +125,8 @@ macro_rules! impl_proxy_bookkeeping {
             h: $crate::ProxyHandle,
             aabb: $crate::Aabb,
         ) -> Result<(), $crate::BroadPhaseError> {
-            let i = self.store.update(h, aabb)?;
-            self.on_update(i);
+            self.store.update(h, aabb)?;
+            self.on_moved();
             Ok(())
         }
 
@@ -133,12 +134,9 @@ macro_rules! impl_proxy_bookkeeping {
             &mut self,
             items: &[($crate::ProxyHandle, $crate::Aabb)],
         ) -> Result<(), $crate::BroadPhaseError> {
-            self.store.check_updates(items)?;
-            for &(h, a) in items {
-                // Checked above: write directly.
-                let i = h.index() as usize;
-                self.store.aabbs[i] = a;
-                self.on_update(i);
+            self.store.update_batch(items)?;
+            if !items.is_empty() {
+                self.on_moved();
             }
             Ok(())
         }

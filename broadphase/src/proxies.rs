@@ -7,6 +7,7 @@
 use crate::error::BroadPhaseError;
 use crate::handle::{Pair, ProxyArena, ProxyHandle};
 use crate::math::{Point, Real, Vector};
+pub(crate) use crate::pair_sort::SortScratch;
 use crate::Aabb;
 use rayon::prelude::*;
 
@@ -17,6 +18,30 @@ pub(crate) struct ProxyStore {
     pub arena: ProxyArena,
     pub aabbs: Vec<Aabb>,
     pub user: Vec<u64>,
+}
+
+/// Batches of at least this many updates are checked (and, in slot order, written) in parallel.
+const PARALLEL_UPDATES: usize = 1 << 12;
+/// Updates per parallel task at least.
+const UPDATE_GRAIN: usize = 1024;
+
+/// Writes the boxes of `items` (live, in strictly increasing slot order) to `aabbs`, the
+/// per-slot boxes from slot `first` on, halving the batch between rayon tasks.
+fn write_sorted(aabbs: &mut [Aabb], first: usize, items: &[(ProxyHandle, Aabb)]) {
+    if items.len() > UPDATE_GRAIN {
+        let (lo, hi) = items.split_at(items.len() / 2);
+        // Every slot of `lo` is below the first slot of `hi`.
+        let (alo, ahi) = aabbs.split_at_mut(hi[0].0.index() as usize - first);
+        let split = hi[0].0.index() as usize;
+        rayon::join(
+            || write_sorted(alo, first, lo),
+            || write_sorted(ahi, split, hi),
+        );
+    } else {
+        for &(h, a) in items {
+            aabbs[h.index() as usize - first] = a;
+        }
+    }
 }
 
 /// Refuses non-finite or inverted boxes.
@@ -66,23 +91,46 @@ impl ProxyStore {
         items.iter().try_for_each(|(a, _)| check_aabb(a, None))
     }
 
-    /// Checks every item of a batch update before anything is changed.
-    pub fn check_updates(&self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError> {
+    /// Replaces the AABBs of a batch of live proxies (a handle may appear more than once: the
+    /// last box wins). Every item is checked before anything is changed; on error nothing is,
+    /// and the error names the first bad item.
+    ///
+    /// Large batches (every body moved) are checked in parallel, and when their handle indices
+    /// strictly increase (the engine's batches are in slot order) they name distinct slots and
+    /// are written in parallel too: the batch is split in halves, and the slots at the
+    /// split, so each half owns its own part of `aabbs` (no `unsafe`).
+    pub fn update_batch(&mut self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError> {
         let check = |(h, a): &(ProxyHandle, Aabb)| {
             self.arena.check(*h)?;
             check_aabb(a, Some(*h))
         };
-        // Large batches (every body moved) are checked in parallel; on failure the serial scan
-        // names the first bad item, so the error does not depend on the thread count.
-        if items.len() >= 1 << 14
+        // The error does not depend on the thread count: on failure the serial scan names the
+        // first bad item.
+        let parallel = items.len() >= PARALLEL_UPDATES
             && items
-                .par_iter()
-                .with_min_len(4096)
-                .all(|i| check(i).is_ok())
-        {
+                .par_chunks(UPDATE_GRAIN)
+                .enumerate()
+                .all(|(c, chunk)| {
+                    // Whole chunks per task, so the serial loop has no per-item stop check.
+                    let before = c.checked_sub(1).map(|_| items[c * UPDATE_GRAIN - 1].0);
+                    let mut prev = before.map_or(0, |h| h.index() as u64 + 1);
+                    let mut ok = true;
+                    for it in chunk {
+                        let i = it.0.index() as u64;
+                        ok &= check(it).is_ok() & (i >= prev);
+                        prev = i + 1;
+                    }
+                    ok
+                });
+        if parallel {
+            write_sorted(&mut self.aabbs, 0, items);
             return Ok(());
         }
-        items.iter().try_for_each(check)
+        items.iter().try_for_each(check)?;
+        for &(h, a) in items {
+            self.aabbs[h.index() as usize] = a;
+        }
+        Ok(())
     }
 
     /// Frees a proxy's slot.
@@ -224,129 +272,24 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     }
 }
 
-/// Sorts the pair keys (linear-time bucket or radix sort when large; a serial sort, so the
-/// result cannot depend on the thread count) and writes the handle pairs to `out` (cleared
-/// first).
+/// Sorts the pair keys in place (see [`SortScratch`]) and writes the handle pairs to `out`
+/// (replaced), the pairs of the pair order.
 pub(crate) fn finish_pairs(
-    keys: &mut [u64],
+    keys: &mut Vec<u64>,
     arena: &ProxyArena,
     out: &mut Vec<Pair>,
     scratch: &mut SortScratch,
 ) {
-    let slots = arena.slot_count() as u64;
-    if keys.len() > 1 << 12 && slots <= keys.len() as u64 {
-        bucket_sort(keys, slots, scratch);
-    } else if keys.len() > 1 << 12 {
-        radix_sort(keys, slots, scratch);
-    } else {
-        keys.sort_unstable();
-    }
+    scratch.sort_in_place(keys, arena, out);
+}
+
+/// Writes the handle pairs of the sorted pair `keys` to `out` (replaced), in parallel.
+pub(crate) fn pairs_of(keys: &[u64], arena: &ProxyArena, out: &mut Vec<Pair>) {
     debug_assert!(keys.windows(2).all(|w| w[0] < w[1]), "pair reported twice");
-    out.clear();
-    out.extend(
-        keys.iter()
-            .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32))),
-    );
-}
-
-/// Buffers of the pair-key sorts, kept by each structure from frame to frame so that a warm
-/// frame allocates nothing (fresh buffers cost page faults: about 5 % of a 10 000-ball step).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct SortScratch {
-    keys: Vec<u64>,
-    starts: Vec<u32>,
-}
-
-/// Sorts pair keys (`(a << 32) | b` with `a, b < slots`) ascending when there are more pairs
-/// than slots: a counting sort on `a` (one bucket per slot), then each bucket (a few keys for
-/// most proxies) sorted on its own. Two passes over the keys where the radix sort makes four.
-fn bucket_sort(keys: &mut [u64], slots: u64, scratch: &mut SortScratch) {
-    let SortScratch {
-        keys: sorted,
-        starts,
-    } = scratch;
-    // Counts of bucket `a` in `starts[a + 1]`, then their prefix sums: bucket `a` starts at
-    // `starts[a]`.
-    starts.clear();
-    starts.resize(slots as usize + 1, 0);
-    for &k in keys.iter() {
-        starts[(k >> 32) as usize + 1] += 1;
-    }
-    for i in 1..starts.len() {
-        starts[i] += starts[i - 1];
-    }
-    sorted.clear();
-    sorted.resize(keys.len(), 0);
-    // `starts[a]` is the write cursor of bucket `a`; afterwards it is the bucket's end (the
-    // start of bucket `a + 1`), so `starts[..slots]` are the buckets' ends, in order.
-    for &k in keys.iter() {
-        let c = &mut starts[(k >> 32) as usize];
-        sorted[*c as usize] = k;
-        *c += 1;
-    }
-    let mut begin = 0;
-    for &end in &starts[..slots as usize] {
-        let bucket = &mut sorted[begin..end as usize];
-        begin = end as usize;
-        if bucket.len() <= 16 {
-            // Insertion sort: the common case is 0-4 keys.
-            for i in 1..bucket.len() {
-                let x = bucket[i];
-                let mut j = i;
-                while j > 0 && bucket[j - 1] > x {
-                    bucket[j] = bucket[j - 1];
-                    j -= 1;
-                }
-                bucket[j] = x;
-            }
-        } else {
-            bucket.sort_unstable();
-        }
-    }
-    keys.copy_from_slice(sorted);
-}
-
-/// Sorts pair keys (`(a << 32) | b` with `a, b < slots`) ascending: least-significant-digit
-/// radix sort on 11-bit digits, skipping the digits that are zero in every key. Linear time,
-/// where a comparison sort of the ~10⁵ keys of a large scene costs several times more.
-fn radix_sort(keys: &mut [u64], slots: u64, scratch: &mut SortScratch) {
-    const BITS: u32 = 11;
-    const RADIX: usize = 1 << BITS;
-    // Only the low `w` bits of each half can be set.
-    let w = 64 - slots.saturating_sub(1).leading_zeros().min(63);
-    let buffer = &mut scratch.keys;
-    buffer.clear();
-    buffer.resize(keys.len(), 0);
-    let mut counts = [0u32; RADIX];
-    let (mut src, mut dst): (&mut [u64], &mut [u64]) = (keys, buffer);
-    let mut in_scratch = false;
-    for half in [0u32, 32] {
-        let mut shift = half;
-        while shift < half + w {
-            counts.fill(0);
-            for &k in src.iter() {
-                counts[((k >> shift) as usize) & (RADIX - 1)] += 1;
-            }
-            let mut run = 0u32;
-            for c in counts.iter_mut() {
-                let n = *c;
-                *c = run;
-                run += n;
-            }
-            for &k in src.iter() {
-                let d = ((k >> shift) as usize) & (RADIX - 1);
-                dst[counts[d] as usize] = k;
-                counts[d] += 1;
-            }
-            std::mem::swap(&mut src, &mut dst);
-            in_scratch = !in_scratch;
-            shift += BITS;
-        }
-    }
-    if in_scratch {
-        // `src` is the scratch buffer holding the sorted keys, `dst` the caller's slice.
-        dst.copy_from_slice(src);
-    }
+    keys.par_iter()
+        .with_min_len(4096)
+        .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32)))
+        .collect_into_vec(out);
 }
 
 /// Concatenates per-task pair-key vectors.
@@ -361,37 +304,59 @@ pub(crate) fn concat(parts: &[Vec<u64>], keys: &mut Vec<u64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
 
-    /// The radix and bucket sorts agree with a comparison sort for several slot counts (digit
-    /// counts), including duplicates of the lower index and slots up to the largest handle
-    /// index, and buckets above the insertion-sort size (few slots, many keys).
+    fn unit_box(x: Real) -> Aabb {
+        Aabb::new(Point::new(x, 0.0, 0.0), Point::new(x + 1.0, 1.0, 1.0)).unwrap()
+    }
+
+    /// Large batches (the parallel path) write exactly what one-by-one updates write: in slot
+    /// order, in another order with repeated handles (the last box wins), and not at all when
+    /// an item is bad, with the error of the first bad item.
     #[test]
-    fn radix_sort_matches_comparison_sort() {
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
-        // One scratch for every case, as a structure reuses it from frame to frame: stale
-        // contents of a longer earlier sort must not leak into a later one.
-        let mut scratch = SortScratch::default();
-        for slots in [1u64, 2, 3, 2047, 2048, 2049, 100_000, 1 << 22, 1 << 31] {
-            for len in [0usize, 1, 5, 5000] {
-                let mut keys: Vec<u64> = (0..len)
-                    .map(|_| {
-                        let a = rng.gen_range(0..slots) as u32;
-                        let b = rng.gen_range(0..slots) as u32;
-                        pair_key(a, b)
-                    })
-                    .collect();
-                let mut expect = keys.clone();
-                expect.sort_unstable();
-                let mut by_bucket = keys.clone();
-                radix_sort(&mut keys, slots, &mut scratch);
-                assert_eq!(keys, expect, "radix: slots {slots}, len {len}");
-                if slots <= 1 << 22 {
-                    bucket_sort(&mut by_bucket, slots, &mut scratch);
-                    assert_eq!(by_bucket, expect, "buckets: slots {slots}, len {len}");
-                }
-            }
+    fn large_update_batches_equal_single_updates() {
+        let n = 3 * PARALLEL_UPDATES / 2;
+        let mut store = ProxyStore::default();
+        let handles: Vec<ProxyHandle> = (0..n)
+            .map(|k| store.insert(unit_box(k as Real), k as u64).unwrap().0)
+            .collect();
+        let moved = |k: usize, round: usize| unit_box((k * 7 + round) as Real);
+        // Slot order: a strict subset (every third slot skipped), so the halves' slot ranges
+        // have gaps.
+        let batch: Vec<(ProxyHandle, Aabb)> = (0..n)
+            .filter(|k| k % 3 != 0)
+            .map(|k| (handles[k], moved(k, 1)))
+            .collect();
+        assert!(batch.len() >= PARALLEL_UPDATES);
+        store.update_batch(&batch).unwrap();
+        for (k, &h) in handles.iter().enumerate() {
+            let expect = if k % 3 != 0 {
+                moved(k, 1)
+            } else {
+                unit_box(k as Real)
+            };
+            assert_eq!(store.aabb(h).unwrap(), expect, "slot {k}");
+        }
+        // Reversed, every handle twice: the later item wins.
+        let batch: Vec<(ProxyHandle, Aabb)> = (0..n)
+            .rev()
+            .flat_map(|k| [(handles[k], moved(k, 2)), (handles[k], moved(k, 3))])
+            .collect();
+        store.update_batch(&batch).unwrap();
+        for (k, &h) in handles.iter().enumerate() {
+            assert_eq!(store.aabb(h).unwrap(), moved(k, 3), "slot {k}");
+        }
+        // Two bad items in slot order: nothing changes, the first one is named.
+        let nan = Aabb::new_unchecked(Point::new(Real::NAN, 0.0, 0.0), Point::new(1.0, 1.0, 1.0));
+        let mut batch: Vec<(ProxyHandle, Aabb)> =
+            (0..n).map(|k| (handles[k], moved(k, 4))).collect();
+        batch[n - 10].1 = nan;
+        batch[n / 2].1 = nan;
+        assert_eq!(
+            store.update_batch(&batch),
+            Err(BroadPhaseError::NonFiniteAabb(Some(handles[n / 2])))
+        );
+        for (k, &h) in handles.iter().enumerate() {
+            assert_eq!(store.aabb(h).unwrap(), moved(k, 3), "slot {k}");
         }
     }
 }

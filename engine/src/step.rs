@@ -46,6 +46,20 @@ pub(crate) const CONTACT_CHUNK: usize = 256;
 /// cache until they are concatenated).
 pub(crate) const UPDATE_CHUNK: usize = 512;
 
+/// New contact pairs per chunk of the contact-event merge in `finalize` (fixed by the cache
+/// alone, never by the thread count).
+const EVENT_CHUNK: usize = 1024;
+
+/// What one chunk of the contact-event merge yields (buffers kept between steps).
+#[derive(Default)]
+pub(crate) struct EventChunk {
+    events: Vec<Event>,
+    /// Contact points of the chunk's new pairs.
+    points: usize,
+    /// Touching pairs among them.
+    touching: usize,
+}
+
 /// Copies smaller than this many elements are not split between threads.
 const COPY_GRAIN: usize = 4096;
 
@@ -54,6 +68,8 @@ const COPY_GRAIN: usize = 4096;
 pub(crate) struct PairChunk {
     contacts: Vec<Candidate>,
     sensors: Vec<(u32, u32)>,
+    /// Both lists are strictly increasing by body pair.
+    sorted: bool,
 }
 
 /// What one chunk of candidates yields in the narrow phase (buffers kept between steps).
@@ -107,6 +123,24 @@ fn copy_parts<P: Sync, T: Copy + Send + Sync>(
         }
         rest = tail;
     }
+}
+
+/// Whether each non-empty part's first key is above the last key of the non-empty parts
+/// before it (with every part sorted, whether their concatenation is strictly increasing).
+fn increasing_joins(
+    parts: &[PairChunk],
+    first: impl Fn(&PairChunk) -> Option<(u32, u32)>,
+    last: impl Fn(&PairChunk) -> Option<(u32, u32)>,
+) -> bool {
+    let mut prev = None;
+    parts.iter().all(|p| {
+        let ok = match (prev, first(p)) {
+            (Some(l), Some(f)) => l < f,
+            _ => true,
+        };
+        prev = last(p).or(prev);
+        ok
+    })
 }
 
 /// How a pair of bodies interacts.
@@ -475,20 +509,31 @@ impl World {
                         None => {}
                     }
                 }
+                out.sorted = out
+                    .contacts
+                    .windows(2)
+                    .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
+                    && out.sensors.windows(2).all(|w| w[0] < w[1]);
             });
         let parts = &sc.pair_chunks[..chunks];
+        // Proxy order follows slot order in practice (both arenas allocate alike), so the
+        // lists are usually sorted already: each chunk checked its own, the joins between
+        // chunks are checked here.
+        let sorted = parts.iter().all(|c| c.sorted)
+            && increasing_joins(
+                parts,
+                |c| c.contacts.first().map(|c| (c.a, c.b)),
+                |c| c.contacts.last().map(|c| (c.a, c.b)),
+            )
+            && increasing_joins(
+                parts,
+                |c| c.sensors.first().copied(),
+                |c| c.sensors.last().copied(),
+            );
         concat_into(parts, |c| &c.contacts, &mut sc.candidates);
         concat_into(parts, |c| &c.sensors, &mut sc.sensor_candidates);
-        // Proxy order follows slot order in practice (both arenas allocate alike), so the
-        // lists are usually sorted already.
-        if !sc
-            .candidates
-            .windows(2)
-            .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
-        {
+        if !sorted {
             sc.candidates.par_sort_unstable_by_key(|c| (c.a, c.b));
-        }
-        if !sc.sensor_candidates.windows(2).all(|w| w[0] < w[1]) {
             sc.sensor_candidates.sort_unstable();
         }
         // Match last step's contact cache (sorted the same way) by merge join, per chunk from
@@ -758,49 +803,44 @@ impl World {
         if any_frozen {
             report_frozen(&self.state.slots, &sc.flags, report);
         }
-        // Contact events: merge join of the old and new caches.
+        // Contact events: merge join of the old and new caches, over fixed chunks of the new
+        // cache in parallel, each from the first old pair not below its first key (the first
+        // chunk from the start, the last to the end of the old cache), so the chunks' events
+        // concatenated in order are the serial merge's. The counts come from the same pass.
         let (old, new) = (&self.state.contacts, &sc.new_contacts);
-        let (mut i, mut j) = (0, 0);
         let key = |c: &ContactPair| (c.a.index(), c.b.index());
-        while i < old.len() || j < new.len() {
-            let ord = match (old.get(i), new.get(j)) {
-                (Some(o), Some(n)) => key(o).cmp(&key(n)),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                _ => std::cmp::Ordering::Greater,
-            };
-            match ord {
-                std::cmp::Ordering::Less => {
-                    if old[i].touching {
-                        self.events.push(Event::ContactStopped {
-                            a: old[i].a,
-                            b: old[i].b,
-                        });
-                    }
-                    i += 1;
-                }
-                std::cmp::Ordering::Greater => {
-                    if new[j].touching {
-                        self.events.push(Event::ContactStarted {
-                            a: new[j].a,
-                            b: new[j].b,
-                        });
-                    }
-                    j += 1;
-                }
-                std::cmp::Ordering::Equal => {
-                    let (o, n) = (&old[i], &new[j]);
-                    let same = o.a == n.a && o.b == n.b;
-                    if o.touching && (!n.touching || !same) {
-                        self.events.push(Event::ContactStopped { a: o.a, b: o.b });
-                    }
-                    if n.touching && (!o.touching || !same) {
-                        self.events.push(Event::ContactStarted { a: n.a, b: n.b });
-                    }
-                    i += 1;
-                    j += 1;
-                }
-            }
+        let chunks = new.len().div_ceil(EVENT_CHUNK).max(1);
+        if sc.event_chunks.len() < chunks {
+            sc.event_chunks.resize_with(chunks, EventChunk::default);
         }
+        let old_start = |j: usize| match j {
+            0 => 0,
+            j if j >= new.len() => old.len(),
+            j => old.partition_point(|o| key(o) < key(&new[j])),
+        };
+        sc.event_chunks[..chunks]
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(c, out)| {
+                let (j0, j1) = (c * EVENT_CHUNK, ((c + 1) * EVENT_CHUNK).min(new.len()));
+                let i1 = if c + 1 == chunks {
+                    old.len()
+                } else {
+                    old_start(j1)
+                };
+                let new = &new[j0..j1];
+                out.events.clear();
+                contact_events(&old[old_start(j0)..i1], new, &mut out.events);
+                out.points = new.iter().map(|c| c.manifold.len()).sum();
+                out.touching = new.iter().filter(|c| c.touching).count();
+            });
+        let parts = &sc.event_chunks[..chunks];
+        for part in parts {
+            self.events.extend_from_slice(&part.events);
+        }
+        self.counts.contact_pairs = new.len();
+        self.counts.contacts = parts.iter().map(|p| p.points).sum();
+        self.counts.touching_pairs = parts.iter().map(|p| p.touching).sum();
         // Sensor events.
         let slots = &self.state.slots;
         let sensor_of = |a: BodyHandle, b: BodyHandle| -> (BodyHandle, BodyHandle) {
@@ -852,13 +892,54 @@ impl World {
         }
         std::mem::swap(&mut self.state.contacts, &mut sc.new_contacts);
         std::mem::swap(&mut self.state.sensor_pairs, &mut sc.new_sensor_pairs);
-        let contacts = &self.state.contacts;
-        self.counts.contact_pairs = contacts.len();
-        let (points, touching) = contacts.iter().fold((0, 0), |(p, t), c| {
-            (p + c.manifold.len(), t + c.touching as usize)
-        });
-        self.counts.contacts = points;
-        self.counts.touching_pairs = touching;
+    }
+}
+
+/// Appends the contact events between the old and new contact caches `old` and `new` (each
+/// sorted by body-index pair) to `events`, in pair order: a pair touching only in `old`
+/// stopped, one touching only in `new` started; a pair whose bodies' slots were reused
+/// (other generations) counts as two different pairs.
+fn contact_events(old: &[ContactPair], new: &[ContactPair], events: &mut Vec<Event>) {
+    let (mut i, mut j) = (0, 0);
+    let key = |c: &ContactPair| (c.a.index(), c.b.index());
+    while i < old.len() || j < new.len() {
+        let ord = match (old.get(i), new.get(j)) {
+            (Some(o), Some(n)) => key(o).cmp(&key(n)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match ord {
+            std::cmp::Ordering::Less => {
+                if old[i].touching {
+                    events.push(Event::ContactStopped {
+                        a: old[i].a,
+                        b: old[i].b,
+                    });
+                }
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                if new[j].touching {
+                    events.push(Event::ContactStarted {
+                        a: new[j].a,
+                        b: new[j].b,
+                    });
+                }
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                let (o, n) = (&old[i], &new[j]);
+                let same = o.a == n.a && o.b == n.b;
+                if o.touching && (!n.touching || !same) {
+                    events.push(Event::ContactStopped { a: o.a, b: o.b });
+                }
+                if n.touching && (!o.touching || !same) {
+                    events.push(Event::ContactStarted { a: n.a, b: n.b });
+                }
+                i += 1;
+                j += 1;
+            }
+        }
     }
 }
 

@@ -134,6 +134,9 @@ pub(crate) struct Scratch {
     /// Per fixed chunk of slots, the broad-phase updates of its bodies (see
     /// `step::UPDATE_CHUNK`), concatenated into `bp_updates`.
     pub update_chunks: Vec<Vec<(ProxyHandle, Aabb)>>,
+    /// Per fixed chunk of `new_contacts`, its contact events and counts (see
+    /// `step::EVENT_CHUNK`).
+    pub event_chunks: Vec<crate::step::EventChunk>,
 }
 
 /// Counts from the last step.

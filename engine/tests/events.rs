@@ -243,3 +243,78 @@ fn impulse_at_point_spins() {
     );
     assert!((body.linvel() - Vector::new(0.0, 1.0, 0.0)).norm() < 1e-6);
 }
+
+/// A crowd of a few thousand contact pairs (the event merge runs in chunks of the new cache):
+/// every step's contact events are exactly those of the serial merge of the caches before and
+/// after the step (pair order; a pair touching only before stopped, only after started), and
+/// the counts match the cache.
+#[test]
+fn contact_events_of_a_crowd_match_the_caches() {
+    let mut w = world_with_gravity(Vector::zeros());
+    let mut k = 0u32;
+    for x in 0..16 {
+        for y in 0..16 {
+            for z in 0..16 {
+                // Spacing just under a diameter, velocities of both signs: pairs start and
+                // stop touching everywhere in the cache.
+                let h = |s: u32| ((k.wrapping_mul(2_654_435_761) >> s) % 7) as f32 - 3.0;
+                let at = Vector::new(x as f32, y as f32, z as f32) * 0.98;
+                w.insert(ball(0.5, at).linvel(Vector::new(h(3), h(9), h(15)) * 0.5))
+                    .unwrap();
+                k += 1;
+            }
+        }
+    }
+    type Cache = Vec<(tumble::BodyHandle, tumble::BodyHandle, bool)>;
+    let cache =
+        |w: &tumble::World| -> Cache { w.contacts().map(|c| (c.a, c.b, c.touching)).collect() };
+    let mut before = cache(&w);
+    let (mut starts, mut stops) = (0, 0);
+    for step in 0..12 {
+        w.step();
+        let after = cache(&w);
+        assert!(after.len() > 3000, "step {step}: {} pairs", after.len());
+        let mut expect = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        let key = |p: &(tumble::BodyHandle, tumble::BodyHandle, bool)| (p.0.index(), p.1.index());
+        while i < before.len() || j < after.len() {
+            let take_old =
+                j == after.len() || (i < before.len() && key(&before[i]) <= key(&after[j]));
+            let take_new =
+                i == before.len() || (j < after.len() && key(&after[j]) <= key(&before[i]));
+            let (o, n) = (take_old.then(|| before[i]), take_new.then(|| after[j]));
+            let same = matches!((o, n), (Some(o), Some(n)) if (o.0, o.1) == (n.0, n.1));
+            if let Some(o) = o.filter(|o| o.2 && !(same && n.is_some_and(|n| n.2))) {
+                expect.push(Event::ContactStopped { a: o.0, b: o.1 });
+            }
+            if let Some(n) = n.filter(|n| n.2 && !(same && o.is_some_and(|o| o.2))) {
+                expect.push(Event::ContactStarted { a: n.0, b: n.1 });
+            }
+            i += take_old as usize;
+            j += take_new as usize;
+        }
+        assert_eq!(w.events(), &expect[..], "step {step}");
+        starts += expect
+            .iter()
+            .filter(|e| matches!(e, Event::ContactStarted { .. }))
+            .count();
+        stops += expect
+            .iter()
+            .filter(|e| matches!(e, Event::ContactStopped { .. }))
+            .count();
+        assert_eq!(w.contact_pair_count(), after.len());
+        assert_eq!(
+            w.touching_pair_count(),
+            after.iter().filter(|p| p.2).count()
+        );
+        assert_eq!(
+            w.contact_count(),
+            w.contacts().map(|c| c.manifold.len()).sum::<usize>()
+        );
+        before = after;
+    }
+    assert!(
+        starts > 100 && stops > 100,
+        "{starts} starts, {stops} stops"
+    );
+}

@@ -22,7 +22,7 @@ impl BruteForce {
 
     fn on_insert(&mut self, _slot: usize) {}
     fn on_remove(&mut self, _slot: usize) {}
-    fn on_update(&mut self, _slot: usize) {}
+    fn on_moved(&mut self) {}
 }
 
 impl BroadPhase for BruteForce {

@@ -112,7 +112,7 @@ impl Bvh {
         self.rebuild_needed = true;
         self.dirty = true;
     }
-    fn on_update(&mut self, _slot: usize) {
+    fn on_moved(&mut self) {
         self.dirty = true;
     }
 

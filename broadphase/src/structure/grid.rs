@@ -31,7 +31,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, pairs_of, sort_ray_hits, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHandle};
 use rayon::prelude::*;
 
@@ -49,6 +49,12 @@ const CELL_FACTOR: Real = 2.0;
 const SPARSE_CELL_FACTOR: Real = 2.5;
 /// Mean entries per occupied cell below which the scene counts as sparse.
 const SPARSE_OCCUPANCY: u64 = 6;
+/// At most this many chunks of proxies in the counting sort.
+const MAX_CHUNKS: usize = 64;
+/// Buckets per parallel task of the counting sort's prefix sums.
+const PREFIX_BLOCK: usize = 1 << 14;
+/// Proxies per parallel task of the cell-range pass.
+const RANGE_CHUNK: usize = 1024;
 /// Fixed number of chunks the entries are split into to compute the next proxy order.
 const ORDER_CHUNKS: usize = 16;
 /// Cells with at least this many entries have them grouped by flags before pairing (below it
@@ -141,6 +147,8 @@ pub struct Grid {
     /// the entries `bucket << 32 | entry` in walk order, in a buffer whose first `len` values
     /// are this rebuild's (it keeps its largest length, so a warm rebuild never zero-fills it).
     chunks: Vec<(Vec<u32>, Vec<u64>, usize)>,
+    /// Per block of [`PREFIX_BLOCK`] buckets: its first entry position.
+    block_runs: Vec<u32>,
     /// Sorted pair keys of the last rebuild (reused while nothing changes).
     keys: Vec<u64>,
     /// Per-task pair keys of the last search, and the sort's buffers (kept so that a warm
@@ -182,6 +190,7 @@ impl Grid {
             next_live: Vec::new(),
             order_parts: Vec::new(),
             chunks: Vec::new(),
+            block_runs: Vec::new(),
             keys: Vec::new(),
             parts: Vec::new(),
             part_lens: Vec::new(),
@@ -231,7 +240,7 @@ impl Grid {
         self.dirty = true;
         self.order_ok = false;
     }
-    fn on_update(&mut self, _slot: usize) {
+    fn on_moved(&mut self) {
         self.dirty = true;
     }
 
@@ -352,46 +361,75 @@ impl Grid {
         self.cell_size = self.choose_cell_size();
         self.inv = 1.0 / self.cell_size;
 
-        // Box copies, then cell ranges, in parallel. The copy is a gather (slots in cell order
-        // of the last rebuild, i.e. scattered): alone in its loop, many of its cache misses are
-        // in flight at once, where with the cell arithmetic alongside only a few were.
-        let (mut boxes, mut ranges) = (
+        // Box copies, cell ranges, oversized flags, and the bounds and entry count of the
+        // others, over fixed chunks of proxies in parallel (min, max and sums do not depend on
+        // the chunking), each chunk in three loops over data that stays in the core's cache.
+        // The copy is a gather (slots in cell order of the last rebuild, i.e. scattered):
+        // alone in its loop, many of its cache misses are in flight at once, where with the
+        // cell arithmetic alongside only a few were. Unchanged lengths make the resizes free.
+        let n = self.live.len();
+        let (mut boxes, mut ranges, mut over) = (
             std::mem::take(&mut self.boxes),
             std::mem::take(&mut self.ranges),
+            std::mem::take(&mut self.over),
         );
-        let aabbs = &self.store.aabbs;
-        self.live
-            .par_iter()
-            .map(|&s| aabbs[s as usize])
-            .collect_into_vec(&mut boxes);
+        boxes.resize(n, Aabb::new_unchecked(Point::origin(), Point::origin()));
+        ranges.resize(n, Range::default());
+        over.resize(n, false);
         let this = &*self;
-        boxes
-            .par_iter()
-            .map(|b| this.range_of(b))
-            .collect_into_vec(&mut ranges);
+        let aabbs = &self.store.aabbs;
+        let (lo, hi, total, any_big) = self
+            .live
+            .par_chunks(RANGE_CHUNK)
+            .zip(boxes.par_chunks_mut(RANGE_CHUNK))
+            .zip(ranges.par_chunks_mut(RANGE_CHUNK))
+            .zip(over.par_chunks_mut(RANGE_CHUNK))
+            .map(|(((ls, bs), rs), os)| {
+                for (b, &s) in bs.iter_mut().zip(ls) {
+                    *b = aabbs[s as usize];
+                }
+                for (r, b) in rs.iter_mut().zip(bs.iter()) {
+                    *r = this.range_of(b);
+                }
+                let mut acc = ([i32::MAX; 3], [i32::MIN; 3], 0u64, false);
+                for (r, o) in rs.iter().zip(os) {
+                    let cells = r.cells();
+                    *o = cells > MAX_CELLS_PER_PROXY;
+                    acc.3 |= *o;
+                    if *o {
+                        continue;
+                    }
+                    acc.2 += cells;
+                    for d in 0..3 {
+                        acc.0[d] = acc.0[d].min(r.lo[d]);
+                        acc.1[d] = acc.1[d].max(r.hi[d]);
+                    }
+                }
+                acc
+            })
+            .reduce(
+                || ([i32::MAX; 3], [i32::MIN; 3], 0u64, false),
+                |a, b| {
+                    (
+                        std::array::from_fn(|d| a.0[d].min(b.0[d])),
+                        std::array::from_fn(|d| a.1[d].max(b.1[d])),
+                        a.2 + b.2,
+                        a.3 | b.3,
+                    )
+                },
+            );
+        self.oversized.clear();
+        if any_big {
+            self.oversized.extend(
+                over.iter()
+                    .enumerate()
+                    .filter(|&(_, &o)| o)
+                    .map(|(k, _)| k as u32),
+            );
+        }
         self.boxes = boxes;
         self.ranges = ranges;
-
-        // Oversized split, bounds and entry count.
-        self.oversized.clear();
-        self.over.clear();
-        let mut lo = [i32::MAX; 3];
-        let mut hi = [i32::MIN; 3];
-        let mut total = 0u64;
-        for (k, r) in self.ranges.iter().enumerate() {
-            let n = r.cells();
-            let big = n > MAX_CELLS_PER_PROXY;
-            self.over.push(big);
-            if big {
-                self.oversized.push(k as u32);
-                continue;
-            }
-            total += n;
-            for d in 0..3 {
-                lo[d] = lo[d].min(r.lo[d]);
-                hi[d] = hi[d].max(r.hi[d]);
-            }
-        }
+        self.over = over;
 
         // Dense when the occupied range is not much larger than the entry count.
         let dense_cells: u64 = if total == 0 {
@@ -419,7 +457,9 @@ impl Grid {
         // parallel. Within a bucket the entries end up in ascending `k` whatever the chunking,
         // so the table does not depend on the thread count.
         let n = self.ranges.len();
-        let t = rayon::current_num_threads().clamp(1, 64).min(n / 8192 + 1);
+        let t = rayon::current_num_threads()
+            .clamp(1, MAX_CHUNKS)
+            .min(n / 8192 + 1);
         let bounds: Vec<(usize, usize)> = (0..t).map(|i| (i * n / t, (i + 1) * n / t)).collect();
         let hashed = self.mode == GridMode::Hashed;
         // Dense mode: the cell walk runs once, its (bucket, entry) pairs are kept for the
@@ -441,21 +481,42 @@ impl Grid {
                     }
                 }
             });
-        // Prefix sums: bucket starts, and each chunk's first position in each bucket.
+        // Prefix sums: bucket starts, and each chunk's first position in each bucket. Over
+        // fixed blocks of buckets in parallel: each block's entry count, their (few) prefix
+        // sums, then each block's own running sum from its offset.
+        let blocks = buckets.div_ceil(PREFIX_BLOCK).max(1);
+        let mut block_runs = std::mem::take(&mut self.block_runs);
+        (0..blocks)
+            .into_par_iter()
+            .map(|k| {
+                let r = k * PREFIX_BLOCK..((k + 1) * PREFIX_BLOCK).min(buckets);
+                chunks
+                    .iter()
+                    .map(|(c, _, _)| c[r.clone()].iter().sum::<u32>())
+                    .sum::<u32>()
+            })
+            .collect_into_vec(&mut block_runs);
+        let mut run = 0u32;
+        for r in block_runs.iter_mut() {
+            let k = *r;
+            *r = run;
+            run += k;
+        }
         let mut starts = std::mem::take(&mut self.starts);
         starts.resize(buckets + 1, 0);
-        let mut run = 0u32;
-        let mut occupied = 0u64;
-        for (b, start) in starts[..buckets].iter_mut().enumerate() {
-            *start = run;
-            for (c, _, _) in chunks.iter_mut() {
-                let k = c[b];
-                c[b] = run;
-                run += k;
-            }
-            occupied += (run > *start) as u64;
-        }
         starts[buckets] = run;
+        let mut lists: [&mut [u32]; MAX_CHUNKS] = std::array::from_fn(|_| Default::default());
+        for (l, (c, _, _)) in lists.iter_mut().zip(chunks.iter_mut()) {
+            *l = &mut c[..buckets];
+        }
+        let occupied = prefix_blocks(
+            &block_runs,
+            0,
+            blocks,
+            &mut starts[..buckets],
+            &mut lists[..t],
+        );
+        self.block_runs = block_runs;
         self.sparse = total < SPARSE_OCCUPANCY * occupied;
         // Every position is written below: resizing only sets the length.
         let mut items = std::mem::take(&mut self.items);
@@ -510,12 +571,18 @@ impl Grid {
                         .map(|&it| live[(it & SLOT_MASK) as usize]),
                 );
             });
+        // Concatenated in parallel: each part copied to its own slice of the output.
         let parts = &order_parts[..items.len().div_ceil(per)];
-        self.next_live.clear();
-        self.next_live.reserve(self.live.len());
-        for part in parts {
-            self.next_live.extend_from_slice(part);
+        let in_cells: usize = parts.iter().map(Vec::len).sum();
+        self.next_live.resize(in_cells, 0);
+        let mut outs: [&mut [u32]; ORDER_CHUNKS] = std::array::from_fn(|_| Default::default());
+        let mut rest = &mut self.next_live[..];
+        for (o, part) in outs.iter_mut().zip(parts) {
+            (*o, rest) = std::mem::take(&mut rest).split_at_mut(part.len());
         }
+        outs.par_iter_mut()
+            .zip(parts)
+            .for_each(|(o, part)| o.copy_from_slice(part));
         self.next_live
             .extend(self.oversized.iter().map(|&k| self.live[k as usize]));
         self.order_parts = order_parts;
@@ -783,7 +850,8 @@ impl Grid {
         }
     }
 
-    fn find_pair_keys(&mut self) {
+    /// The pair keys of the table, sorted into `keys`, and their pairs into `out`.
+    fn find_pair_keys(&mut self, out: &mut Vec<Pair>) {
         let buckets = self.starts.len().saturating_sub(1);
         let chunks = if self.items.len() < 4096 { 1 } else { 64 };
         let per = buckets.div_ceil(chunks).max(1);
@@ -812,11 +880,14 @@ impl Grid {
             lens.extend(sub.iter().map(Vec::len));
             parts.extend(sub);
         }
-        self.keys.clear();
-        self.keys.reserve(lens.iter().sum());
-        for (p, &len) in parts.iter().zip(&lens) {
-            self.keys.extend_from_slice(&p[..len]);
-        }
+        // Sorted straight from the per-task buffers (no concatenation first).
+        self.sort.sort(
+            parts.len(),
+            |i| &parts[i][..lens[i]],
+            &self.store.arena,
+            &mut self.keys,
+            out,
+        );
         parts.truncate(chunks);
         self.parts = parts;
         self.part_lens = lens;
@@ -849,6 +920,48 @@ impl Grid {
         out.clear();
         out.extend(slots.iter().map(|&s| self.store.arena.handle_of(s)));
     }
+}
+
+/// The counting sort's prefix sums over blocks `k0..k1` of [`PREFIX_BLOCK`] buckets:
+/// `starts` and `counts[c]` hold these blocks' buckets; block `k` starts at position
+/// `runs[k]`. Writes each bucket's start to `starts` and turns each chunk's count into its
+/// first position in the bucket; returns the number of occupied buckets. Halves the blocks
+/// between rayon tasks (each half owns its parts of the arrays).
+fn prefix_blocks(
+    runs: &[u32],
+    k0: usize,
+    k1: usize,
+    starts: &mut [u32],
+    counts: &mut [&mut [u32]],
+) -> u64 {
+    if k1 - k0 > 1 {
+        let mid = (k0 + k1) / 2;
+        let at = (mid - k0) * PREFIX_BLOCK;
+        let (slo, shi) = starts.split_at_mut(at);
+        let mut lo: [&mut [u32]; MAX_CHUNKS] = std::array::from_fn(|_| Default::default());
+        let mut hi: [&mut [u32]; MAX_CHUNKS] = std::array::from_fn(|_| Default::default());
+        for ((c, l), h) in counts.iter_mut().zip(&mut lo).zip(&mut hi) {
+            (*l, *h) = std::mem::take(c).split_at_mut(at);
+        }
+        let n = counts.len();
+        let (a, b) = rayon::join(
+            || prefix_blocks(runs, k0, mid, slo, &mut lo[..n]),
+            || prefix_blocks(runs, mid, k1, shi, &mut hi[..n]),
+        );
+        return a + b;
+    }
+    let mut run = runs[k0];
+    let mut occupied = 0;
+    for (b, start) in starts.iter_mut().enumerate() {
+        *start = run;
+        for c in counts.iter_mut() {
+            let k = c[b];
+            c[b] = run;
+            run += k;
+        }
+        occupied += (run > *start) as u64;
+    }
+    occupied
 }
 
 /// Raw output pointers of the parallel scatter (see the SAFETY note at its use).
@@ -947,11 +1060,10 @@ impl BroadPhase for Grid {
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         if self.dirty {
             self.rebuild();
-            self.find_pair_keys();
-            finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
+            self.find_pair_keys(out);
         } else {
             // Nothing changed since the last rebuild: the sorted keys still hold.
-            finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
+            pairs_of(&self.keys, &self.store.arena, out);
         }
     }
 

@@ -131,7 +131,7 @@ impl SweepAndPrune {
         self.membership_changed = true;
     }
 
-    fn on_update(&mut self, _slot: usize) {
+    fn on_moved(&mut self) {
         self.dirty = true;
     }
 
