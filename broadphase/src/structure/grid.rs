@@ -15,11 +15,12 @@
 //! * When the occupied cell range is small the cells are indexed densely (no collisions, and
 //!   spatially coherent memory); otherwise (an unbounded world) cells are hashed into a
 //!   power-of-two table and each entry keeps its packed cell key to reject collisions.
-//! * Cell size: set by the user, or twice the median largest side of a sample of proxies (with
-//!   balls of diameter d that puts each ball in 3.4 cells on average: measured fastest on the
-//!   `gas` frame among 1d, 1.5d, 2d and 3d with the branchy cell walk), or 2.5 times when the
-//!   last rebuild's occupied cells held fewer than 6 entries on average (sparse scenes: fewer
-//!   entries, and the extra tests are few).
+//! * Cell size: set by the user, or 1.5 times the median largest side of a sample of proxies
+//!   (settled piles, `boxes` and `balls` 10k: fewest broad-phase instructions among factors
+//!   0.8, 1, 1.25, 1.5 and 2 — smaller cells mean fewer entry pairs tested per pair found, at
+//!   the price of more entries per proxy), or 2.5 times when the last rebuild's occupied cells
+//!   held fewer than 6 entries on average (sparse scenes such as `gas`: fewer entries, and the
+//!   extra tests are few).
 //! * A proxy spanning more than [`MAX_CELLS_PER_PROXY`] cells (a ground plane) is kept out of the
 //!   cells, in an "oversized" list tested against every proxy by a scan: O(n) per oversized
 //!   proxy instead of O(cells).
@@ -41,11 +42,14 @@ pub const MAX_CELLS_PER_PROXY: u64 = 512;
 const CELL_LIMIT: i32 = 1 << 20;
 const FLAG_SHIFT: u32 = 29;
 const SLOT_MASK: u32 = (1 << FLAG_SHIFT) - 1;
-/// Cell side over the median proxy side (see the module docs).
-const CELL_FACTOR: Real = 2.0;
+/// Cell side over the median proxy side (see the module docs). Measured with callgrind over
+/// the broad stage of 205 steps, 1 thread: `boxes` 10k 7.59 G instructions at 2.0, 6.97 G at
+/// 1.5; `balls` 10k 6.54 G at 2.0, 6.23 G at 1.5 (1.25 was no better for balls, and it brings
+/// the mean cell occupancy of a falling pile close to [`SPARSE_OCCUPANCY`]).
+const CELL_FACTOR: Real = 1.5;
 /// The same when the last rebuild's occupied cells held fewer than [`SPARSE_OCCUPANCY`]
 /// entries on average (a sparse scene such as `gas`, 5 % volume fraction: 2.5 measured about
-/// 4 % less CPU time there than 2.0; dense piles such as `balls` are faster with 2.0).
+/// 4 % less CPU time there than 2.0).
 const SPARSE_CELL_FACTOR: Real = 2.5;
 /// Mean entries per occupied cell below which the scene counts as sparse.
 const SPARSE_OCCUPANCY: u64 = 6;
@@ -244,7 +248,8 @@ impl Grid {
         self.dirty = true;
     }
 
-    /// Twice the median largest side of up to 1024 proxies sampled at a fixed stride; for
+    /// [`CELL_FACTOR`] (or [`SPARSE_CELL_FACTOR`]) times the median largest side of up to 1024
+    /// proxies sampled at a fixed stride; for
     /// point-like proxies, twice the mean spacing; 1 m if everything is one point.
     fn choose_cell_size(&self) -> Real {
         if let Some(c) = self.user_cell_size {
