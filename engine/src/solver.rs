@@ -588,6 +588,9 @@ const PREFETCH_AHEAD: usize = 2;
 
 /// Number of colours tried before a constraint goes to the overflow colour (solved last).
 const COLOURS: usize = 64;
+// `Solver::colour` keeps a body's colours in a `u64` and finds the overflow colour as the
+// trailing zeros of an all-taken mask.
+const _: () = assert!(COLOURS == u64::BITS as usize);
 /// Largest effective mass of a row, kg. An impulse is an effective mass times a speed, so
 /// without a cap two very heavy bodies (masses near `Real::MAX`) would overflow to infinite
 /// impulses at everyday speeds; with it, impulses stay finite below 3·10⁸ m/s. Rows of bodies
@@ -598,6 +601,8 @@ const MAX_EFFECTIVE_MASS: Real = 1.0e30;
 const MAX_REGIONS: usize = 16;
 /// Manifolds have at most this many points.
 const MAX_POINTS: usize = 4;
+/// Fewest contact pairs per task when gathering the colouring's inputs.
+const GATHER_MIN: usize = 1024;
 
 /// What a solved contact point hands back to the contact cache.
 #[derive(Clone, Copy, Debug)]
@@ -635,7 +640,8 @@ pub(crate) struct Solver {
     /// the colour's first) at `region_starts[c·regions + r]`.
     regions: usize,
     region_starts: Vec<usize>,
-    lens: Vec<u8>,
+    /// Per contact pair, what the colouring reads (gathered by `colour`).
+    inputs: Vec<ColourInput>,
     masks: Vec<u64>,
     counts: Vec<usize>,
     /// Every body slot named by a bundle is below this (checked once per pass against the
@@ -643,6 +649,20 @@ pub(crate) struct Solver {
     body_bound: usize,
     /// The stages of the parallel passes (see the module docs), planned per call.
     stages: Stages<Job>,
+}
+
+/// What [`Solver::colour`] reads of one contact pair, packed (12 bytes).
+#[derive(Clone, Copy, Debug, Default)]
+struct ColourInput {
+    /// Body slots.
+    a: u32,
+    b: u32,
+    /// Sort key in colour 0 (region and decreasing point count); colour `c` adds `c·stride`.
+    base: u16,
+    /// Point count, clamped to `1..=MAX_POINTS`.
+    len: u8,
+    /// Bit 0: body `a` is dynamic (written by the solver); bit 1: body `b` is.
+    write: u8,
 }
 
 /// One stage of the parallel passes.
@@ -671,16 +691,18 @@ impl Solver {
     /// thread the same stretch of every colour, so a thread keeps meeting the same bodies from
     /// colour to colour and finds them in its own cache, instead of in the core that wrote them
     /// in the colour before. `n_bodies` bounds the slot indices.
+    ///
+    /// A constraint's inputs (its two slots, which of them are dynamic per [`Solver::masses`],
+    /// its point count) are first gathered from `contacts` in parallel into a compact array, so
+    /// that the serial greedy pass reads 12 bytes per constraint in order instead of the
+    /// scattered contact pairs and masses.
     #[inline(never)]
-    pub fn colour(
-        &mut self,
-        pairs: impl Iterator<Item = (u32, u32, bool, bool, usize)>,
-        n_bodies: usize,
-    ) {
+    pub fn colour(&mut self, contacts: &[ContactPair], n_bodies: usize) {
         let regions = rayon::current_num_threads().clamp(1, MAX_REGIONS);
-        let keys = (COLOURS + 1) * regions * MAX_POINTS;
+        let stride = regions * MAX_POINTS;
+        let keys = (COLOURS + 1) * stride;
         let key = |colour: usize, region: usize, len: usize| {
-            (colour * regions + region) * MAX_POINTS + (MAX_POINTS - len)
+            colour * stride + region * MAX_POINTS + (MAX_POINTS - len)
         };
         // `slot·regions/n_bodies` by a multiply and a shift (no division per pair).
         let scale = ((regions as u64) << 32) / n_bodies.max(1) as u64;
@@ -688,35 +710,49 @@ impl Solver {
             1 => 0,
             _ => (((slot as u64 * scale) >> 32) as usize).min(regions - 1),
         };
+        let masses = &self.masses;
+        let dynamic = |slot: u32| masses.get(slot as usize).is_some_and(|m| m.dynamic);
+        contacts
+            .par_iter()
+            .with_min_len(GATHER_MIN)
+            .map(|c| {
+                let (a, b) = (c.a.index(), c.b.index());
+                let (write_a, write_b) = (dynamic(a), dynamic(b));
+                let len = c.manifold.len().clamp(1, MAX_POINTS);
+                ColourInput {
+                    a,
+                    b,
+                    base: key(0, region_of(if write_a { a } else { b }), len) as u16,
+                    len: len as u8,
+                    write: write_a as u8 | (write_b as u8) << 1,
+                }
+            })
+            .collect_into_vec(&mut self.inputs);
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
         self.key_of.clear();
-        self.lens.clear();
+        self.key_of.resize(self.inputs.len(), 0);
         self.counts.clear();
         self.counts.resize(keys, 0);
-        for (a, b, write_a, write_b, len) in pairs {
-            let ma = if write_a { self.masks[a as usize] } else { 0 };
-            let mb = if write_b { self.masks[b as usize] } else { 0 };
+        let (masks, counts) = (&mut self.masks[..], &mut self.counts[..]);
+        for (p, key) in self.inputs.iter().zip(&mut self.key_of) {
+            let (write_a, write_b) = (p.write & 1 != 0, p.write & 2 != 0);
+            let ma = if write_a { masks[p.a as usize] } else { 0 };
+            let mb = if write_b { masks[p.b as usize] } else { 0 };
             let free = !(ma | mb);
-            let colour = if free == 0 {
-                COLOURS
-            } else {
-                free.trailing_zeros() as usize
-            };
-            if colour < COLOURS {
-                let bit = 1u64 << colour;
-                if write_a {
-                    self.masks[a as usize] |= bit;
-                }
-                if write_b {
-                    self.masks[b as usize] |= bit;
-                }
+            // The lowest free colour (`COLOURS`, the overflow, if none is free) and its bit
+            // (0 if none).
+            let colour = free.trailing_zeros() as usize;
+            let bit = free & free.wrapping_neg();
+            if write_a {
+                masks[p.a as usize] |= bit;
             }
-            let len = len.clamp(1, MAX_POINTS);
-            let k = key(colour, region_of(if write_a { a } else { b }), len);
-            self.key_of.push(k as u32);
-            self.lens.push(len as u8);
-            self.counts[k] += 1;
+            if write_b {
+                masks[p.b as usize] |= bit;
+            }
+            let k = colour * stride + p.base as usize;
+            *key = k as u32;
+            counts[k] += 1;
         }
         // Counting sort by (colour, region, decreasing length), stable.
         let mut start = 0;
@@ -758,7 +794,7 @@ impl Solver {
                 let mut lens = [0u8; LANES];
                 for (l, &k) in group.iter().enumerate() {
                     pair[l] = k;
-                    lens[l] = self.lens[k as usize];
+                    lens[l] = self.inputs[k as usize].len;
                     self.lane_of[k as usize] = (self.heads.len() * LANES + l) as u32;
                 }
                 self.heads.push(BundleHead { pair, lens, first });
@@ -1533,7 +1569,7 @@ mod tests {
             impulses: [PointImpulse::default(); 4],
             touching: true,
         };
-        solver.colour(std::iter::once((0, 1, true, true, 2)), 2);
+        solver.colour(std::slice::from_ref(&pair), 2);
         solver.build(&[pair], &bodies, 1.0, 2);
         let p = SolverParams {
             inv_h: 60.0,

@@ -676,22 +676,7 @@ impl World {
         let zero = sc.solver_bodies.len() as u32;
         sc.solver_bodies.push(SolverBody::ZERO);
         let contacts = &sc.new_contacts;
-        // Taken out of the solver while it colours and builds (put back below).
-        let masses = std::mem::take(&mut sc.solver.masses);
-        let dynamic = |h: BodyHandle| masses[h.index() as usize].dynamic;
-        sc.solver.colour(
-            contacts.iter().map(|c| {
-                (
-                    c.a.index(),
-                    c.b.index(),
-                    dynamic(c.a),
-                    dynamic(c.b),
-                    c.manifold.len(),
-                )
-            }),
-            slots.len(),
-        );
-        sc.solver.masses = masses;
+        sc.solver.colour(contacts, slots.len());
         sc.solver
             .build(contacts, &sc.solver_bodies, cfg.restitution_threshold, zero);
         let h = cfg.dt;
