@@ -692,12 +692,17 @@ impl Solver {
     /// colour to colour and finds them in its own cache, instead of in the core that wrote them
     /// in the colour before. `n_bodies` bounds the slot indices.
     ///
-    /// A constraint's inputs (its two slots, which of them are dynamic per [`Solver::masses`],
-    /// its point count) are first gathered from `contacts` in parallel into a compact array, so
+    /// A constraint's inputs (its two slots, which of them are dynamic (`dynamic(slot)`: written
+    /// by the solver), its point count) are first gathered from `contacts` in parallel into a compact array, so
     /// that the serial greedy pass reads 12 bytes per constraint in order instead of the
     /// scattered contact pairs and masses.
     #[inline(never)]
-    pub fn colour(&mut self, contacts: &[ContactPair], n_bodies: usize) {
+    pub fn colour(
+        &mut self,
+        contacts: &[ContactPair],
+        n_bodies: usize,
+        dynamic: impl Fn(u32) -> bool + Sync,
+    ) {
         let regions = rayon::current_num_threads().clamp(1, MAX_REGIONS);
         let stride = regions * MAX_POINTS;
         let keys = (COLOURS + 1) * stride;
@@ -710,8 +715,6 @@ impl Solver {
             1 => 0,
             _ => (((slot as u64 * scale) >> 32) as usize).min(regions - 1),
         };
-        let masses = &self.masses;
-        let dynamic = |slot: u32| masses.get(slot as usize).is_some_and(|m| m.dynamic);
         contacts
             .par_iter()
             .with_min_len(GATHER_MIN)
@@ -1569,7 +1572,7 @@ mod tests {
             impulses: [PointImpulse::default(); 4],
             touching: true,
         };
-        solver.colour(std::slice::from_ref(&pair), 2);
+        solver.colour(std::slice::from_ref(&pair), 2, |_| true);
         solver.build(&[pair], &bodies, 1.0, 2);
         let p = SolverParams {
             inv_h: 60.0,
