@@ -657,43 +657,7 @@ impl World {
                 slots
                     .par_iter()
                     .with_min_len(256)
-                    .map(|s| {
-                        let Some(b) = &s.body else {
-                            return (SolverBody::ZERO, BodyMass::DEAD);
-                        };
-                        let com = b.com();
-                        let (friction, restitution) = (b.material.friction, b.material.restitution);
-                        if b.is_dynamic() {
-                            // `b.inv_inertia_world()`, written out.
-                            let inv_inertia = rotate_tensor(
-                                b.pose.rotation.to_rotation_matrix().matrix(),
-                                &b.inv_inertia_local,
-                            );
-                            let mass = BodyMass::new(
-                                b.inv_mass,
-                                &inv_inertia,
-                                &com,
-                                friction,
-                                restitution,
-                                true,
-                            );
-                            return (SolverBody::new(b.linvel, b.angvel), mass);
-                        }
-                        let mass = BodyMass::new(
-                            0.0,
-                            &Matrix::zeros(),
-                            &com,
-                            friction,
-                            restitution,
-                            false,
-                        );
-                        let body = if b.kind == BodyKind::Kinematic && !b.frozen {
-                            SolverBody::new(b.linvel, b.angvel)
-                        } else {
-                            SolverBody::ZERO
-                        };
-                        (body, mass)
-                    })
+                    .map(solver_body_of)
                     .unzip_into_vecs(&mut sc.solver_bodies, &mut masses)
             },
             || solver.colour(contacts, slots.len(), dynamic),
@@ -903,6 +867,33 @@ impl World {
         std::mem::swap(&mut self.state.contacts, &mut sc.new_contacts);
         std::mem::swap(&mut self.state.sensor_pairs, &mut sc.new_sensor_pairs);
     }
+}
+
+/// The solver's velocity and mass properties of the body in slot `s` (zero and
+/// [`BodyMass::DEAD`] for an empty slot; zero mass, and zero velocity unless kinematic, for the
+/// bodies the solver does not move).
+fn solver_body_of(s: &Slot) -> (SolverBody, BodyMass) {
+    let Some(b) = &s.body else {
+        return (SolverBody::ZERO, BodyMass::DEAD);
+    };
+    let com = b.com();
+    let (friction, restitution) = (b.material.friction, b.material.restitution);
+    if b.is_dynamic() {
+        // `b.inv_inertia_world()`, written out.
+        let inv_inertia = rotate_tensor(
+            b.pose.rotation.to_rotation_matrix().matrix(),
+            &b.inv_inertia_local,
+        );
+        let mass = BodyMass::new(b.inv_mass, &inv_inertia, &com, friction, restitution, true);
+        return (SolverBody::new(b.linvel, b.angvel), mass);
+    }
+    let mass = BodyMass::new(0.0, &Matrix::zeros(), &com, friction, restitution, false);
+    let body = if b.kind == BodyKind::Kinematic && !b.frozen {
+        SolverBody::new(b.linvel, b.angvel)
+    } else {
+        SolverBody::ZERO
+    };
+    (body, mass)
 }
 
 /// Appends the contact events between the old and new contact caches `old` and `new` (each
