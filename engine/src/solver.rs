@@ -1633,6 +1633,84 @@ mod tests {
         assert!(cholesky_upper(&Matrix::from_element(Real::NAN)).is_none());
     }
 
+    proptest::proptest! {
+        /// Against a brute-force greedy colouring: every pair sits in one lane of one bundle of
+        /// the colour the oracle gives it (the lowest colour free on its dynamic bodies, or the
+        /// overflow), with its point count, and no two pairs of one colour (but the overflow)
+        /// share a dynamic body.
+        #[test]
+        fn colour_matches_greedy_oracle(
+            dynamic in proptest::collection::vec(proptest::bool::ANY, 2..8),
+            pairs in proptest::collection::vec((0u32..8, 0u32..8, 1usize..=4), 0..300),
+        ) {
+            use crate::world::PointImpulse;
+            use tumble_narrowphase::contact::{ContactPoint, Manifold};
+            let n = dynamic.len() as u32;
+            let contacts: Vec<ContactPair> = pairs
+                .iter()
+                .map(|&(a, b, len)| {
+                    let mut manifold = Manifold::new(Vector::y());
+                    for k in 0..len {
+                        manifold.push(ContactPoint {
+                            point: crate::math::Point::new(k as Real, 0.0, 0.0),
+                            depth: 0.01,
+                            id: k as u32,
+                        });
+                    }
+                    ContactPair {
+                        // Two different bodies.
+                        a: crate::BodyHandle::new(a % n, 0),
+                        b: crate::BodyHandle::new((a % n + 1 + b % (n - 1)) % n, 0),
+                        manifold,
+                        impulses: [PointImpulse::default(); 4],
+                        touching: true,
+                    }
+                })
+                .collect();
+            let mut solver = Solver::default();
+            solver.colour(&contacts, n as usize, |slot| dynamic[slot as usize]);
+            // The oracle.
+            let mut masks = vec![0u64; n as usize];
+            let expected: Vec<usize> = contacts
+                .iter()
+                .map(|c| {
+                    let bodies = [c.a.index() as usize, c.b.index() as usize];
+                    let written = bodies.iter().filter(|&&i| dynamic[i]);
+                    let taken = written.clone().fold(0, |m, &i| m | masks[i]);
+                    let colour = (0..COLOURS).find(|&c| taken & 1 << c == 0).unwrap_or(COLOURS);
+                    if colour < COLOURS {
+                        written.for_each(|&i| masks[i] |= 1 << colour);
+                    }
+                    colour
+                })
+                .collect();
+            let mut seen = vec![0; contacts.len()];
+            for colour in 0..=COLOURS {
+                let heads = &solver.heads[solver.bundle_starts[colour]..solver.bundle_starts[colour + 1]];
+                let mut used = vec![false; n as usize];
+                for (h, head) in heads.iter().enumerate() {
+                    let bundle = solver.bundle_starts[colour] + h;
+                    for (l, &pair) in head.pair.iter().enumerate().filter(|(_, &p)| p != NO_PAIR) {
+                        let (pair, c) = (pair as usize, &contacts[pair as usize]);
+                        seen[pair] += 1;
+                        proptest::prop_assert_eq!(expected[pair], colour);
+                        proptest::prop_assert_eq!(solver.lane_of[pair] as usize, bundle * LANES + l);
+                        proptest::prop_assert_eq!(head.lens[l] as usize, c.manifold.len());
+                        if colour < COLOURS {
+                            for i in [c.a.index() as usize, c.b.index() as usize] {
+                                if dynamic[i] {
+                                    proptest::prop_assert!(!used[i], "body {} twice in colour {}", i, colour);
+                                    used[i] = true;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            proptest::prop_assert!(seen.iter().all(|&k| k == 1));
+        }
+    }
+
     #[test]
     fn softness_limits() {
         let s = Softness::new(30.0, 10.0, 1.0 / 60.0);
