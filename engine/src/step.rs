@@ -644,54 +644,28 @@ impl World {
         let cfg = &self.state.config;
         let slots = &self.state.slots;
         let sc = &mut self.scratch;
-        slots
-            .par_iter()
-            .with_min_len(256)
-            .map(|s| {
-                let Some(b) = &s.body else {
-                    return (SolverBody::ZERO, BodyMass::DEAD);
-                };
-                let com = b.com();
-                let (friction, restitution) = (b.material.friction, b.material.restitution);
-                if b.is_dynamic() {
-                    // `b.inv_inertia_world()`, written out.
-                    let inv_inertia = rotate_tensor(
-                        b.pose.rotation.to_rotation_matrix().matrix(),
-                        &b.inv_inertia_local,
-                    );
-                    let mass =
-                        BodyMass::new(b.inv_mass, &inv_inertia, &com, friction, restitution, true);
-                    return (SolverBody::new(b.linvel, b.angvel), mass);
-                }
-                let mass = BodyMass::new(0.0, &Matrix::zeros(), &com, friction, restitution, false);
-                let body = if b.kind == BodyKind::Kinematic && !b.frozen {
-                    SolverBody::new(b.linvel, b.angvel)
-                } else {
-                    SolverBody::ZERO
-                };
-                (body, mass)
-            })
-            .unzip_into_vecs(&mut sc.solver_bodies, &mut sc.solver.masses);
+        let contacts = &sc.new_contacts;
+        // The colouring needs only which bodies are dynamic (`info`, made by
+        // `integrate_velocities`: no body is frozen between it and here), so it runs beside the
+        // making of the solver bodies (taken out of the solver meanwhile, put back below).
+        let mut masses = std::mem::take(&mut sc.solver.masses);
+        let info = &sc.info;
+        let dynamic = |slot: u32| info.get(slot as usize).is_some_and(|i| i.dynamic);
+        let solver = &mut sc.solver;
+        rayon::join(
+            || {
+                slots
+                    .par_iter()
+                    .with_min_len(256)
+                    .map(solver_body_of)
+                    .unzip_into_vecs(&mut sc.solver_bodies, &mut masses)
+            },
+            || solver.colour(contacts, slots.len(), dynamic),
+        );
+        sc.solver.masses = masses;
         // The zero body, read by the empty lanes of the solver's bundles.
         let zero = sc.solver_bodies.len() as u32;
         sc.solver_bodies.push(SolverBody::ZERO);
-        let contacts = &sc.new_contacts;
-        // Taken out of the solver while it colours and builds (put back below).
-        let masses = std::mem::take(&mut sc.solver.masses);
-        let dynamic = |h: BodyHandle| masses[h.index() as usize].dynamic;
-        sc.solver.colour(
-            contacts.iter().map(|c| {
-                (
-                    c.a.index(),
-                    c.b.index(),
-                    dynamic(c.a),
-                    dynamic(c.b),
-                    c.manifold.len(),
-                )
-            }),
-            slots.len(),
-        );
-        sc.solver.masses = masses;
         sc.solver
             .build(contacts, &sc.solver_bodies, cfg.restitution_threshold, zero);
         let h = cfg.dt;
@@ -893,6 +867,33 @@ impl World {
         std::mem::swap(&mut self.state.contacts, &mut sc.new_contacts);
         std::mem::swap(&mut self.state.sensor_pairs, &mut sc.new_sensor_pairs);
     }
+}
+
+/// The solver's velocity and mass properties of the body in slot `s` (zero and
+/// [`BodyMass::DEAD`] for an empty slot; zero mass, and zero velocity unless kinematic, for the
+/// bodies the solver does not move).
+fn solver_body_of(s: &Slot) -> (SolverBody, BodyMass) {
+    let Some(b) = &s.body else {
+        return (SolverBody::ZERO, BodyMass::DEAD);
+    };
+    let com = b.com();
+    let (friction, restitution) = (b.material.friction, b.material.restitution);
+    if b.is_dynamic() {
+        // `b.inv_inertia_world()`, written out.
+        let inv_inertia = rotate_tensor(
+            b.pose.rotation.to_rotation_matrix().matrix(),
+            &b.inv_inertia_local,
+        );
+        let mass = BodyMass::new(b.inv_mass, &inv_inertia, &com, friction, restitution, true);
+        return (SolverBody::new(b.linvel, b.angvel), mass);
+    }
+    let mass = BodyMass::new(0.0, &Matrix::zeros(), &com, friction, restitution, false);
+    let body = if b.kind == BodyKind::Kinematic && !b.frozen {
+        SolverBody::new(b.linvel, b.angvel)
+    } else {
+        SolverBody::ZERO
+    };
+    (body, mass)
 }
 
 /// Appends the contact events between the old and new contact caches `old` and `new` (each
