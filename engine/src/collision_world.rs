@@ -16,7 +16,7 @@ use crate::math::{Isometry, Point, Real};
 use crate::narrowphase::shape::Shape;
 use crate::narrowphase::{query, Aabb, Manifold};
 use crate::stage::{Stage, StageTimes, Timer};
-use crate::step::{concat_into, contact_any, CONTACT_CHUNK};
+use crate::step::{contact_any, hits_in_order, HitChunk};
 use rayon::prelude::*;
 
 /// Names a collider of a [`CollisionWorld`] (generational; stale after removal).
@@ -71,16 +71,6 @@ fn pack_ball(shape: &Shape, pose: &Isometry) -> PackedBall {
     }
 }
 
-/// What one chunk of broad-phase pairs yields in the narrow phase (buffers kept between
-/// updates).
-#[derive(Default)]
-struct HitChunk {
-    /// The chunk's pairs with a manifold, in pair order.
-    contacts: Vec<ColliderContact>,
-    /// The chunk's pairs without a narrow-phase algorithm.
-    unsupported: usize,
-}
-
 /// Shapes and poses, no bodies. See the module docs.
 pub struct CollisionWorld {
     colliders: Vec<Option<Collider>>,
@@ -96,7 +86,7 @@ pub struct CollisionWorld {
     round: u64,
     updates: Vec<(ProxyHandle, Aabb)>,
     bp_pairs: Vec<Pair>,
-    hit_chunks: Vec<HitChunk>,
+    hit_chunks: Vec<HitChunk<ColliderContact>>,
     contacts: Vec<ColliderContact>,
     unsupported: usize,
     times: StageTimes,
@@ -273,19 +263,13 @@ impl CollisionWorld {
         t.stop(&mut self.times, Stage::BroadPhase);
 
         let t = Timer::start();
-        // Fixed chunks of the pairs in parallel, each keeping only its hits in its own buffer
-        // (kept between updates), then concatenated in order: a pair's manifold is written
-        // once, and the result does not depend on the thread count.
-        let chunks = self.bp_pairs.len().div_ceil(CONTACT_CHUNK);
-        if self.hit_chunks.len() < chunks {
-            self.hit_chunks.resize_with(chunks, HitChunk::default);
-        }
-        self.bp_pairs
-            .par_chunks(CONTACT_CHUNK)
-            .zip(self.hit_chunks[..chunks].par_iter_mut())
-            .for_each(|(pairs, out)| {
-                out.contacts.clear();
-                out.unsupported = 0;
+        // Each pair's manifold written once, in pair order, whatever the thread count.
+        self.unsupported = hits_in_order(
+            &self.bp_pairs,
+            &mut self.hit_chunks,
+            &mut self.contacts,
+            |pairs, out| {
+                let mut unsupported = 0;
                 for &(pa, pb) in pairs {
                     let (ia, ib) = (pa.index() as usize, pb.index() as usize);
                     let m = match (balls.get(ia), balls.get(ib)) {
@@ -309,19 +293,18 @@ impl CollisionWorld {
                         }
                     };
                     match m {
-                        Ok(Some(m)) if !m.is_empty() => out.contacts.push(ColliderContact {
+                        Ok(Some(m)) if !m.is_empty() => out.push(ColliderContact {
                             a: ColliderHandle(pa),
                             b: ColliderHandle(pb),
                             manifold: m,
                         }),
                         Ok(_) => {}
-                        Err(_) => out.unsupported += 1,
+                        Err(_) => unsupported += 1,
                     }
                 }
-            });
-        let parts = &self.hit_chunks[..chunks];
-        concat_into(parts, |c| &c.contacts, &mut self.contacts);
-        self.unsupported = parts.iter().map(|c| c.unsupported).sum();
+                unsupported
+            },
+        );
         t.stop(&mut self.times, Stage::NarrowPhase);
     }
 

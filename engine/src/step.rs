@@ -72,12 +72,53 @@ pub(crate) struct PairChunk {
     sorted: bool,
 }
 
-/// What one chunk of candidates yields in the narrow phase (buffers kept between steps).
-#[derive(Default)]
-pub(crate) struct ContactChunk {
-    contacts: Vec<ContactPair>,
-    /// Candidates whose pair of shapes has no contact algorithm.
+/// What one chunk of a [`hits_in_order`] pass yields (buffers kept between steps).
+pub(crate) struct HitChunk<T> {
+    /// The chunk's hits, in item order.
+    hits: Vec<T>,
+    /// The chunk's items that could not be handled (a pair of shapes without an algorithm).
     unsupported: usize,
+}
+
+impl<T> Default for HitChunk<T> {
+    fn default() -> Self {
+        Self {
+            hits: Vec::new(),
+            unsupported: 0,
+        }
+    }
+}
+
+/// Runs `f` over fixed chunks of `CONTACT_CHUNK` items in parallel, each chunk pushing its hits
+/// into its own buffer of `chunks` (kept between steps) and returning how many of its items it
+/// could not handle, then replaces `out` by the hits concatenated in item order: a hit is
+/// written once, and the result does not depend on the thread count. On a one-thread pool `f`
+/// runs once over all the items, straight into `out` (the same hits in the same order, without
+/// the chunk buffers and their copy). Returns the number of items not handled.
+pub(crate) fn hits_in_order<I: Sync, T: Copy + Send + Sync>(
+    items: &[I],
+    chunks: &mut Vec<HitChunk<T>>,
+    out: &mut Vec<T>,
+    f: impl Fn(&[I], &mut Vec<T>) -> usize + Sync,
+) -> usize {
+    if rayon::current_num_threads() == 1 {
+        out.clear();
+        return f(items, out);
+    }
+    let n = items.len().div_ceil(CONTACT_CHUNK);
+    if chunks.len() < n {
+        chunks.resize_with(n, HitChunk::default);
+    }
+    items
+        .par_chunks(CONTACT_CHUNK)
+        .zip(chunks[..n].par_iter_mut())
+        .for_each(|(items, chunk)| {
+            chunk.hits.clear();
+            chunk.unsupported = f(items, &mut chunk.hits);
+        });
+    let parts = &chunks[..n];
+    concat_into(parts, |c| &c.hits, out);
+    parts.iter().map(|c| c.unsupported).sum()
 }
 
 /// Replaces the contents of `out` by the concatenation, in order, of `part(p)` for every `p`
@@ -586,31 +627,12 @@ impl World {
             prev,
             slop,
         };
-        let narrow = |cands: &[Candidate], out: &mut Vec<ContactPair>| input.run(cands, out);
-        let mut unsupported = if rayon::current_num_threads() == 1 {
-            // One thread: the same pairs in the same order straight into the cache, without
-            // the chunk buffers and their copy.
-            sc.new_contacts.clear();
-            narrow(&sc.candidates, &mut sc.new_contacts)
-        } else {
-            // Fixed chunks of the candidates in parallel, each into its own buffer (kept
-            // between steps), then concatenated in order: the result does not depend on the
-            // thread count.
-            let chunks = sc.candidates.len().div_ceil(CONTACT_CHUNK);
-            if sc.contact_chunks.len() < chunks {
-                sc.contact_chunks.resize_with(chunks, ContactChunk::default);
-            }
-            sc.candidates
-                .par_chunks(CONTACT_CHUNK)
-                .zip(sc.contact_chunks[..chunks].par_iter_mut())
-                .for_each(|(cands, out)| {
-                    out.contacts.clear();
-                    out.unsupported = narrow(cands, &mut out.contacts);
-                });
-            let parts = &sc.contact_chunks[..chunks];
-            concat_into(parts, |c| &c.contacts, &mut sc.new_contacts);
-            parts.iter().map(|c| c.unsupported).sum()
-        };
+        let mut unsupported = hits_in_order(
+            &sc.candidates,
+            &mut sc.contact_chunks,
+            &mut sc.new_contacts,
+            |cands, out| input.run(cands, out),
+        );
         // Sensors: boolean overlap tests.
         sc.sensor_out.clear();
         sc.sensor_candidates

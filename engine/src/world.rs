@@ -113,7 +113,7 @@ pub(crate) struct Scratch {
     pub sensor_candidates: Vec<(u32, u32)>,
     /// Per fixed chunk of `candidates`, the contact pairs it yields (see
     /// `step::CONTACT_CHUNK`).
-    pub contact_chunks: Vec<crate::step::ContactChunk>,
+    pub contact_chunks: Vec<crate::step::HitChunk<ContactPair>>,
     pub sensor_out: Vec<Option<bool>>,
     pub new_contacts: Vec<ContactPair>,
     pub new_sensor_pairs: Vec<(BodyHandle, BodyHandle)>,
