@@ -421,6 +421,9 @@ pub(crate) struct Bundle {
     /// The lanes whose body A (B) spins: only those take angular impulses.
     spin_a: M4,
     spin_b: M4,
+    /// Whether both bodies of every lane spin (`spin_a` and `spin_b` all true): the passes
+    /// then skip the masking of angular impulses (see [`Bundle::spins`]).
+    spin_all: bool,
 }
 
 impl Bundle {
@@ -443,13 +446,18 @@ impl Bundle {
             inv_mass_b: F4::ZERO,
             spin_a: M4::from_array([false; LANES]),
             spin_b: M4::from_array([false; LANES]),
+            spin_all: false,
         }
     }
 
     /// `x` in the lanes whose body A spins (zero elsewhere), and the same for B: the angular
-    /// share of an impulse `x`.
+    /// share of an impulse `x`. `SPIN_ALL` says that the bundle's `spin_all` is set, so that
+    /// every lane keeps `x` (the same lanes, without the selects).
     #[inline(always)]
-    fn spins(&self, x: F4) -> (F4, F4) {
+    fn spins<const SPIN_ALL: bool>(&self, x: F4) -> (F4, F4) {
+        if SPIN_ALL {
+            return (x, x);
+        }
         (
             self.spin_a.select(x, F4::ZERO),
             self.spin_b.select(x, F4::ZERO),
@@ -1272,6 +1280,7 @@ fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
     bd.inv_mass_b = inv_mass_b;
     bd.spin_a = spin_a;
     bd.spin_b = spin_b;
+    bd.spin_all = spin_a.and(spin_b).all();
     bd.masked = (0..LANES).any(|l| bd.pair[l] != NO_PAIR && bd.lens[l] < bd.len);
 }
 
@@ -1287,8 +1296,15 @@ impl Velocities {
     /// Applies impulse `d` (per lane, N·s) along `dir` to B and its opposite to A, through
     /// `row`'s angular terms; only in the lanes of `mask` when there is one.
     #[inline(always)]
-    fn apply_row(&mut self, b: &Bundle, dir: &V4, row: &RowW, d: F4, mask: Option<M4>) {
-        let (da, db) = b.spins(d);
+    fn apply_row<const SPIN_ALL: bool>(
+        &mut self,
+        b: &Bundle,
+        dir: &V4,
+        row: &RowW,
+        d: F4,
+        mask: Option<M4>,
+    ) {
+        let (da, db) = b.spins::<SPIN_ALL>(d);
         self.apply(
             b,
             dir.scale(d),
@@ -1336,6 +1352,24 @@ fn solve_bundle(
     p: &SolverParams,
     pass: Pass,
 ) {
+    if bd.spin_all {
+        solve_bundle_as::<true>(bd, ptr, pts, n_points, p, pass);
+    } else {
+        solve_bundle_as::<false>(bd, ptr, pts, n_points, p, pass);
+    }
+}
+
+/// [`solve_bundle`], compiled once for bundles whose every body spins (`SPIN_ALL`, no
+/// masking of angular impulses) and once for the others.
+#[inline(always)]
+fn solve_bundle_as<const SPIN_ALL: bool>(
+    bd: &Bundle,
+    ptr: BodiesPtr,
+    pts: PointsPtr,
+    n_points: usize,
+    p: &SolverParams,
+    pass: Pass,
+) {
     let len = bd.len as usize;
     if bd.first as usize + len > n_points {
         debug_assert!(false, "bundle points out of bounds");
@@ -1369,7 +1403,11 @@ fn solve_bundle(
                 let [j1, j2] = cp.jt;
                 let [r1, r2] = &cp.tangent;
                 let jn = cp.jn;
-                let ((na, nb), (j1a, j1b), (j2a, j2b)) = (bd.spins(jn), bd.spins(j1), bd.spins(j2));
+                let ((na, nb), (j1a, j1b), (j2a, j2b)) = (
+                    bd.spins::<SPIN_ALL>(jn),
+                    bd.spins::<SPIN_ALL>(j1),
+                    bd.spins::<SPIN_ALL>(j2),
+                );
                 vel.apply(
                     bd,
                     n_.scale(jn) + t1.scale(j1) + t2.scale(j2),
@@ -1396,7 +1434,7 @@ fn solve_bundle(
                 let new = [clamp.select(n0 * s, n0), clamp.select(n1 * s, n1)];
                 cp.jt = new;
                 let (d1, d2) = (new[0] - old[0], new[1] - old[1]);
-                let ((d1a, d1b), (d2a, d2b)) = (bd.spins(d1), bd.spins(d2));
+                let ((d1a, d1b), (d2a, d2b)) = (bd.spins::<SPIN_ALL>(d1), bd.spins::<SPIN_ALL>(d2));
                 vel.apply(
                     bd,
                     t1.scale(d1) + t2.scale(d2),
@@ -1438,7 +1476,7 @@ fn solve_bundle(
                 let d = new - cp.jn;
                 cp.jn = new;
                 cp.max_jn = cp.max_jn.max(d);
-                vel.apply_row(bd, n_, &cp.normal, d, mask(k));
+                vel.apply_row::<SPIN_ALL>(bd, n_, &cp.normal, d, mask(k));
             }
         }
         Pass::Restitution => {
@@ -1459,7 +1497,7 @@ fn solve_bundle(
                 let d = new - cp.jn;
                 cp.jn = m.select(new, cp.jn);
                 cp.max_jn = m.select(cp.max_jn.max(d), cp.max_jn);
-                vel.apply_row(bd, n_, &cp.normal, d, Some(m));
+                vel.apply_row::<SPIN_ALL>(bd, n_, &cp.normal, d, Some(m));
             }
         }
     }
