@@ -375,16 +375,29 @@ impl RowW {
     }
 }
 
-/// Point `k` of the four constraints of a [`Bundle`] (structure of arrays; lanes whose
-/// constraint has fewer points are zero).
+/// What the passes only read of point `k` of the four constraints of a [`Bundle`] (structure
+/// of arrays; lanes whose constraint has fewer points are zero). What they change is in the
+/// [`PointState`] of the same index.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PointW {
     normal: RowW,
     tangent: [RowW; 2],
+    /// Separation at the start of the step, metres (negative when penetrating).
     sep: F4,
-    jn: F4,
-    jt: [F4; 2],
+    /// Relative normal velocity at the start of the step, m/s (for restitution).
     vn0: F4,
+}
+
+/// The accumulated impulses of point `k` of the four constraints of a [`Bundle`], N·s: what
+/// the passes write, kept apart from the rows they only read ([`PointW`]) on one cache line of
+/// its own, so that a pass dirties one line per point and storing the results reads one.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+pub(crate) struct PointState {
+    /// Normal impulse (≥ 0).
+    jn: F4,
+    /// Friction impulses along the bundle's two tangents.
+    jt: [F4; 2],
     /// Largest normal impulse applied during this step.
     max_jn: F4,
 }
@@ -551,10 +564,16 @@ unsafe impl Send for BodiesPtr {}
 // SAFETY: see `Send` above.
 unsafe impl Sync for BodiesPtr {}
 
-/// The bundle points, shared by the bundles of one pass: each bundle owns the disjoint range
-/// `first..first + len` (prefix sums of the lengths), so no two bundles touch the same point.
+/// The bundle points (rows and states, two arrays of the same length), shared by the bundles
+/// of one pass: each bundle owns the disjoint range `first..first + len` of both (prefix sums
+/// of the lengths), so no two bundles touch the same point.
 #[derive(Clone, Copy)]
-struct PointsPtr(*mut PointW);
+struct PointsPtr {
+    rows: *mut PointW,
+    states: *mut PointState,
+    /// Length of both arrays.
+    len: usize,
+}
 
 // SAFETY: only dereferenced within the disjoint range each bundle owns (see above, checked
 // against the vector's length), and only while the `points` vector it points into is alive
@@ -564,10 +583,38 @@ unsafe impl Send for PointsPtr {}
 unsafe impl Sync for PointsPtr {}
 
 impl PointsPtr {
-    /// The address of point `i` (a method, so that closures capture the whole `Sync` wrapper).
+    /// Both arrays of `solver`.
+    fn of(solver: &mut Solver) -> Self {
+        debug_assert_eq!(solver.points.len(), solver.states.len());
+        Self {
+            rows: solver.points.as_mut_ptr(),
+            states: solver.states.as_mut_ptr(),
+            len: solver.points.len().min(solver.states.len()),
+        }
+    }
+
+    /// The rows and states of points `first..first + len`; `None` when out of bounds.
+    ///
+    /// # Safety
+    /// No one else may access these points while the slices live (each bundle owns its
+    /// range, and the arrays are neither dropped nor resized during a build or a pass).
     #[inline(always)]
-    fn at(self, i: usize) -> *mut PointW {
-        self.0.wrapping_add(i)
+    unsafe fn range<'a>(
+        self,
+        first: usize,
+        len: usize,
+    ) -> Option<(&'a mut [PointW], &'a mut [PointState])> {
+        if first + len > self.len {
+            return None;
+        }
+        // SAFETY: in bounds (checked above) of both arrays, which are `self.len` long; the
+        // caller guarantees exclusive access.
+        unsafe {
+            Some((
+                std::slice::from_raw_parts_mut(self.rows.add(first), len),
+                std::slice::from_raw_parts_mut(self.states.add(first), len),
+            ))
+        }
     }
 }
 
@@ -634,8 +681,10 @@ pub(crate) struct Solver {
     bundles: Vec<Bundle>,
     /// Whether `bundles` holds the constraints of the last colouring.
     built: bool,
-    /// Points of all bundles, in bundle order.
+    /// Points of all bundles, in bundle order: what the passes read, and (same indices) what
+    /// they write.
     points: Vec<PointW>,
+    states: Vec<PointState>,
     /// `bundle_starts[c]..bundle_starts[c+1]` is colour `c` in `heads` and `bundles`.
     bundle_starts: Vec<usize>,
     /// Contact-pair indices sorted by colour, then by decreasing point count.
@@ -821,6 +870,7 @@ impl Solver {
         );
         // Every point is written by `build`; reuse the buffer without clearing it.
         self.points.resize(first as usize, PointW::default());
+        self.states.resize(first as usize, PointState::default());
     }
 
     /// Fills the bundles made by [`Solver::colour`], in parallel, with the constraints of the
@@ -836,8 +886,7 @@ impl Solver {
         restitution_threshold: Real,
         zero: u32,
     ) {
-        let pts = PointsPtr(self.points.as_mut_ptr());
-        let n_points = self.points.len();
+        let pts = PointsPtr::of(self);
         let ctx = BuildContext {
             contacts,
             bodies,
@@ -880,7 +929,7 @@ impl Solver {
             bundles
                 .par_chunks_mut(BUILD_CHUNK)
                 .zip(heads.par_chunks(BUILD_CHUNK))
-                .for_each(|(chunk, heads)| build_chunk(chunk, heads, pts, n_points, &ctx));
+                .for_each(|(chunk, heads)| build_chunk(chunk, heads, pts, &ctx));
         });
     }
 
@@ -991,8 +1040,7 @@ impl Solver {
     /// has checked that `bodies` holds every slot the bundles name).
     fn run_stages(&mut self, bodies: &mut [SolverBody], p: &SolverParams, threads: usize) {
         let ptr = BodiesPtr(bodies.as_mut_ptr());
-        let pts = PointsPtr(self.points.as_mut_ptr());
-        let n_points = self.points.len();
+        let pts = PointsPtr::of(self);
         let (bundles, masses) = (&self.bundles, &self.masses);
         self.stages.run(threads, |job, block| match *job {
             Job::Convert { scale, bodies } => {
@@ -1019,7 +1067,7 @@ impl Solver {
                 let from = start + block * per_block;
                 let to = (from + per_block).min(end);
                 for c in bundles.get(from..to).unwrap_or_default() {
-                    solve_bundle(c, ptr, pts, n_points, p, pass);
+                    solve_bundle(c, ptr, pts, p, pass);
                 }
             }
         });
@@ -1063,7 +1111,7 @@ impl Solver {
             return;
         };
         let first = bundle.first as usize;
-        let Some(points) = self.points.get(first..first + bundle.len as usize) else {
+        let Some(points) = self.states.get(first..first + bundle.len as usize) else {
             return;
         };
         let (t1, t2) = (bundle.tangents[0].lane(l), bundle.tangents[1].lane(l));
@@ -1083,10 +1131,9 @@ impl Solver {
     /// checked that `bodies` holds every slot the bundles name).
     fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
         let ptr = BodiesPtr(bodies.as_mut_ptr());
-        let pts = PointsPtr(self.points.as_mut_ptr());
-        let n_points = self.points.len();
+        let pts = PointsPtr::of(self);
         for c in &self.bundles {
-            solve_bundle(c, ptr, pts, n_points, p, pass);
+            solve_bundle(c, ptr, pts, p, pass);
         }
     }
 }
@@ -1101,17 +1148,11 @@ struct BuildContext<'a> {
 }
 
 /// Builds the bundles of `chunk` from their `heads` one after the other (see
-/// [`build_bundle`]), their points in `pts` (`n_points` long). Bundles are in colour order, so
+/// [`build_bundle`]), their points in `pts`. Bundles are in colour order, so
 /// their contact pairs and bodies are scattered in memory: the pairs are prefetched two steps
 /// ahead, then their bodies.
 #[inline(never)]
-fn build_chunk(
-    chunk: &mut [Bundle],
-    heads: &[BundleHead],
-    pts: PointsPtr,
-    n_points: usize,
-    ctx: &BuildContext,
-) {
+fn build_chunk(chunk: &mut [Bundle], heads: &[BundleHead], pts: PointsPtr, ctx: &BuildContext) {
     let contacts_of = |h: &BundleHead| {
         h.pair
             .into_iter()
@@ -1136,27 +1177,31 @@ fn build_chunk(
         let bundle = &mut chunk[j];
         *bundle = Bundle::new(head.pair, head.lens, head.first);
         let (first, len) = (bundle.first as usize, bundle.len as usize);
-        if first + len > n_points {
+        // SAFETY: the range is reserved for this bundle alone by `colour`; the vectors are
+        // alive and not resized during the build.
+        let Some((points, states)) = (unsafe { pts.range(first, len) }) else {
             debug_assert!(false, "bundle points out of bounds");
             *bundle = Bundle::new([NO_PAIR; LANES], [0; LANES], 0);
             continue;
-        }
-        // SAFETY: the range is in bounds (checked above) and reserved for this bundle alone by
-        // `colour`; the vector is alive and not resized during the build.
-        let points = unsafe { std::slice::from_raw_parts_mut(pts.at(first), len) };
-        build_bundle(bundle, points, ctx);
+        };
+        build_bundle(bundle, points, states, ctx);
     }
 }
 
-/// Builds the (up to four) constraints of `bd`, one per lane, and their points `points` (point
-/// `k` of every lane in `points[k]`). Per lane, the scalar part: bodies, normal and tangent
+/// Builds the (up to four) constraints of `bd`, one per lane, and their points `points` and
+/// `states` (point `k` of every lane in `points[k]` and `states[k]`). Per lane, the scalar part: bodies, normal and tangent
 /// basis, friction and restitution; then per point, four lanes at once: the anchors relative
 /// to the centres of mass, the normal and tangent rows ([`RowW::new`]), the separation, last
 /// step's impulses (the tangent one projected on the tangents) and the approach speed `vn0`.
 /// Lanes without a point `k` get zeros. Each lane does the scalar arithmetic of one constraint
 /// in the scalar order, so the result does not depend on which lane a constraint lands in.
 #[inline(never)]
-fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
+fn build_bundle(
+    bd: &mut Bundle,
+    points: &mut [PointW],
+    states: &mut [PointState],
+    ctx: &BuildContext,
+) {
     let zero = ctx.zero;
     let mut src: [Option<&ContactPair>; LANES] = [None; LANES];
     let mut mass_a: [&BodyMass; LANES] = [&BodyMass::DEAD; LANES];
@@ -1219,7 +1264,7 @@ fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
     let dv = vb - va;
     let threshold = F4::splat(-ctx.restitution_threshold);
     let mut approaching = M4::from_array([false; LANES]);
-    for (k, w) in points.iter_mut().enumerate() {
+    for (k, (w, state)) in points.iter_mut().zip(states.iter_mut()).enumerate() {
         let keep = bd.active(k);
         // Point `k` of each lane, read once: position, separation, last step's impulses
         // (zeros in lanes without one).
@@ -1265,9 +1310,11 @@ fn build_bundle(bd: &mut Bundle, points: &mut [PointW], ctx: &BuildContext) {
             normal,
             tangent: [row(&t[0]).0, row(&t[1]).0],
             sep: kept(F4::from_array(sep)),
+            vn0: kept(vn0),
+        };
+        *state = PointState {
             jn: kept(F4::from_array(jn)),
             jt: [kept(jt.dot(&t[0])), kept(jt.dot(&t[1]))],
-            vn0: kept(vn0),
             max_jn: F4::ZERO,
         };
     }
@@ -1344,18 +1391,11 @@ impl Velocities {
 /// bodies through `ptr`, whose array holds every slot the bundle names (the caller checks
 /// that it is at least [`Solver::body_bound`] long).
 #[inline]
-fn solve_bundle(
-    bd: &Bundle,
-    ptr: BodiesPtr,
-    pts: PointsPtr,
-    n_points: usize,
-    p: &SolverParams,
-    pass: Pass,
-) {
+fn solve_bundle(bd: &Bundle, ptr: BodiesPtr, pts: PointsPtr, p: &SolverParams, pass: Pass) {
     if bd.spin_all {
-        solve_bundle_as::<true>(bd, ptr, pts, n_points, p, pass);
+        solve_bundle_as::<true>(bd, ptr, pts, p, pass);
     } else {
-        solve_bundle_as::<false>(bd, ptr, pts, n_points, p, pass);
+        solve_bundle_as::<false>(bd, ptr, pts, p, pass);
     }
 }
 
@@ -1366,21 +1406,19 @@ fn solve_bundle_as<const SPIN_ALL: bool>(
     bd: &Bundle,
     ptr: BodiesPtr,
     pts: PointsPtr,
-    n_points: usize,
     p: &SolverParams,
     pass: Pass,
 ) {
-    let len = bd.len as usize;
-    if bd.first as usize + len > n_points {
-        debug_assert!(false, "bundle points out of bounds");
-        return;
-    }
     if pass == Pass::Restitution && bd.restitution.eq(F4::ZERO).all() {
         return;
     }
-    // SAFETY: the range is in bounds (checked above) and owned by this bundle alone (see
-    // `PointsPtr`); the vector outlives the pass.
-    let points = unsafe { std::slice::from_raw_parts_mut(pts.at(bd.first as usize), len) };
+    // SAFETY: the range is owned by this bundle alone (see `PointsPtr`); the vectors outlive
+    // the pass.
+    let Some((points, states)) = (unsafe { pts.range(bd.first as usize, bd.len as usize) }) else {
+        debug_assert!(false, "bundle points out of bounds");
+        return;
+    };
+    let points = &*points;
     // SAFETY: indices are below `Solver::body_bound` (only `build` sets them, and it
     // updates the bound), which `Solver::run` checked against the array's length; see
     // `BodiesPtr` for why no other thread writes these bodies during this colour.
@@ -1399,10 +1437,10 @@ fn solve_bundle_as<const SPIN_ALL: bool>(
 
     match pass {
         Pass::WarmStart => {
-            for (k, cp) in points.iter().enumerate() {
-                let [j1, j2] = cp.jt;
+            for (k, (cp, st)) in points.iter().zip(states.iter()).enumerate() {
+                let [j1, j2] = st.jt;
                 let [r1, r2] = &cp.tangent;
-                let jn = cp.jn;
+                let jn = st.jn;
                 let ((na, nb), (j1a, j1b), (j2a, j2b)) = (
                     bd.spins::<SPIN_ALL>(jn),
                     bd.spins::<SPIN_ALL>(j1),
@@ -1420,11 +1458,11 @@ fn solve_bundle_as<const SPIN_ALL: bool>(
         Pass::Solve | Pass::Relax => {
             let use_bias = pass == Pass::Solve;
             // Friction first, normal last (the normal matters most).
-            for (k, cp) in points.iter_mut().enumerate() {
+            for (k, (cp, st)) in points.iter().zip(states.iter_mut()).enumerate() {
                 let dvl = vel.vb - vel.va;
                 let [r1, r2] = &cp.tangent;
-                let max_f = bd.friction * cp.jn;
-                let old = cp.jt;
+                let max_f = bd.friction * st.jn;
+                let old = st.jt;
                 let n0 = old[0] - r1.mass * r1.velocity(t1.dot(&dvl), &vel.wa, &vel.wb);
                 let n1 = old[1] - r2.mass * r2.velocity(t2.dot(&dvl), &vel.wa, &vel.wb);
                 // Clamp to the Coulomb disc `|jt| ≤ μ·jn`.
@@ -1432,7 +1470,7 @@ fn solve_bundle_as<const SPIN_ALL: bool>(
                 let clamp = mag2.gt(max_f * max_f);
                 let s = mag2.gt(F4::ZERO).select(max_f.div(mag2.sqrt()), F4::ZERO);
                 let new = [clamp.select(n0 * s, n0), clamp.select(n1 * s, n1)];
-                cp.jt = new;
+                st.jt = new;
                 let (d1, d2) = (new[0] - old[0], new[1] - old[1]);
                 let ((d1a, d1b), (d2a, d2b)) = (bd.spins::<SPIN_ALL>(d1), bd.spins::<SPIN_ALL>(d2));
                 vel.apply(
@@ -1455,7 +1493,7 @@ fn solve_bundle_as<const SPIN_ALL: bool>(
             };
             let allowed = F4::splat(p.allowed_penetration);
             let max_push = F4::splat(-p.max_push);
-            for (k, cp) in points.iter_mut().enumerate() {
+            for (k, (cp, st)) in points.iter().zip(states.iter_mut()).enumerate() {
                 let vn = cp
                     .normal
                     .velocity(n_.dot(&(vel.vb - vel.va)), &vel.wa, &vel.wb);
@@ -1471,20 +1509,20 @@ fn solve_bundle_as<const SPIN_ALL: bool>(
                 let bias = speculative.select(s * speculative_bias, push);
                 let mass_scale = speculative.select(F4::splat(1.0), soft_mass);
                 let impulse_scale = speculative.select(F4::ZERO, soft_impulse);
-                let imp = -cp.normal.mass * mass_scale * (vn + bias) - impulse_scale * cp.jn;
-                let new = (cp.jn + imp).max(F4::ZERO);
-                let d = new - cp.jn;
-                cp.jn = new;
-                cp.max_jn = cp.max_jn.max(d);
+                let imp = -cp.normal.mass * mass_scale * (vn + bias) - impulse_scale * st.jn;
+                let new = (st.jn + imp).max(F4::ZERO);
+                let d = new - st.jn;
+                st.jn = new;
+                st.max_jn = st.max_jn.max(d);
                 vel.apply_row::<SPIN_ALL>(bd, n_, &cp.normal, d, mask(k));
             }
         }
         Pass::Restitution => {
             let threshold = F4::splat(-p.restitution_threshold);
             let bouncy = bd.restitution.eq(F4::ZERO).not();
-            for (k, cp) in points.iter_mut().enumerate() {
+            for (k, (cp, st)) in points.iter().zip(states.iter_mut()).enumerate() {
                 // Only points that approached fast enough and took an impulse bounce.
-                let skip = cp.vn0.gt(threshold).or(cp.max_jn.eq(F4::ZERO));
+                let skip = cp.vn0.gt(threshold).or(st.max_jn.eq(F4::ZERO));
                 let m = skip.not().and(bouncy).and(bd.active(k));
                 if !m.any() {
                     continue;
@@ -1493,10 +1531,10 @@ fn solve_bundle_as<const SPIN_ALL: bool>(
                     .normal
                     .velocity(n_.dot(&(vel.vb - vel.va)), &vel.wa, &vel.wb);
                 let imp = -cp.normal.mass * (vn + bd.restitution * cp.vn0);
-                let new = (cp.jn + imp).max(F4::ZERO);
-                let d = new - cp.jn;
-                cp.jn = m.select(new, cp.jn);
-                cp.max_jn = m.select(cp.max_jn.max(d), cp.max_jn);
+                let new = (st.jn + imp).max(F4::ZERO);
+                let d = new - st.jn;
+                st.jn = m.select(new, st.jn);
+                st.max_jn = m.select(st.max_jn.max(d), st.max_jn);
                 vel.apply_row::<SPIN_ALL>(bd, n_, &cp.normal, d, Some(m));
             }
         }
