@@ -408,15 +408,18 @@ const NO_PAIR: u32 = u32::MAX;
 /// Up to four constraints of one colour, solved together lane by lane. They touch disjoint
 /// dynamic bodies (graph colouring), so solving them together gives the same result as one
 /// after the other.
+///
+/// Only what the passes read, in three cache lines (every pass reads every bundle, and the
+/// passes are bound by memory traffic): the tangents are recomputed from the normal
+/// ([`tangent_lanes`]) and the spin masks from bits, which costs less than loading them.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 pub(crate) struct Bundle {
     /// Body slots per lane (the zero body for empty lanes).
     a: [u32; LANES],
     b: [u32; LANES],
     write_a: [bool; LANES],
     write_b: [bool; LANES],
-    /// Contact-pair index per lane, `NO_PAIR` for an empty lane.
-    pair: [u32; LANES],
     /// Points per lane.
     lens: [u8; LANES],
     /// The bundle's points are `Solver::points[first..first + len]`.
@@ -425,62 +428,74 @@ pub(crate) struct Bundle {
     /// Whether some lane with bodies has fewer than `len` points: its missing points must not
     /// touch its velocities (not even by adding a zero, which may turn −0 into +0).
     masked: bool,
+    /// Whether both bodies of every lane spin: the passes then skip the masking of angular
+    /// impulses (see [`Spin`]).
+    spin_all: bool,
+    /// Bit `l`: lane `l`'s body A spins (takes angular impulses); bit `4 + l`: its body B.
+    spin_bits: u8,
+    /// Contact normal per lane, unit, from A to B (world frame).
     normal: V4,
-    tangents: [V4; 2],
     friction: F4,
     restitution: F4,
     inv_mass_a: F4,
     inv_mass_b: F4,
-    /// The lanes whose body A (B) spins: only those take angular impulses.
-    spin_a: M4,
-    spin_b: M4,
-    /// Whether both bodies of every lane spin (`spin_a` and `spin_b` all true): the passes
-    /// then skip the masking of angular impulses (see [`Bundle::spins`]).
-    spin_all: bool,
 }
 
 impl Bundle {
-    fn new(pair: [u32; LANES], lens: [u8; LANES], first: u32) -> Self {
+    fn new(lens: [u8; LANES], first: u32) -> Self {
         Self {
             a: [0; LANES],
             b: [0; LANES],
             write_a: [false; LANES],
             write_b: [false; LANES],
-            pair,
             lens,
             first,
             len: lens.iter().copied().max().unwrap_or(0),
             masked: false,
+            spin_all: false,
+            spin_bits: 0,
             normal: V4::ZERO,
-            tangents: [V4::ZERO; 2],
             friction: F4::ZERO,
             restitution: F4::ZERO,
             inv_mass_a: F4::ZERO,
             inv_mass_b: F4::ZERO,
-            spin_a: M4::from_array([false; LANES]),
-            spin_b: M4::from_array([false; LANES]),
-            spin_all: false,
         }
     }
 
-    /// `x` in the lanes whose body A spins (zero elsewhere), and the same for B: the angular
-    /// share of an impulse `x`. `SPIN_ALL` says that the bundle's `spin_all` is set, so that
-    /// every lane keeps `x` (the same lanes, without the selects).
+    /// The lanes whose body A spins, and those whose body B spins.
     #[inline(always)]
-    fn spins<const SPIN_ALL: bool>(&self, x: F4) -> (F4, F4) {
-        if SPIN_ALL {
-            return (x, x);
+    fn spin_masks(&self) -> Spin {
+        let bit = |i: usize| self.spin_bits & (1 << i) != 0;
+        Spin {
+            a: M4::from_array(std::array::from_fn(bit)),
+            b: M4::from_array(std::array::from_fn(|l| bit(LANES + l))),
         }
-        (
-            self.spin_a.select(x, F4::ZERO),
-            self.spin_b.select(x, F4::ZERO),
-        )
     }
 
     /// The lanes whose point `k` exists.
     #[inline(always)]
     fn active(&self, k: usize) -> M4 {
         M4::from_array(std::array::from_fn(|l| k < self.lens[l] as usize))
+    }
+}
+
+/// The lanes of a bundle whose body A (B) spins: only those take angular impulses.
+#[derive(Clone, Copy, Debug)]
+struct Spin {
+    a: M4,
+    b: M4,
+}
+
+impl Spin {
+    /// `x` in the lanes whose body A spins (zero elsewhere), and the same for B: the angular
+    /// share of an impulse `x`. `SPIN_ALL` says that every lane's bodies spin (the bundle's
+    /// `spin_all`), so that every lane keeps `x` (the same lanes, without the selects).
+    #[inline(always)]
+    fn split<const SPIN_ALL: bool>(&self, x: F4) -> (F4, F4) {
+        if SPIN_ALL {
+            return (x, x);
+        }
+        (self.a.select(x, F4::ZERO), self.b.select(x, F4::ZERO))
     }
 }
 
@@ -864,10 +879,8 @@ impl Solver {
         }
         self.bundle_starts.push(self.heads.len());
         // `build` writes every bundle: resizing writes only the new tail.
-        self.bundles.resize(
-            self.heads.len(),
-            Bundle::new([NO_PAIR; LANES], [0; LANES], 0),
-        );
+        self.bundles
+            .resize(self.heads.len(), Bundle::new([0; LANES], 0));
         // Every point is written by `build`; reuse the buffer without clearing it.
         self.points.resize(first as usize, PointW::default());
         self.states.resize(first as usize, PointState::default());
@@ -1115,7 +1128,7 @@ impl Solver {
         let Some(points) = self.states.get(first..first + bundle.len as usize) else {
             return;
         };
-        let (t1, t2) = (bundle.tangents[0].lane(l), bundle.tangents[1].lane(l));
+        let [t1, t2] = tangent_basis(&bundle.normal.lane(l));
         for (k, p) in points.iter().take(bundle.lens[l] as usize).enumerate() {
             f(
                 k,
@@ -1179,16 +1192,16 @@ fn build_chunk(chunk: &mut [Bundle], heads: &[BundleHead], pts: PointsPtr, ctx: 
             }
         }
         let bundle = &mut chunk[j];
-        *bundle = Bundle::new(head.pair, head.lens, head.first);
+        *bundle = Bundle::new(head.lens, head.first);
         let (first, len) = (bundle.first as usize, bundle.len as usize);
         // SAFETY: the range is reserved for this bundle alone by `colour`; the vectors are
         // alive and not resized during the build.
         let Some((points, states)) = (unsafe { pts.range(first, len) }) else {
             debug_assert!(false, "bundle points out of bounds");
-            *bundle = Bundle::new([NO_PAIR; LANES], [0; LANES], 0);
+            *bundle = Bundle::new([0; LANES], 0);
             continue;
         };
-        build_bundle(bundle, points, states, ctx);
+        build_bundle(bundle, head.pair, points, states, ctx);
     }
 }
 
@@ -1202,6 +1215,7 @@ fn build_chunk(chunk: &mut [Bundle], heads: &[BundleHead], pts: PointsPtr, ctx: 
 #[inline(never)]
 fn build_bundle(
     bd: &mut Bundle,
+    pair: [u32; LANES],
     points: &mut [PointW],
     states: &mut [PointState],
     ctx: &BuildContext,
@@ -1223,7 +1237,7 @@ fn build_bundle(
         bd.write_b[l] = false;
         let lens = bd.lens[l];
         bd.lens[l] = 0;
-        let Some(cp) = ctx.contacts.get(bd.pair[l] as usize) else {
+        let Some(cp) = ctx.contacts.get(pair[l] as usize) else {
             continue;
         };
         let (a, b) = (cp.a.index(), cp.b.index());
@@ -1323,16 +1337,16 @@ fn build_bundle(
         };
     }
     bd.normal = n;
-    bd.tangents = t;
     bd.friction = F4::from_array(friction);
     // No point approaches fast enough to bounce: the restitution pass can skip the lane.
     bd.restitution = approaching.select(F4::from_array(restitution), F4::ZERO);
     bd.inv_mass_a = inv_mass_a;
     bd.inv_mass_b = inv_mass_b;
-    bd.spin_a = spin_a;
-    bd.spin_b = spin_b;
+    bd.spin_bits = (0..LANES).fold(0, |bits, l| {
+        bits | (mass_a[l].spin as u8) << l | (mass_b[l].spin as u8) << (LANES + l)
+    });
     bd.spin_all = spin_a.and(spin_b).all();
-    bd.masked = (0..LANES).any(|l| bd.pair[l] != NO_PAIR && bd.lens[l] < bd.len);
+    bd.masked = (0..LANES).any(|l| pair[l] != NO_PAIR && bd.lens[l] < bd.len);
 }
 
 /// The velocities of the two bodies of each lane.
@@ -1350,12 +1364,13 @@ impl Velocities {
     fn apply_row<const SPIN_ALL: bool>(
         &mut self,
         b: &Bundle,
+        spin: &Spin,
         dir: &V4,
         row: &RowW,
         d: F4,
         mask: Option<M4>,
     ) {
-        let (da, db) = b.spins::<SPIN_ALL>(d);
+        let (da, db) = spin.split::<SPIN_ALL>(d);
         self.apply(
             b,
             dir.scale(d),
@@ -1600,6 +1615,10 @@ struct Open<'a, const SPIN_ALL: bool> {
     points: &'a [PointW],
     states: &'a mut [PointState],
     vel: Velocities,
+    /// The bundle's tangents ([`tangent_lanes`] of its normal).
+    tangents: [V4; 2],
+    /// Which bodies spin (unused when `SPIN_ALL`).
+    spin: Spin,
 }
 
 impl<'a, const SPIN_ALL: bool> Open<'a, SPIN_ALL> {
@@ -1630,11 +1649,21 @@ impl<'a, const SPIN_ALL: bool> Open<'a, SPIN_ALL> {
         };
         let (va, wa) = gather(&bd.a);
         let (vb, wb) = gather(&bd.b);
+        let spin = if SPIN_ALL {
+            Spin {
+                a: M4::from_array([true; LANES]),
+                b: M4::from_array([true; LANES]),
+            }
+        } else {
+            bd.spin_masks()
+        };
         Some(Self {
             bd,
             points,
             states,
             vel: Velocities { va, wa, vb, wb },
+            tangents: tangent_lanes(&bd.normal),
+            spin,
         })
     }
 
@@ -1685,15 +1714,15 @@ impl<const SPIN_ALL: bool> Chain for Open<'_, SPIN_ALL> {
         let (Some(cp), Some(st)) = (self.points.get(k), self.states.get(k)) else {
             return;
         };
-        let bd = self.bd;
-        let [t1, t2] = &bd.tangents;
+        let (bd, spin) = (self.bd, &self.spin);
+        let [t1, t2] = &self.tangents;
         let [j1, j2] = st.jt;
         let [r1, r2] = &cp.tangent;
         let jn = st.jn;
         let ((na, nb), (j1a, j1b), (j2a, j2b)) = (
-            bd.spins::<SPIN_ALL>(jn),
-            bd.spins::<SPIN_ALL>(j1),
-            bd.spins::<SPIN_ALL>(j2),
+            spin.split::<SPIN_ALL>(jn),
+            spin.split::<SPIN_ALL>(j1),
+            spin.split::<SPIN_ALL>(j2),
         );
         let mask = self.mask(k);
         self.vel.apply(
@@ -1710,8 +1739,8 @@ impl<const SPIN_ALL: bool> Chain for Open<'_, SPIN_ALL> {
         let (Some(cp), Some(st)) = (self.points.get(k), self.states.get_mut(k)) else {
             return;
         };
-        let (bd, vel) = (self.bd, &mut self.vel);
-        let [t1, t2] = &bd.tangents;
+        let (bd, vel, spin) = (self.bd, &mut self.vel, &self.spin);
+        let [t1, t2] = &self.tangents;
         let dvl = vel.vb - vel.va;
         let [r1, r2] = &cp.tangent;
         let max_f = bd.friction * st.jn;
@@ -1725,7 +1754,7 @@ impl<const SPIN_ALL: bool> Chain for Open<'_, SPIN_ALL> {
         let new = [clamp.select(n0 * s, n0), clamp.select(n1 * s, n1)];
         st.jt = new;
         let (d1, d2) = (new[0] - old[0], new[1] - old[1]);
-        let ((d1a, d1b), (d2a, d2b)) = (bd.spins::<SPIN_ALL>(d1), bd.spins::<SPIN_ALL>(d2));
+        let ((d1a, d1b), (d2a, d2b)) = (spin.split::<SPIN_ALL>(d1), spin.split::<SPIN_ALL>(d2));
         let mask = bd.masked.then(|| bd.active(k));
         vel.apply(
             bd,
@@ -1764,7 +1793,7 @@ impl<const SPIN_ALL: bool> Chain for Open<'_, SPIN_ALL> {
         st.jn = new;
         st.max_jn = st.max_jn.max(d);
         let mask = bd.masked.then(|| bd.active(k));
-        vel.apply_row::<SPIN_ALL>(bd, n_, &cp.normal, d, mask);
+        vel.apply_row::<SPIN_ALL>(bd, &self.spin, n_, &cp.normal, d, mask);
     }
 
     #[inline(always)]
@@ -1789,8 +1818,32 @@ impl<const SPIN_ALL: bool> Chain for Open<'_, SPIN_ALL> {
         let d = new - st.jn;
         st.jn = m.select(new, st.jn);
         st.max_jn = m.select(st.max_jn.max(d), st.max_jn);
-        vel.apply_row::<SPIN_ALL>(bd, n_, &cp.normal, d, Some(m));
+        vel.apply_row::<SPIN_ALL>(bd, &self.spin, n_, &cp.normal, d, Some(m));
     }
+}
+
+/// [`tangent_basis`] of each lane's normal, bit for bit (the same operations in the same
+/// order per lane).
+#[inline(always)]
+fn tangent_lanes(n: &V4) -> [V4; 2] {
+    let one = F4::splat(1.0);
+    // `n.z >= 0` (false for NaN, true for −0).
+    let up = n.z.gt(F4::ZERO).or(n.z.eq(F4::ZERO));
+    let sign = up.select(one, -one);
+    let a = F4::splat(-1.0).div(sign + n.z);
+    let b = n.x * n.y * a;
+    [
+        V4 {
+            x: one + sign * n.x * n.x * a,
+            y: sign * b,
+            z: -sign * n.x,
+        },
+        V4 {
+            x: b,
+            y: sign + n.y * n.y * a,
+            z: -n.y,
+        },
+    ]
 }
 
 /// Two unit tangents completing `n` to a right-handed orthonormal basis `(t1, t2, n)`;
@@ -1824,6 +1877,43 @@ mod tests {
             assert!((t1.norm() - 1.0).abs() < 1e-5);
             assert!((t2.norm() - 1.0).abs() < 1e-5);
             assert!(t1.dot(&n).abs() < 1e-5 && t2.dot(&n).abs() < 1e-5 && t1.dot(&t2).abs() < 1e-5);
+        }
+    }
+
+    /// The lanes' tangents are the scalar ones bit for bit, awkward normals included.
+    #[test]
+    fn tangent_lanes_match_tangent_basis() {
+        let mut normals = vec![
+            Vector::x(),
+            -Vector::y(),
+            Vector::z(),
+            -Vector::z(),
+            Vector::new(0.0, 0.0, -0.0),
+            Vector::new(-0.0, 0.0, 0.0),
+            Vector::zeros(),
+            Vector::new(Real::NAN, 0.5, -0.5),
+            Vector::new(0.3, Real::NAN, 1.0),
+            Vector::new(1.0e-20, -1.0e-20, -1.0),
+            Vector::new(0.0, 1.0e-45, -1.0),
+        ];
+        for i in 0..200 {
+            let t = i as Real * 0.37;
+            normals.push(Vector::new(t.sin() * t.cos(), t.cos(), (3.0 * t).sin()).normalize());
+        }
+        for four in normals.chunks(LANES) {
+            let n = V4::from_lanes(|l| four.get(l).copied().unwrap_or_else(Vector::zeros));
+            let lanes = tangent_lanes(&n);
+            for (l, n) in four.iter().enumerate() {
+                let scalar = tangent_basis(n);
+                for i in 0..2 {
+                    let (x, y) = (lanes[i].lane(l), scalar[i]);
+                    let same = x
+                        .iter()
+                        .zip(y.iter())
+                        .all(|(a, b)| a.to_bits() == b.to_bits());
+                    assert!(same, "{n:?}: {x:?} vs {y:?}");
+                }
+            }
         }
     }
 
