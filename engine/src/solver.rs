@@ -633,6 +633,33 @@ impl PointsPtr {
     }
 }
 
+/// The items [`Solver::store_results`] writes, one per contact pair, shared by its tasks: each
+/// pair belongs to one lane of one bundle, so no two tasks touch the same item.
+struct ItemsPtr<T>(*mut T);
+
+impl<T> Clone for ItemsPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ItemsPtr<T> {}
+
+// SAFETY: only dereferenced on indices below the slice's length, each by one task (see
+// `Solver::store_results`), while the slice is borrowed mutably by that call; `T: Send`, so
+// handing an item to another thread is allowed.
+unsafe impl<T: Send> Send for ItemsPtr<T> {}
+// SAFETY: see `Send` above.
+unsafe impl<T: Send> Sync for ItemsPtr<T> {}
+
+impl<T> ItemsPtr<T> {
+    /// The address of item `i` (a method, so that closures capture the whole `Sync` wrapper).
+    #[inline(always)]
+    fn at(self, i: usize) -> *mut T {
+        self.0.wrapping_add(i)
+    }
+}
+
 impl BodiesPtr {
     /// The address of body `i` (a method, so that closures capture the whole `Sync` wrapper).
     #[inline(always)]
@@ -650,6 +677,9 @@ const PARALLEL_MIN_POINTS: usize = 256;
 const CHUNK_POINTS: usize = 128;
 /// Bodies per block of a conversion stage.
 const CONVERT_BLOCK: usize = 1024;
+
+/// Bundles per rayon task when storing the results.
+const STORE_CHUNK: usize = 256;
 
 /// Bundles built per rayon task.
 const BUILD_CHUNK: usize = 64;
@@ -1114,31 +1144,52 @@ impl Solver {
             .for_each(|(b, m)| b.ang = f(m, b.ang));
     }
 
-    /// Calls `f(k, result)` for point `k` of the constraint of contact pair `pair` (an index
-    /// into the pairs given to [`Solver::colour`]), once solved.
-    pub fn results_of(&self, pair: usize, mut f: impl FnMut(usize, PointResult)) {
-        let Some(&at) = self.lane_of.get(pair).filter(|_| self.built) else {
+    /// Calls `f(&mut items[pair], k, result)` for point `k` of the constraint of every contact
+    /// pair `pair` (an index into the pairs given to [`Solver::colour`]; `items` is indexed
+    /// like them), once solved. In parallel, walking the bundles in order (the points are read
+    /// as the passes stored them, rather than looked up pair by pair); each pair sits in one
+    /// lane of one bundle, so each item is handed to one call at a time.
+    pub fn store_results<T: Send>(
+        &self,
+        items: &mut [T],
+        f: impl Fn(&mut T, usize, PointResult) + Sync,
+    ) {
+        if !self.built {
             return;
-        };
-        let (bundle, l) = (at as usize / LANES, at as usize % LANES);
-        let Some(bundle) = self.bundles.get(bundle) else {
-            return;
-        };
-        let first = bundle.first as usize;
-        let Some(points) = self.states.get(first..first + bundle.len as usize) else {
-            return;
-        };
-        let [t1, t2] = tangent_basis(&bundle.normal.lane(l));
-        for (k, p) in points.iter().take(bundle.lens[l] as usize).enumerate() {
-            f(
-                k,
-                PointResult {
-                    normal: p.jn.to_array()[l],
-                    tangent: t1 * p.jt[0].to_array()[l] + t2 * p.jt[1].to_array()[l],
-                    max_normal: p.max_jn.to_array()[l],
-                },
-            );
         }
+        let out = ItemsPtr(items.as_mut_ptr());
+        let n = items.len();
+        self.bundles
+            .par_chunks(STORE_CHUNK)
+            .zip(self.heads.par_chunks(STORE_CHUNK))
+            .for_each(|(bundles, heads)| {
+                for (bundle, head) in bundles.iter().zip(heads) {
+                    let first = bundle.first as usize;
+                    let Some(states) = self.states.get(first..first + bundle.len as usize) else {
+                        continue;
+                    };
+                    let [t1, t2] = tangent_lanes(&bundle.normal);
+                    for l in 0..LANES {
+                        let pair = head.pair[l] as usize;
+                        if pair >= n {
+                            continue;
+                        }
+                        // SAFETY: `pair < n`, the length of `items`, which outlives this call;
+                        // `colour` put each pair in exactly one lane of one bundle (its `order`
+                        // is a permutation), so no other call holds this item.
+                        let item = unsafe { &mut *out.at(pair) };
+                        let (t1, t2) = (t1.lane(l), t2.lane(l));
+                        for (k, p) in states.iter().take(bundle.lens[l] as usize).enumerate() {
+                            let result = PointResult {
+                                normal: p.jn.to_array()[l],
+                                tangent: t1 * p.jt[0].to_array()[l] + t2 * p.jt[1].to_array()[l],
+                                max_normal: p.max_jn.to_array()[l],
+                            };
+                            f(item, k, result);
+                        }
+                    }
+                }
+            });
     }
 
     /// One pass over every bundle, colour after colour, on the calling thread (the caller has
@@ -1981,13 +2032,13 @@ mod tests {
         };
         solver.solve_velocities(&mut bodies, &p, 4);
         solver.relax_and_restitute(&mut bodies, &p, 1);
-        let mut seen = 0;
-        solver.results_of(0, |_, r| {
-            seen += 1;
+        let mut seen = [0usize];
+        solver.store_results(&mut seen, |seen, _, r| {
+            *seen += 1;
             assert!(r.normal.is_finite() && r.normal > 0.0, "{r:?}");
             assert!(r.tangent.iter().all(|t| t.is_finite()), "{r:?}");
         });
-        assert_eq!(seen, 2);
+        assert_eq!(seen, [2]);
         for b in &bodies {
             assert!(b.v().iter().chain(b.w().iter()).all(|x| x.is_finite()));
         }

@@ -750,28 +750,23 @@ impl World {
                     }
                 }
             });
-        let solver = &sc.solver;
-        sc.new_contacts
-            .par_iter_mut()
-            .enumerate()
-            .with_min_len(256)
-            .for_each(|(pair, cp)| {
-                solver.results_of(pair, |k, r| {
-                    // An impulse that overflowed (enormous masses or velocities: the bodies it
-                    // reached are frozen in `finalize`) must not be kept for warm starting.
-                    let finite = r.normal.is_finite() && crate::math::is_finite_vector(&r.tangent);
-                    cp.impulses[k] = if finite {
-                        PointImpulse {
-                            normal: r.normal,
-                            tangent: r.tangent,
-                        }
-                    } else {
-                        PointImpulse::default()
-                    };
-                    // A speculative contact that stopped the bodies counts as touching.
-                    cp.touching |= r.max_normal > 0.0;
-                });
-            });
+        sc.solver.store_results(&mut sc.new_contacts, |cp, k, r| {
+            // An impulse that overflowed (enormous masses or velocities: the bodies it reached
+            // are frozen in `finalize`) must not be kept for warm starting.
+            let finite = r.normal.is_finite() && crate::math::is_finite_vector(&r.tangent);
+            if let Some(imp) = cp.impulses.get_mut(k) {
+                *imp = if finite {
+                    PointImpulse {
+                        normal: r.normal,
+                        tangent: r.tangent,
+                    }
+                } else {
+                    PointImpulse::default()
+                };
+            }
+            // A speculative contact that stopped the bodies counts as touching.
+            cp.touching |= r.max_normal > 0.0;
+        });
     }
 
     #[inline(never)]
