@@ -1278,7 +1278,6 @@ fn build_bundle(
     let mut vel_a = [SolverBody::ZERO; LANES];
     let mut vel_b = [SolverBody::ZERO; LANES];
     let mut normal = [Vector::zeros(); LANES];
-    let mut tangents = [[Vector::zeros(); 2]; LANES];
     let mut friction = [0.0; LANES];
     let mut restitution = [0.0; LANES];
     for l in 0..LANES {
@@ -1315,12 +1314,13 @@ fn build_bundle(
         };
         (vel_a[l], vel_b[l]) = (body(a), body(b));
         normal[l] = cp.manifold.normal;
-        tangents[l] = tangent_basis(&normal[l]);
         friction[l] = crate::Material::combine_friction(ma.friction, mb.friction);
         restitution[l] = crate::Material::combine_restitution(ma.restitution, mb.restitution);
     }
     let n = V4::from_lanes(|l| normal[l]);
-    let t = [0, 1].map(|i| V4::from_lanes(|l| tangents[l][i]));
+    // `tangent_basis` of each lane's normal (the empty lanes' are not used: their rows and
+    // impulses are zero).
+    let t = tangent_lanes(&n);
     let inv_mass_a = F4::from_array(mass_a.map(|m| m.inv_mass));
     let inv_mass_b = F4::from_array(mass_b.map(|m| m.inv_mass));
     let inv_mass = inv_mass_a + inv_mass_b;
@@ -1335,31 +1335,25 @@ fn build_bundle(
     let mut approaching = M4::from_array([false; LANES]);
     for (k, (w, state)) in points.iter_mut().zip(states.iter_mut()).enumerate() {
         let keep = bd.active(k);
-        // Point `k` of each lane, read once: position, separation, last step's impulses
-        // (zeros in lanes without one).
-        let mut p = [[0.0; LANES]; 3];
-        let mut sep = [0.0; LANES];
-        let mut jn = [0.0; LANES];
-        let mut jt = [[0.0; LANES]; 3];
+        // Point `k` of each lane, read once: position and separation, last step's impulses
+        // (zeros in lanes without one), one row per lane, then transposed into lanes.
+        let mut at = [F4::ZERO; LANES];
+        let mut imps = [F4::ZERO; LANES];
         for l in 0..LANES {
             let Some(cp) = src[l] else { continue };
             let (Some(q), Some(imp)) = (cp.manifold.points().get(k), cp.impulses.get(k)) else {
                 continue;
             };
-            for i in 0..3 {
-                p[i][l] = q.point[i];
-                jt[i][l] = imp.tangent[i];
-            }
-            sep[l] = -q.depth;
-            jn[l] = imp.normal;
+            at[l] = F4::from_array([q.point.x, q.point.y, q.point.z, -q.depth]);
+            imps[l] = F4::from_array([imp.normal, imp.tangent.x, imp.tangent.y, imp.tangent.z]);
         }
-        let [px, py, pz] = p.map(F4::from_array);
+        let [px, py, pz, sep] = transpose(at);
         let p = V4 {
             x: px,
             y: py,
             z: pz,
         };
-        let [jx, jy, jz] = jt.map(F4::from_array);
+        let [jn, jx, jy, jz] = transpose(imps);
         let jt = V4 {
             x: jx,
             y: jy,
@@ -1378,11 +1372,11 @@ fn build_bundle(
         *w = PointW {
             normal,
             tangent: [row(&t[0]).0, row(&t[1]).0],
-            sep: kept(F4::from_array(sep)),
+            sep: kept(sep),
             vn0: kept(vn0),
         };
         *state = PointState {
-            jn: kept(F4::from_array(jn)),
+            jn: kept(jn),
             jt: [kept(jt.dot(&t[0])), kept(jt.dot(&t[1]))],
             max_jn: F4::ZERO,
         };
@@ -1873,8 +1867,10 @@ impl<const SPIN_ALL: bool> Chain for Open<'_, SPIN_ALL> {
     }
 }
 
-/// [`tangent_basis`] of each lane's normal, bit for bit (the same operations in the same
-/// order per lane).
+/// Two unit tangents completing each lane's normal `n` to a right-handed orthonormal basis
+/// `(t1, t2, n)`; deterministic in `n` (Duff et al., "Building an Orthonormal Basis,
+/// Revisited", 2017). Each lane does the operations of the scalar `tangent_basis` (the test
+/// oracle) in its order, so the result is the same bit for bit.
 #[inline(always)]
 fn tangent_lanes(n: &V4) -> [V4; 2] {
     let one = F4::splat(1.0);
@@ -1897,9 +1893,10 @@ fn tangent_lanes(n: &V4) -> [V4; 2] {
     ]
 }
 
-/// Two unit tangents completing `n` to a right-handed orthonormal basis `(t1, t2, n)`;
-/// deterministic in `n` (Duff et al., "Building an Orthonormal Basis, Revisited", 2017).
-pub(crate) fn tangent_basis(n: &Vector) -> [Vector; 2] {
+/// Two unit tangents completing `n` to a right-handed orthonormal basis `(t1, t2, n)`, one
+/// vector at a time: the reference for [`tangent_lanes`].
+#[cfg(test)]
+fn tangent_basis(n: &Vector) -> [Vector; 2] {
     let sign = if n.z >= 0.0 { 1.0 } else { -1.0 };
     let a = -1.0 / (sign + n.z);
     let b = n.x * n.y * a;
