@@ -24,10 +24,16 @@
 //!    effective mass (capped at `MAX_EFFECTIVE_MASS` so impulses stay finite), so that the
 //!    passes below need no cross or matrix products; the approach speed `vn0` (for
 //!    restitution), and last step's impulses matched by feature id (or, when the narrow phase
-//!    changed reference face, by the nearest old point within 2 cm). A bundle's points live in one buffer as structures of arrays (`PointW`,
-//!    point `k` of the four lanes), each bundle owning a disjoint range. The passes read body
-//!    velocities only (`SolverBody`, 32 bytes, loaded into lanes by one transpose); masses
-//!    and inertias are folded into the constraint rows;
+//!    changed reference face, by the nearest old point within 2 cm). A bundle's points live in
+//!    two buffers as structures of arrays (point `k` of the four lanes), each bundle owning a
+//!    disjoint range of both: the rows the passes only read (`PointW`) and, on a cache line
+//!    of their own, the impulses they write (`PointState`). The passes read body velocities
+//!    only (`SolverBody`, 32 bytes, loaded into lanes by one transpose); masses and inertias
+//!    are folded into the constraint rows. The passes are bound by memory traffic, so a
+//!    `Bundle` holds only what they read (three cache lines; the tangents are recomputed from
+//!    the normal), and each pass solves two bundles of a colour in lockstep, point by point:
+//!    each bundle's points are one chain of dependent operations, and two interleaved chains
+//!    hide each other's latencies (each does exactly what it would alone);
 //! 3. **warm start**: angular velocities to scaled form, then apply last step's accumulated
 //!    impulses;
 //! 4. **solve** (`solver_iterations` times): friction, clamped to the Coulomb disc
@@ -41,7 +47,8 @@
 //!    velocity does not survive the step (no energy gain from overlap);
 //! 7. **restitution**: for points that approached faster than `restitution_threshold` and took
 //!    an impulse, `vn ← −e·vn0`; angular velocities back to the world frame;
-//! 8. **store**: accumulated impulses go back into the contact cache for the next step.
+//! 8. **store**: accumulated impulses go back into the contact cache for the next step,
+//!    walking the bundles in order (each contact pair is one lane of one bundle).
 //!
 //! **Threads.** On a pool of one thread the passes run as plain loops. On more, each of
 //! `Solver::solve_velocities` and `Solver::relax_and_restitute` is one parallel region
