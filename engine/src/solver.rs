@@ -2048,6 +2048,73 @@ mod tests {
         }
     }
 
+    /// A hub body touched by more constraints than there are colours: the last ones share it
+    /// in the overflow colour, which must be solved one bundle at a time (never two in
+    /// lockstep, which would lose one's write to the hub). Every impulse is equal and opposite
+    /// between bodies of equal mass, so the total linear momentum must not change.
+    #[test]
+    fn overflow_colour_conserves_momentum() {
+        use crate::world::PointImpulse;
+        use tumble_narrowphase::contact::{ContactPoint, Manifold};
+        let spokes = COLOURS + 9;
+        let n = spokes + 1;
+        let at = |i: usize| Vector::new(i as Real * 0.1, if i == 0 { 0.0 } else { 1.0 }, 0.0);
+        let mut solver = Solver {
+            masses: (0..n)
+                .map(|i| BodyMass::new(1.0, &Matrix::identity(), &at(i), 0.5, 0.0, true))
+                .collect(),
+            ..Solver::default()
+        };
+        let mut bodies: Vec<SolverBody> = (0..n)
+            .map(|i| {
+                // Faster and faster, so that the overflow's spokes still push the hub.
+                let v = -0.01 * (i * i) as Real;
+                SolverBody::new(Vector::new(0.02 * i as Real, v, 0.0), Vector::zeros())
+            })
+            .collect();
+        bodies.push(SolverBody::ZERO);
+        let pairs: Vec<ContactPair> = (1..n)
+            .map(|i| {
+                let mut manifold = Manifold::new(Vector::y());
+                manifold.push(ContactPoint {
+                    point: crate::math::Point::new(i as Real * 0.1, 0.5, 0.0),
+                    depth: 0.01,
+                    id: 0,
+                });
+                ContactPair {
+                    a: crate::BodyHandle::new(0, 0),
+                    b: crate::BodyHandle::new(i as u32, 0),
+                    manifold,
+                    impulses: [PointImpulse::default(); 4],
+                    touching: true,
+                }
+            })
+            .collect();
+        let momentum = |b: &[SolverBody]| b[..n].iter().fold(Vector::zeros(), |m, b| m + b.v());
+        let before = momentum(&bodies);
+        let scale: Real = bodies.iter().map(|b| b.v().norm()).sum();
+        solver.colour(&pairs, n, |_| true);
+        let overflow = solver.bundle_starts[COLOURS + 1] - solver.bundle_starts[COLOURS];
+        assert_eq!(overflow, spokes - COLOURS);
+        solver.build(&pairs, &bodies, 1.0, n as u32);
+        let p = SolverParams {
+            inv_h: 60.0,
+            soft: Softness::new(30.0, 10.0, 1.0 / 60.0),
+            allowed_penetration: 0.005,
+            max_push: 3.0,
+            restitution_threshold: 1.0,
+        };
+        solver.solve_velocities(&mut bodies, &p, 4);
+        solver.relax_and_restitute(&mut bodies, &p, 1);
+        let after = momentum(&bodies);
+        assert!(
+            (after - before).norm() < 1e-5 * scale,
+            "{before} -> {after}"
+        );
+        // The spokes pushed the hub away.
+        assert!(bodies[0].v().y < -0.5, "{:?}", bodies[0].v());
+    }
+
     /// The factor reproduces the inverse inertia (`L·Lᵀ = I⁻¹`), the rows read through it
     /// are the ones through the inverse inertia, and scaling angular velocities round-trips.
     #[test]
