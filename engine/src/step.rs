@@ -313,18 +313,61 @@ fn report_frozen(slots: &[crate::world::Slot], flags: &[bool], report: &mut Step
     }
 }
 
-/// Runs `op` on a thread of a rayon pool. Called from a pool's thread, that is where it runs;
-/// called from outside every pool, `op` is handed to the global pool once (`rayon::scope` runs
-/// its body there) rather than each parallel section of a step crossing into the pool and
-/// waking the caller back (a futex wake-up and a context switch each: about a sixth of a
-/// 10 000-ball step on one thread, by alternating runs of the stress runner). Results are the
-/// same either way: the parallel sections' outputs do not depend on the thread.
+/// Runs `op` on a thread of a rayon pool, the pool's other threads kept awake meanwhile
+/// ([`with_pool_awake`]). Called from a pool's thread, that is where it runs; called from
+/// outside every pool, `op` is handed to the global pool once (`rayon::scope` runs its body
+/// there) rather than each parallel section of a step crossing into the pool and waking the
+/// caller back (a futex wake-up and a context switch each: about a sixth of a 10 000-ball step
+/// on one thread, by alternating runs of the stress runner). Results are the same either way:
+/// the parallel sections' outputs do not depend on the thread.
 pub(crate) fn on_rayon_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     if rayon::current_thread_index().is_some() {
-        op()
+        with_pool_awake(op)
     } else {
-        rayon::scope(|_| op())
+        rayon::scope(|_| with_pool_awake(op))
     }
+}
+
+/// Runs `op` on the current thread (a thread of a rayon pool) while the pool's other threads
+/// stay awake: each looks for work (`rayon::yield_now`, then an OS yield when there is none)
+/// until `op` returns, instead of falling asleep after a few dozen idle rounds as rayon's own
+/// idle loop does. A step alternates parallel sections with short serial ones (between them,
+/// and inside the broad phase and the solver); a thread asleep at the start of a section joins
+/// it only once woken (a futex wake-up, tens of microseconds on a virtual machine), and a
+/// 10 000-ball step on two threads slept and was woken about seven times. The other threads
+/// get the work as before, only sooner: results do not change. One thread: just `op`.
+fn with_pool_awake<R>(op: impl FnOnce() -> R) -> R {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    /// Sets the flag when dropped: the awake threads are released even if `op` panics.
+    struct Release(Arc<AtomicBool>);
+    impl Drop for Release {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+
+    if rayon::current_num_threads() == 1 {
+        return op();
+    }
+    let me = rayon::current_thread_index();
+    let done = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&done);
+    // One task per pool thread (a thread runs only its own); this thread's returns at once,
+    // whenever it runs (it may run inside `op`, while this thread waits for stolen work).
+    rayon::spawn_broadcast(move |ctx| {
+        if Some(ctx.index()) == me {
+            return;
+        }
+        while !flag.load(Ordering::Acquire) {
+            if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                std::thread::yield_now();
+            }
+        }
+    });
+    let _release = Release(done);
+    op()
 }
 
 impl World {
