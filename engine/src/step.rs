@@ -528,7 +528,13 @@ impl World {
         self.times.set(Stage::Solver, solver_time);
 
         let t = Timer::start();
-        report.ccd_hits = self.continuous_collision();
+        // Without a body that may be swept (none frozen into one since the first stage), the
+        // stage would only scan the slots to find none.
+        report.ccd_hits = if self.scratch.any_ccd {
+            self.continuous_collision()
+        } else {
+            0
+        };
         t.stop(&mut self.times, Stage::Ccd);
 
         let t = Timer::start();
@@ -550,15 +556,13 @@ impl World {
         let g = cfg.gravity;
         let sc = &mut self.scratch;
         let n = self.state.slots.len();
-        sc.info.clear();
+        // Every element is written below: only a change of length costs a serial pass.
         sc.info.resize(n, BodyInfo::default());
-        sc.shape_poses.clear();
         sc.shape_poses.resize(n, crate::math::Isometry::identity());
-        sc.flags.clear();
         sc.flags.resize(n, false);
         // Per body, independent of the others: parallel; the bodies frozen here are reported
-        // afterwards in slot order.
-        let any_frozen = self
+        // afterwards in slot order. Also whether any body may need continuous collision.
+        let (any_frozen, any_ccd) = self
             .state
             .slots
             .par_iter_mut()
@@ -566,8 +570,11 @@ impl World {
             .zip(sc.shape_poses.par_iter_mut().zip(sc.flags.par_iter_mut()))
             .with_min_len(256)
             .map(|((slot, info), (shape_pose, frozen))| {
+                *frozen = false;
                 let Some(b) = slot.body.as_mut() else {
-                    return false;
+                    *info = BodyInfo::default();
+                    *shape_pose = crate::math::Isometry::identity();
+                    return (false, false);
                 };
                 b.prev_pose = b.pose;
                 *shape_pose = b.shape_pose();
@@ -586,12 +593,13 @@ impl World {
                     }
                 }
                 *info = BodyInfo::of(cfg, b);
-                *frozen
+                (*frozen, crate::ccd::may_sweep(b))
             })
-            .reduce(|| false, |x, y| x | y);
+            .reduce(|| (false, false), |x, y| (x.0 | y.0, x.1 | y.1));
         if any_frozen {
             report_frozen(&self.state.slots, &sc.flags, report);
         }
+        sc.any_ccd = cfg.ccd && any_ccd;
     }
 
     /// Moving bodies' AABBs into the broad phase (at the end of each step, so that queries
