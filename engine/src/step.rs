@@ -445,39 +445,60 @@ pub(crate) fn on_rayon_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
 /// and inside the broad phase and the solver); a thread asleep at the start of a section joins
 /// it only once woken (a futex wake-up, tens of microseconds on a virtual machine), and a
 /// 10 000-ball step on two threads slept and was woken about seven times. The other threads
-/// get the work as before, only sooner: results do not change. One thread: just `op`.
-fn with_pool_awake<R>(op: impl FnOnce() -> R) -> R {
+/// get the same work as before, only sooner: results do not change. One thread: just `op`.
+///
+/// The keep-awake tasks are the second halves of `rayon::join`s around `op` (on the stack, no
+/// allocation): pushed before anything `op` pushes, they are the first work the other threads
+/// steal (rayon steals oldest first). Should this thread ever pop one itself (while waiting
+/// inside `op`), it returns at once.
+fn with_pool_awake<R>(op: impl FnOnce() -> R + Send) -> R
+where
+    R: Send,
+{
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
 
-    /// Sets the flag when dropped: the awake threads are released even if `op` panics.
-    struct Release(Arc<AtomicBool>);
-    impl Drop for Release {
+    /// Sets the flag when dropped: the awake threads are released even if `op` panics (the
+    /// `join`s around it wait for them before unwinding further).
+    struct Release<'a>(&'a AtomicBool);
+    impl Drop for Release<'_> {
         fn drop(&mut self) {
             self.0.store(true, Ordering::Release);
         }
     }
 
-    if rayon::current_num_threads() == 1 {
-        return op();
-    }
-    let me = rayon::current_thread_index();
-    let done = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&done);
-    // One task per pool thread (a thread runs only its own); this thread's returns at once,
-    // whenever it runs (it may run inside `op`, while this thread waits for stolen work).
-    rayon::spawn_broadcast(move |ctx| {
-        if Some(ctx.index()) == me {
+    /// Looks for work until `done`; returns at once on the thread running `op`.
+    fn stay_awake(done: &AtomicBool, owner: Option<usize>) {
+        if rayon::current_thread_index() == owner {
             return;
         }
-        while !flag.load(Ordering::Acquire) {
+        while !done.load(Ordering::Acquire) {
             if rayon::yield_now() != Some(rayon::Yield::Executed) {
                 std::thread::yield_now();
             }
         }
-    });
-    let _release = Release(done);
-    op()
+    }
+
+    /// `op` inside `awake` nested `join`s, each offering one keep-awake task.
+    fn nest<R: Send>(
+        awake: usize,
+        done: &AtomicBool,
+        owner: Option<usize>,
+        op: impl FnOnce() -> R + Send,
+    ) -> R {
+        if awake == 0 {
+            let _release = Release(done);
+            return op();
+        }
+        rayon::join(
+            || nest(awake - 1, done, owner, op),
+            || stay_awake(done, owner),
+        )
+        .0
+    }
+
+    let done = AtomicBool::new(false);
+    let others = rayon::current_num_threads().saturating_sub(1);
+    nest(others, &done, rayon::current_thread_index(), op)
 }
 
 impl World {
@@ -1472,6 +1493,41 @@ mod tests {
                 prop_assert_eq!(&out, &want);
             }
         }
+    }
+
+    /// `with_pool_awake` returns `op`'s result on pools of 1 to 4 threads, also when `op` runs
+    /// parallel work that itself keeps the pool awake (worlds stepped in parallel), and lets a
+    /// panic of `op` through instead of hanging on the threads it kept awake.
+    #[test]
+    fn with_pool_awake_returns_nests_and_unwinds() {
+        for threads in 1..=4 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let sum = pool.install(|| {
+                with_pool_awake(|| {
+                    (0..64u64)
+                        .into_par_iter()
+                        .map(|i| with_pool_awake(|| (0..1000u64).into_par_iter().sum::<u64>() + i))
+                        .sum::<u64>()
+                })
+            });
+            assert_eq!(sum, 64 * 499_500 + 63 * 64 / 2);
+            let caught = pool.install(|| {
+                std::panic::catch_unwind(|| {
+                    with_pool_awake(|| {
+                        (0..100u32)
+                            .into_par_iter()
+                            .for_each(|i| assert!(i != 77, "boom"));
+                    })
+                })
+            });
+            assert!(caught.is_err());
+            // The pool still works afterwards.
+            assert_eq!(pool.install(|| on_rayon_pool(|| 7)), 7);
+        }
+        assert_eq!(on_rayon_pool(|| 8), 8);
     }
 
     /// On several threads, runs taken by other threads do happen (so the test above covers
