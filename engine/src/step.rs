@@ -38,8 +38,8 @@ const MATCH_DISTANCE: Real = 0.02;
 /// the thread count.
 pub(crate) const PAIR_CHUNK: usize = 2048;
 
-/// Candidates per chunk of the narrow phase: a chunk's contact pairs (about 190 bytes each)
-/// stay in the core's cache until they are concatenated.
+/// Items per chunk of [`hits_in_order`] (candidates of the narrow phase): the smallest piece
+/// the work is split into between threads, and the start of a run that another thread takes.
 pub(crate) const CONTACT_CHUNK: usize = 256;
 
 /// Slots per chunk of the broad-phase update pass (each chunk's updates stay in the core's
