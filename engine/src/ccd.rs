@@ -34,6 +34,13 @@ use rayon::prelude::*;
 /// Iterations of conservative advancement before giving up (a grazing miss).
 const MAX_ITERATIONS: usize = 24;
 
+/// Whether `b` may be swept by the time-of-impact stage (when it moved far enough): a
+/// dynamic, non-sensor body built with `.ccd(true)`.
+#[inline]
+pub(crate) fn may_sweep(b: &Body) -> bool {
+    b.ccd && b.is_dynamic() && !b.sensor
+}
+
 /// Earliest fraction `t ∈ [0, 1]` of the step at which shape A (at `pa0`, moving by `da`) comes
 /// within `slop` of shape B (at `pb0`, moving by `db`), translation only; None if it does not,
 /// or if the shapes start within `slop` (or the pair is unsupported).
@@ -114,7 +121,7 @@ impl World {
         sc.ccd_bodies.clear();
         for (i, s) in slots.iter().enumerate() {
             if let Some(b) = &s.body {
-                if b.ccd && b.is_dynamic() && !b.sensor {
+                if may_sweep(b) {
                     let (_, d) = sweep_of(b);
                     if d.norm() > 0.25 * min_half_size(b) {
                         sc.ccd_bodies.push(i as u32);

@@ -4,9 +4,10 @@
 //! A collider's handle is its broad-phase proxy handle, so pairs come out of the broad phase
 //! already in canonical order and need no mapping. [`CollisionWorld::update`] allocates nothing
 //! once its buffers have grown: the moved colliders' AABBs are computed in parallel and go to
-//! the broad phase in one batch; the narrow phase runs in parallel over fixed chunks of the
-//! pairs, each chunk keeping only its hits in its own reused buffer, and the chunks are
-//! concatenated in pair order, so the output is identical for any thread count. A pair of
+//! the broad phase in one batch; the narrow phase runs in parallel over the pairs, its hits
+//! written straight into the output in pair order except for the runs other threads took,
+//! buffered and appended in order (`step::hits_in_order`), so the output is identical for any
+//! thread count. A pair of
 //! balls reads only a packed centre and radius per collider (16 bytes, kept up to date by
 //! `insert`, `set_pose` and `remove`), not the colliders themselves.
 

@@ -120,6 +120,9 @@ pub(crate) struct Scratch {
     pub solver_bodies: Vec<SolverBody>,
     pub solver: Solver,
     pub ccd_bodies: Vec<u32>,
+    /// Continuous collision is on and some body may be swept this step (see
+    /// `ccd::may_sweep`; set by the first stage).
+    pub any_ccd: bool,
     pub ccd_hits: Vec<Option<Real>>,
     /// Per slot, what the pair filter needs (built by the first stage of each step).
     pub info: Vec<crate::step::BodyInfo>,
