@@ -856,7 +856,10 @@ impl World {
         let info = &sc.info;
         let dynamic = |slot: u32| info.get(slot as usize).is_some_and(|i| i.dynamic);
         let solver = &mut sc.solver;
+        // The colouring (serial in its greedy part) runs on this thread, the bodies are offered
+        // to the others: this thread then never sleeps waiting for a stolen colouring.
         rayon::join(
+            || solver.colour(contacts, slots.len(), dynamic),
             || {
                 slots
                     .par_iter()
@@ -864,7 +867,6 @@ impl World {
                     .map(solver_body_of)
                     .unzip_into_vecs(&mut sc.solver_bodies, &mut masses)
             },
-            || solver.colour(contacts, slots.len(), dynamic),
         );
         sc.solver.masses = masses;
         // The zero body, read by the empty lanes of the solver's bundles.
