@@ -13,9 +13,8 @@ use nalgebra::{RealField, Vector3};
 /// Most vertices a clipped polygon can hold: a quad clipped by four planes.
 pub const MAX_CLIP_VERTICES: usize = 8;
 
-/// A vertex of a polygon being clipped (in whatever frame the caller works in). The scalar
-/// `S` is [`Real`] for the fixed-size [`ClipPolygon`]; [`clip_polygon_vec`] also clips in
-/// `f64` (see there why).
+/// A vertex of a polygon being clipped by [`clip_polygon_vec`] (in whatever frame the caller
+/// works in), whose scalar `S` may be `f64` (see there why).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClipVertex<S: RealField + Copy = Real> {
     /// Position.
@@ -24,54 +23,93 @@ pub struct ClipVertex<S: RealField + Copy = Real> {
     pub id: u32,
 }
 
-/// A convex polygon of at most [`MAX_CLIP_VERTICES`] vertices, in order around its boundary.
+/// A convex polygon of at most [`MAX_CLIP_VERTICES`] vertices, in order around its boundary,
+/// each a point in four lanes (three coordinates in whatever frame and order the caller
+/// chooses, lane 3 carried along unread) with its feature id. The lane form lets a crossing
+/// point be one lane-wise `p + (q − p) s`, and the caller pick the coordinate a plane tests
+/// with a constant index.
 #[derive(Clone, Copy, Debug)]
 pub struct ClipPolygon {
-    v: [ClipVertex; MAX_CLIP_VERTICES],
+    /// Points; slot [`MAX_CLIP_VERTICES`] is a spill slot that a push onto a full polygon
+    /// writes to and never counts.
+    p: [[Real; 4]; MAX_CLIP_VERTICES + 1],
+    id: [u32; MAX_CLIP_VERTICES + 1],
     len: usize,
 }
 
 impl Default for ClipPolygon {
     fn default() -> Self {
         Self {
-            v: [ClipVertex {
-                p: Vector::zeros(),
-                id: 0,
-            }; MAX_CLIP_VERTICES],
+            p: [[0.0; 4]; MAX_CLIP_VERTICES + 1],
+            id: [0; MAX_CLIP_VERTICES + 1],
             len: 0,
         }
     }
 }
 
 impl ClipPolygon {
-    /// A polygon from its vertices (extra vertices beyond the capacity are dropped).
-    pub fn from_vertices(vs: &[ClipVertex]) -> Self {
+    /// A quadrilateral: corners `p` in order, with ids 0, 1, 2, 3.
+    pub fn quad(p: [[Real; 4]; 4]) -> Self {
         let mut poly = Self::default();
-        for v in vs {
-            poly.push(*v);
-        }
+        poly.p[..4].copy_from_slice(&p);
+        poly.id[..4].copy_from_slice(&[0, 1, 2, 3]);
+        poly.len = 4;
         poly
     }
 
+    /// Appends `(p, id)` unless the polygon is full (vertices beyond the capacity are
+    /// dropped).
     #[inline(always)]
-    fn push(&mut self, v: ClipVertex) {
+    fn push(&mut self, p: [Real; 4], id: u32) {
         if self.len < MAX_CLIP_VERTICES {
-            self.v[self.len] = v;
+            self.p[self.len] = p;
+            self.id[self.len] = id;
             self.len += 1;
         }
     }
 
-    /// The vertices.
+    /// Number of vertices.
     #[inline]
-    pub fn vertices(&self) -> &[ClipVertex] {
-        &self.v[..self.len]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the polygon has no vertex.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Vertex `k` (`k < len()`) and its id.
+    #[inline(always)]
+    pub fn get(&self, k: usize) -> ([Real; 4], u32) {
+        (self.p[k], self.id[k])
+    }
+
+    /// Overwrites slot `k` (`k < len()`; the length is unchanged) with `p` and `id`: lets a
+    /// caller filter the vertices in place.
+    #[inline(always)]
+    pub fn set(&mut self, k: usize, p: [Real; 4], id: u32) {
+        (self.p[k], self.id[k]) = (p, id);
+    }
+
+    /// The points (see the type's docs for the lanes).
+    #[inline]
+    pub fn points(&self) -> &[[Real; 4]] {
+        &self.p[..self.len]
+    }
+
+    /// The feature ids of [`ClipPolygon::points`], in the same order.
+    #[inline]
+    pub fn ids(&self) -> &[u32] {
+        &self.id[..self.len]
     }
 
     /// The part of the polygon where `dist(p) ≤ 0`, `dist` being the signed distance to the
     /// clipping plane (any affine function of the position). `tag` names the plane in the ids
     /// of the new vertices.
     #[inline(always)]
-    pub fn clip(&self, dist: impl Fn(&Vector) -> Real, tag: u32) -> ClipPolygon {
+    pub fn clip(&self, dist: impl Fn(&[Real; 4]) -> Real, tag: u32) -> ClipPolygon {
         let mut out = ClipPolygon::default();
         self.clip_into(dist, tag, &mut out);
         out
@@ -80,36 +118,40 @@ impl ClipPolygon {
     /// [`ClipPolygon::clip`] writing into `out` (emptied first): no zeroing and no copy of a
     /// fresh polygon, for the hot loops that ping-pong between two buffers.
     #[inline(always)]
-    pub fn clip_into(&self, dist: impl Fn(&Vector) -> Real, tag: u32, out: &mut ClipPolygon) {
+    pub fn clip_into(&self, dist: impl Fn(&[Real; 4]) -> Real, tag: u32, out: &mut ClipPolygon) {
         out.len = 0;
-        let n = self.len;
+        let n = self.len.min(MAX_CLIP_VERTICES);
         if n == 0 {
             return;
         }
-        let mut prev = self.v[n - 1];
-        let mut dp = dist(&prev.p);
+        let (mut prev, mut prev_id) = (self.p[n - 1], self.id[n - 1]);
+        let mut dp = dist(&prev);
         for k in 0..n {
-            let cur = self.v[k];
-            let dc = dist(&cur.p);
+            let (cur, cur_id) = (self.p[k], self.id[k]);
+            let dc = dist(&cur);
             if (dp <= 0.0) != (dc <= 0.0) {
                 // The edge prev → cur crosses the plane: add the crossing point.
                 let s = dp / (dp - dc);
-                out.push(ClipVertex {
-                    p: prev.p + (cur.p - prev.p) * s,
-                    id: mix_id(prev.id, tag),
-                });
+                let at = [0, 1, 2, 3].map(|c| prev[c] + (cur[c] - prev[c]) * s);
+                out.push(at, mix_id(prev_id, tag));
             }
             if dc <= 0.0 {
-                out.push(cur);
+                out.push(cur, cur_id);
             }
-            prev = cur;
-            dp = dc;
+            (prev, prev_id, dp) = (cur, cur_id, dc);
         }
+    }
+
+    /// True when every vertex has `dist(p) ≤ 0`: clipping would give the polygon back
+    /// unchanged (same points, same ids), so it can be skipped.
+    #[inline(always)]
+    pub fn inside(&self, dist: impl Fn(&[Real; 4]) -> Real) -> bool {
+        self.points().iter().all(|p| dist(p) <= 0.0)
     }
 }
 
 /// Clips the convex polygon `input` (vertices in order) to the side where `dist(p) ≤ 0`,
-/// appending the result to `out` (cleared first). The unbounded twin of
+/// appending the result to `out` (cleared first). The unbounded form of
 /// [`ClipPolygon::clip`], for polyhedron faces with many corners, generic over the scalar so
 /// that callers facing ill-conditioned planes can clip in `f64`.
 ///
@@ -215,16 +257,12 @@ mod tests {
     use super::*;
 
     fn square(h: Real) -> ClipPolygon {
-        let c = [(h, h), (-h, h), (-h, -h), (h, -h)];
-        let vs: Vec<ClipVertex> = c
-            .iter()
-            .enumerate()
-            .map(|(k, &(x, y))| ClipVertex {
-                p: Vector::new(x, y, 0.0),
-                id: k as u32,
-            })
-            .collect();
-        ClipPolygon::from_vertices(&vs)
+        ClipPolygon::quad([
+            [h, h, 0.0, 0.0],
+            [-h, h, 0.0, 0.0],
+            [-h, -h, 0.0, 0.0],
+            [h, -h, 0.0, 0.0],
+        ])
     }
 
     #[test]
@@ -232,21 +270,25 @@ mod tests {
         // A square of half-size 1 turned 45° (a diamond of reach √2) clipped to |x|, |y| ≤ 1.
         let r = std::f32::consts::FRAC_1_SQRT_2;
         let mut poly = square(1.0);
-        for v in poly.v.iter_mut().take(4) {
-            v.p = Vector::new(r * (v.p.x - v.p.y), r * (v.p.x + v.p.y), 0.0);
+        for p in poly.p.iter_mut().take(4) {
+            *p = [r * (p[0] - p[1]), r * (p[0] + p[1]), 0.0, 0.0];
         }
         let poly = poly
-            .clip(|p| p.x - 1.0, 0)
-            .clip(|p| -p.x - 1.0, 1)
-            .clip(|p| p.y - 1.0, 2)
-            .clip(|p| -p.y - 1.0, 3);
-        assert_eq!(poly.vertices().len(), 8);
-        for v in poly.vertices() {
-            assert!(v.p.x.abs() <= 1.0 + 1e-6 && v.p.y.abs() <= 1.0 + 1e-6);
+            .clip(|p| p[0] - 1.0, 0)
+            .clip(|p| -p[0] - 1.0, 1)
+            .clip(|p| p[1] - 1.0, 2)
+            .clip(|p| -p[1] - 1.0, 3);
+        assert_eq!(poly.points().len(), 8);
+        for p in poly.points() {
+            assert!(p[0].abs() <= 1.0 + 1e-6 && p[1].abs() <= 1.0 + 1e-6);
         }
-        let ids: std::collections::HashSet<u32> = poly.vertices().iter().map(|v| v.id).collect();
+        let ids: std::collections::HashSet<u32> = poly.ids().iter().copied().collect();
         assert_eq!(ids.len(), 8, "ids must be distinct");
-        let pts: Vec<Vector> = poly.vertices().iter().map(|v| v.p).collect();
+        let pts: Vec<Vector> = poly
+            .points()
+            .iter()
+            .map(|p| Vector::new(p[0], p[1], p[2]))
+            .collect();
         let depths = vec![0.0; 8];
         let (keep, len) = reduce_to_four(&pts, &depths, &Vector::z());
         assert_eq!(len, 4);
@@ -256,7 +298,7 @@ mod tests {
 
     #[test]
     fn clipping_away_everything_leaves_nothing() {
-        let poly = square(1.0).clip(|p| 5.0 - p.x, 0);
-        assert!(poly.vertices().is_empty());
+        let poly = square(1.0).clip(|p| 5.0 - p[0], 0);
+        assert!(poly.points().is_empty());
     }
 }

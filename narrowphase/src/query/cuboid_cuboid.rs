@@ -22,10 +22,11 @@
 //! Depth is the separation on that axis, negated: for two boxes the minimal translation is
 //! always along one of the 15 axes (they hold all face normals of the Minkowski difference).
 
-use crate::contact::clipping::{reduce_to_four, ClipPolygon, ClipVertex};
+use crate::contact::clipping::{reduce_to_four, ClipPolygon, MAX_CLIP_VERTICES};
 use crate::contact::{ContactPoint, Manifold};
 use crate::math::{Isometry, Matrix, Point, Real, Vector};
 use crate::sat::box_box::overlap_poses;
+use crate::sat::lanes::{vector, Fast, Lanes};
 
 /// Edge pairs whose cross product is shorter than this (sine of their angle) are skipped by
 /// the contact query. The entries of `R` are accurate to a few `f32::EPSILON` (≈ 10⁻⁶ at
@@ -106,26 +107,211 @@ impl BoxFrame {
     }
 }
 
-/// `x · s`, lane-wise.
-#[inline(always)]
-fn scaled(x: &[Real; 4], s: Real) -> [Real; 4] {
-    [x[0] * s, x[1] * s, x[2] * s, x[3] * s]
-}
-
 /// `x + y`, lane-wise.
 #[inline(always)]
 fn plus(x: [Real; 4], y: [Real; 4]) -> [Real; 4] {
     [x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]]
 }
 
-/// `Σₖ s[k] · rows[k]`, summed in the order `k = 0, 1, 2`: the order of nalgebra's 3-vector
-/// dot product, so that entry `j` has the bits of `(s₀ rows₀ⱼ + s₁ rows₁ⱼ) + s₂ rows₂ⱼ`.
+/// `x − y`, lane-wise.
 #[inline(always)]
-fn combine(rows: &[[Real; 4]; 3], s: [Real; 3]) -> [Real; 4] {
-    plus(
-        plus(scaled(&rows[0], s[0]), scaled(&rows[1], s[1])),
-        scaled(&rows[2], s[2]),
-    )
+fn minus(x: [Real; 4], y: [Real; 4]) -> [Real; 4] {
+    [x[0] - y[0], x[1] - y[1], x[2] - y[2], x[3] - y[3]]
+}
+
+/// What the 15-axis search of the contact finds (A's frame): the best face axis and its
+/// separation (faces of A preferred within [`face_tolerance`]), the separation of every edge
+/// axis `eᵢ × bⱼ` at `3i + j` (−∞ where the edges are parallel to within [`SINE_FLOOR`]) and
+/// the best of them, and `R`, `t` for the contact builders.
+struct Axes {
+    /// `R = Raᵀ Rb`: B's rotation in A's frame.
+    r: Matrix,
+    /// B's centre in A's frame, metres.
+    t: Vector,
+    face: Face,
+    face_sep: Real,
+    edge_seps: [Real; 9],
+    edge: usize,
+    edge_sep: Real,
+}
+
+/// How much better than a face axis of A a face axis of B, or an edge axis than the best face
+/// axis, must separate the boxes to be taken (metres): face axes give stabler manifolds.
+#[inline(always)]
+fn face_tolerance(ea: &Vector, eb: &Vector) -> Real {
+    1e-5 * (ea.max() + eb.max())
+}
+
+/// The first index of the largest of `seps` (strictly larger than the ones before it, and than
+/// −∞; NaN never wins), and that value.
+#[inline(always)]
+fn first_max(seps: &[Real]) -> (usize, Real) {
+    let (mut best, mut at) = (Real::NEG_INFINITY, 0);
+    for (k, &s) in seps.iter().enumerate() {
+        if s > best {
+            (best, at) = (s, k);
+        }
+    }
+    (at, best)
+}
+
+/// Step 1 of the contact (see the module docs): the separations of the boxes on all 15 axes,
+/// or `None` when one of them exceeds `prediction` (which one does not matter).
+///
+/// Lanes ([`Lanes`], SSE on x86_64): `R` is built a column at a time,
+/// `R[·][j] = Σₖ Rb[k][j] · (row k of Ra)` (lane i: `R[i][j] = aᵢ · bⱼ`), with the bits of
+/// nalgebra's `tr_mul` (same products, summed in the order k = 0, 1, 2); then the three face
+/// axes of A are one lane-wise expression (lane i), the three of B another (lane j, on rows of
+/// `R`), and the three edge axes `eᵢ × bⱼ` of one `j` a third (lane i). Only the choice of the
+/// best axes and the rare nearly parallel edge axes leave the lanes.
+#[inline(always)]
+fn best_axes<L: Lanes>(
+    fa: &BoxFrame,
+    ea: &Vector,
+    fb: &BoxFrame,
+    eb: &Vector,
+    prediction: Real,
+) -> Option<Axes> {
+    let load = |r: &[Real; 4]| L::new_w(r[0], r[1], r[2], r[3]);
+    let (rows_a, rows_b) = (fa.rows.each_ref().map(load), fb.rows.each_ref().map(load));
+    // Σₖ s[k] · rows[k], summed in the order k = 0, 1, 2.
+    let combine = |rows: &[L; 3], s: [L; 3]| {
+        rows[0]
+            .mul(s[0])
+            .add(rows[1].mul(s[1]))
+            .add(rows[2].mul(s[2]))
+    };
+    let (a, b) = (vector::<L>(ea), vector::<L>(eb));
+    let limit = L::splat(prediction);
+    let d = fb.centre - fa.centre;
+    // t = Raᵀ (cb − ca), lane i.
+    let t = combine(&rows_a, [L::splat(d.x), L::splat(d.y), L::splat(d.z)]);
+    let splats_b = rows_b.map(L::splats);
+    let cols = [0, 1, 2].map(|j| combine(&rows_a, [0, 1, 2].map(|k| splats_b[k][j])));
+    let abs_cols = cols.map(L::abs);
+
+    // Faces of A, lane i: |tᵢ| − (aᵢ + Σₖ bₖ |R[i][k]|), summed in the order k = 0, 1, 2.
+    let [b0, b1, b2] = b.splats();
+    let rad_a = a
+        .add(abs_cols[0].mul(b0))
+        .add(abs_cols[1].mul(b1))
+        .add(abs_cols[2].mul(b2));
+    let sep_a = t.abs().sub(rad_a);
+    if L::any(sep_a.gt(limit)) {
+        return None;
+    }
+    // Faces of B, lane j: |Σₖ tₖ R[k][j]| − (bⱼ + Σₖ aₖ |R[k][j]|), summed in the order
+    // k = 0, 1, 2, on the rows of R.
+    let row = |m: &[L; 3], k: usize| {
+        let f = |v: L| [v, v.next1(), v.next2()][k];
+        L::firsts(f(m[0]), f(m[1]), f(m[2]))
+    };
+    let rows_r = [0, 1, 2].map(|i| row(&cols, i));
+    let abs_rows = rows_r.map(L::abs);
+    let [a0, a1, a2] = a.splats();
+    let tb = combine(&rows_r, t.splats());
+    let rad_b = b
+        .add(abs_rows[0].mul(a0))
+        .add(abs_rows[1].mul(a1))
+        .add(abs_rows[2].mul(a2));
+    let sep_b = tb.abs().sub(rad_b);
+    if L::any(sep_b.gt(limit)) {
+        return None;
+    }
+    // Edge i of A × edge j of B, lane i (i1, i2 = i + 1, i + 2 mod 3; likewise j1, j2): with
+    // L = eᵢ × bⱼ (A's frame: L[i1] = −R[i2][j], L[i2] = R[i1][j]), |L|² = R[i1][j]² +
+    // R[i2][j]², A's radius aᵢ₁ |R[i2][j]| + aᵢ₂ |R[i1][j]|, B's radius bⱼ₁ |R[i][j2]| +
+    // bⱼ₂ |R[i][j1]| and t · L = tᵢ₂ R[i1][j] − tᵢ₁ R[i2][j]; the separation is
+    // (|t · L| − A's − B's) / |L|.
+    let bs = [b0, b1, b2];
+    let mut by_j = [L::splat(0.0); 3];
+    let mut apart = sep_a.gt(limit);
+    for j in 0..3 {
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        let (c, ac) = (cols[j], abs_cols[j]);
+        let (c1, c2) = (c.next1(), c.next2());
+        let len2 = c1.mul(c1).add(c2.mul(c2));
+        let ra = a.next1().mul(ac.next2()).add(a.next2().mul(ac.next1()));
+        let rb = abs_cols[j2].mul(bs[j1]).add(abs_cols[j1].mul(bs[j2]));
+        let tl = t.next2().mul(c1).sub(t.next1().mul(c2));
+        by_j[j] = tl.abs().sub(ra).sub(rb).div(len2.sqrt());
+        if L::any(L::splat(IDENTITY_SINE * IDENTITY_SINE).gt(len2)) {
+            // Rare: nearly parallel edges (see `IDENTITY_SINE` and `SINE_FLOOR`).
+            by_j[j] = nearly_parallel_edges(&cols, &b, len2, tl, ra, by_j[j], j);
+        }
+        apart = L::or(apart, by_j[j].gt(limit));
+    }
+    if L::any(apart) {
+        return None;
+    }
+    let by_j = by_j.map(L::to_array);
+    let edge_seps: [Real; 9] = std::array::from_fn(|k| by_j[k % 3][k / 3]);
+
+    let tol = face_tolerance(ea, eb);
+    let (i, mut face_sep) = first_max(&sep_a.to_array());
+    let mut face = Face { of_b: false, i };
+    let (j, best_b) = first_max(&sep_b.to_array());
+    if best_b > face_sep + tol {
+        (face, face_sep) = (Face { of_b: true, i: j }, best_b);
+    }
+    let (edge, edge_sep) = first_max(&edge_seps);
+    let [r0, r1, r2] = rows_r.map(L::to_array);
+    let t = t.to_array();
+    Some(Axes {
+        r: Matrix::new(
+            r0[0], r0[1], r0[2], r1[0], r1[1], r1[2], r2[0], r2[1], r2[2],
+        ),
+        t: Vector::new(t[0], t[1], t[2]),
+        face,
+        face_sep,
+        edge_seps,
+        edge,
+        edge_sep,
+    })
+}
+
+/// The edge axes `eᵢ × bⱼ` of one `j` (lane i) where some are nearly parallel: the lanes of
+/// `seps` (the separations as computed with the identities) are redone with B's radius taken
+/// explicitly where `|L|² = len2` is below `IDENTITY_SINE²`, and set to −∞ (skipped) where it
+/// is below `SINE_FLOOR²`. `tl`, `ra`: `t · L` and A's radius, lane i.
+#[cold]
+#[inline(never)]
+fn nearly_parallel_edges<L: Lanes>(
+    cols: &[L; 3],
+    b: &L,
+    len2: L,
+    tl: L,
+    ra: L,
+    seps: L,
+    j: usize,
+) -> L {
+    let (cols, b) = (cols.map(L::to_array), b.to_array());
+    let (len2, tl, ra, mut seps) = (
+        len2.to_array(),
+        tl.to_array(),
+        ra.to_array(),
+        seps.to_array(),
+    );
+    for i in 0..3 {
+        if len2[i] < SINE_FLOOR * SINE_FLOOR {
+            seps[i] = Real::NEG_INFINITY;
+        } else if len2[i] < IDENTITY_SINE * IDENTITY_SINE {
+            let rb = edge_radius_b(&cols, &b, i, j);
+            seps[i] = (tl[i].abs() - ra[i] - rb) / len2[i].sqrt();
+        }
+    }
+    L::new(seps[0], seps[1], seps[2])
+}
+
+/// B's projection radius on the edge axis `eᵢ × bⱼ` taken explicitly, for axes shorter than
+/// [`IDENTITY_SINE`]: `Σ bₖ |L · R̃ₖ|` over k = j1, j2, with `L = eᵢ × R̃ⱼ` (`L · R̃ⱼ` is 0).
+/// `cols[k][m]` is `R[m][k]`; `b` B's half-extents.
+fn edge_radius_b(cols: &[[Real; 3]; 3], b: &[Real; 3], i: usize, j: usize) -> Real {
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+    // L[i1] = −R[i2][j], L[i2] = R[i1][j].
+    let dot = |k: usize| cols[j][i1] * cols[k][i2] - cols[j][i2] * cols[k][i1];
+    b[j1] * dot(j1).abs() + b[j2] * dot(j2).abs()
 }
 
 /// [`contact_cuboid_cuboid`] for boxes given by their [`BoxFrame`]s: the same manifold (it is
@@ -137,119 +323,16 @@ pub fn contact_cuboid_cuboid_frames(
     eb: &Vector,
     prediction: Real,
 ) -> Option<Manifold> {
-    // B's rotation and centre in A's frame: R = Raᵀ Rb, t = Raᵀ (cb − ca), a row at a time
-    // (row i of R is Σₖ Ra[k][i] · row k of Rb; t is Σₖ dₖ · row k of Ra), with the bits of
-    // nalgebra's `tr_mul` (same products, same order). Row i of R is built only when face
-    // axis i of A is tested: about half of the pairs the broad phase finds in a pile of
-    // boxes are apart beyond `prediction` on a face axis of A, and most of those leave
-    // before all of R is built.
-    let (rows_a, rows_b) = (&fa.rows, &fb.rows);
-    let d = fb.centre - fa.centre;
-    let t4 = combine(rows_a, [d.x, d.y, d.z]);
-    let tt = [t4[0], t4[1], t4[2]];
-    let (a, b) = ([ea.x, ea.y, ea.z], [eb.x, eb.y, eb.z]);
-    // Plain arrays in the hot loops (rows of R and |R|).
-    let mut rr = [[0.0; 3]; 3];
-    let mut ar = [[0.0; 3]; 3];
-    // The same rows, padded, for the faces of B.
-    let mut rows_r = [[0.0; 4]; 3];
-    let mut abs_rows = [[0.0; 4]; 3];
-
-    // 1. Face axes of A, then of B, then edge × edge; stop on a gap beyond `prediction`.
-    let mut face_sep = Real::NEG_INFINITY;
-    let mut face = Face { of_b: false, i: 0 };
-    for i in 0..3 {
-        let row = combine(rows_b, [rows_a[0][i], rows_a[1][i], rows_a[2][i]]);
-        rr[i] = [row[0], row[1], row[2]];
-        ar[i] = rr[i].map(Real::abs);
-        (rows_r[i], abs_rows[i]) = (row, row.map(Real::abs));
-        let s = tt[i].abs() - (a[i] + b[0] * ar[i][0] + b[1] * ar[i][1] + b[2] * ar[i][2]);
-        if s > prediction {
-            return None;
-        }
-        if s > face_sep {
-            face_sep = s;
-            face = Face { of_b: false, i };
-        }
-    }
-    let tol = 1e-5 * (ea.max() + eb.max());
-    let mut best_b = Real::NEG_INFINITY;
-    let mut face_b = 0;
-    // The three at once, lane j: tⱼ = Σₖ tₖ R[k][j] and the radius bⱼ + Σₖ aₖ |R[k][j]|, each
-    // summed in the order k = 0, 1, 2 (whole rows of R).
-    let tb = combine(&rows_r, tt);
-    let rad = plus(
-        plus(
-            plus([b[0], b[1], b[2], 0.0], scaled(&abs_rows[0], a[0])),
-            scaled(&abs_rows[1], a[1]),
-        ),
-        scaled(&abs_rows[2], a[2]),
-    );
-    for j in 0..3 {
-        let s = tb[j].abs() - rad[j];
-        if s > prediction {
-            return None;
-        }
-        if s > best_b {
-            best_b = s;
-            face_b = j;
-        }
-    }
-    if best_b > face_sep + tol {
-        face_sep = best_b;
-        face = Face {
-            of_b: true,
-            i: face_b,
-        };
-    }
-    // Separation on each edge × edge axis `3i + j` (−∞ where skipped), and the best one.
-    let mut edge_seps = [Real::NEG_INFINITY; 9];
-    let mut edge_sep = Real::NEG_INFINITY;
-    let mut edge = 0;
-    // Edge i of A × edge j of B, written out for the 9 pairs with constant indices
-    // (i1, i2 = i + 1, i + 2 and j1, j2 = j + 1, j + 2, mod 3): loops with `% 3` indices cost
-    // more than the tests themselves.
-    macro_rules! edge_axis {
-        ($i:literal $i1:literal $i2:literal, $j:literal $j1:literal $j2:literal) => {
-            // |eᵢ × bⱼ|² = R[i1][j]² + R[i2][j]².
-            let len2 = rr[$i1][$j] * rr[$i1][$j] + rr[$i2][$j] * rr[$i2][$j];
-            if len2 >= SINE_FLOOR * SINE_FLOOR {
-                let ra = a[$i1] * ar[$i2][$j] + a[$i2] * ar[$i1][$j];
-                let rb = if len2 >= IDENTITY_SINE * IDENTITY_SINE {
-                    b[$j1] * ar[$i][$j2] + b[$j2] * ar[$i][$j1]
-                } else {
-                    // L = eᵢ × R̃ⱼ has L[i1] = −R[i2][j], L[i2] = R[i1][j] (L · R̃ⱼ is 0).
-                    let dot = |k: usize| rr[$i1][$j] * rr[$i2][k] - rr[$i2][$j] * rr[$i1][k];
-                    b[$j1] * dot($j1).abs() + b[$j2] * dot($j2).abs()
-                };
-                let tl = tt[$i2] * rr[$i1][$j] - tt[$i1] * rr[$i2][$j];
-                let s = (tl.abs() - ra - rb) / len2.sqrt();
-                if s > prediction {
-                    return None;
-                }
-                edge_seps[3 * $i + $j] = s;
-                if s > edge_sep {
-                    edge_sep = s;
-                    edge = 3 * $i + $j;
-                }
-            }
-        };
-    }
-    edge_axis!(0 1 2, 0 1 2);
-    edge_axis!(0 1 2, 1 2 0);
-    edge_axis!(0 1 2, 2 0 1);
-    edge_axis!(1 2 0, 0 1 2);
-    edge_axis!(1 2 0, 1 2 0);
-    edge_axis!(1 2 0, 2 0 1);
-    edge_axis!(2 0 1, 0 1 2);
-    edge_axis!(2 0 1, 1 2 0);
-    edge_axis!(2 0 1, 2 0 1);
-
-    let r = Matrix::new(
-        rr[0][0], rr[0][1], rr[0][2], rr[1][0], rr[1][1], rr[1][2], rr[2][0], rr[2][1], rr[2][2],
-    );
-    let t = Vector::new(tt[0], tt[1], tt[2]);
-
+    let Axes {
+        r,
+        t,
+        face,
+        face_sep,
+        mut edge_seps,
+        mut edge,
+        mut edge_sep,
+    } = best_axes::<Fast>(fa, ea, fb, eb, prediction)?;
+    let tol = face_tolerance(ea, eb);
     // 2. The contact on the best axis. An edge axis whose edges do not cross (seen along
     //    it) is not where the boxes touch: in exact arithmetic another axis then separates
     //    them as little (see `edge_contact`), so the next best axis is tried.
@@ -324,38 +407,45 @@ fn face_contact(
     }
     let sk = if r[(i, k)] * s > 0.0 { -1.0 } else { 1.0 };
     let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-    let fc = t + r.column(k) * (sk * e_inc[k]);
-    let u = r.column(k1) * e_inc[k1];
-    let v = r.column(k2) * e_inc[k2];
-    let quad = [fc + u + v, fc - u + v, fc - u - v, fc + u - v];
-    let mut poly = ClipPolygon::from_vertices(&[
-        ClipVertex { p: quad[0], id: 0 },
-        ClipVertex { p: quad[1], id: 1 },
-        ClipVertex { p: quad[2], id: 2 },
-        ClipVertex { p: quad[3], id: 3 },
-    ]);
+    // The incident face, in *face coordinates*: a point p of the reference box's frame is
+    // `[p[i1], p[i2], p[i], 0]`, so the side planes test lanes 0 and 1 and the depth is lane 2
+    // (every coordinate gets the same operations as in the reference frame, only placed
+    // differently).
     let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let face = |p: Vector| to_face(i, &p);
+    let fc = face(t + r.column(k) * (sk * e_inc[k]));
+    let u = face(r.column(k1) * e_inc[k1]);
+    let v = face(r.column(k2) * e_inc[k2]);
+    let poly = ClipPolygon::quad([
+        plus(plus(fc, u), v),
+        plus(minus(fc, u), v),
+        minus(minus(fc, u), v),
+        minus(plus(fc, u), v),
+    ]);
     let (h1, h2) = (e_ref[i1], e_ref[i2]);
-    let mut tmp = ClipPolygon::default();
-    poly.clip_into(|p| p[i1] - h1, 0, &mut tmp);
-    tmp.clip_into(|p| -p[i1] - h1, 1, &mut poly);
-    poly.clip_into(|p| p[i2] - h2, 2, &mut tmp);
-    tmp.clip_into(|p| -p[i2] - h2, 3, &mut poly);
+    // Sutherland–Hodgman against the four side planes, ping-ponging between two buffers; a
+    // plane that has the whole polygon inside leaves it as it is.
+    let mut bufs = [poly, ClipPolygon::default()];
+    let mut cur = 0;
+    clip_step(&mut bufs, &mut cur, |p| p[0] - h1, 0);
+    clip_step(&mut bufs, &mut cur, |p| -p[0] - h1, 1);
+    clip_step(&mut bufs, &mut cur, |p| p[1] - h2, 2);
+    clip_step(&mut bufs, &mut cur, |p| -p[1] - h2, 3);
 
-    let mut normal = Vector::zeros();
-    normal[i] = s;
-    let mut pts = [Vector::zeros(); 8];
-    let mut depths = [0.0; 8];
-    let mut ids = [0u32; 8];
+    // Kept: the points below the reference face or within `prediction` above it, moved half
+    // their separation along the normal (`s` along axis i: face coordinates `[0, 0, s, 0]`,
+    // each lane with the operations of `p − normal · (sep / 2)` in the reference frame),
+    // compacted in place.
+    let poly = &mut bufs[cur];
+    let along = [0.0, 0.0, s, 0.0];
     let mut n = 0;
-    for cv in poly.vertices() {
-        let sep = s * cv.p[i] - e_ref[i];
-        if sep <= prediction {
-            pts[n] = cv.p - normal * (0.5 * sep);
-            depths[n] = -sep;
-            ids[n] = cv.id;
-            n += 1;
-        }
+    for k in 0..poly.len() {
+        let (p, id) = poly.get(k);
+        let sep = s * p[2] - e_ref[i];
+        let h = 0.5 * sep;
+        let q = [0, 1, 2, 3].map(|c| p[c] - along[c] * h);
+        poly.set(n, [q[0], q[1], q[2], -sep], id);
+        n += (sep <= prediction) as usize;
     }
     if n == 0 {
         return None;
@@ -364,18 +454,79 @@ fn face_contact(
         | ((2 * i + (s > 0.0) as usize) as u32) << 24
         | ((2 * k + (sk > 0.0) as usize) as u32) << 16;
     let (m_ref, o_ref) = (frame_ref.rot, frame_ref.centre);
+    let mut normal = Vector::zeros();
+    normal[i] = s;
     let world_normal = m_ref * normal;
     let mut m = Manifold::new(if flipped { -world_normal } else { world_normal });
     m.set_depth(-face_sep);
-    let (keep, len) = reduce_to_four(&pts[..n], &depths[..n], &normal);
-    for &q in &keep[..len] {
+    let mut push = |p: &[Real; 4], id: u32| {
         m.push(ContactPoint {
-            point: Point::from(m_ref * pts[q] + o_ref),
-            depth: depths[q],
-            id: face_ids | (ids[q] & 0xFFFF),
+            point: Point::from(m_ref * from_face(i, p) + o_ref),
+            depth: p[3],
+            id: face_ids | (id & 0xFFFF),
         });
+    };
+    if n <= 4 {
+        for k in 0..n {
+            let (p, id) = poly.get(k);
+            push(&p, id);
+        }
+    } else {
+        // More than four: keep four (in the reference frame, where `reduce_to_four` works).
+        let mut pts = [Vector::zeros(); MAX_CLIP_VERTICES];
+        let mut depths = [0.0; MAX_CLIP_VERTICES];
+        for k in 0..n {
+            let p = poly.get(k).0;
+            (pts[k], depths[k]) = (from_face(i, &p), p[3]);
+        }
+        let (keep, len) = reduce_to_four(&pts[..n], &depths[..n], &normal);
+        for &q in &keep[..len] {
+            let (p, id) = poly.get(q);
+            push(&p, id);
+        }
     }
     Some(m)
+}
+
+/// Face coordinates of face axis `i` ([`face_contact`]): `[p[i1], p[i2], p[i], 0]`
+/// (i1, i2 = i + 1, i + 2 mod 3).
+#[inline(always)]
+fn to_face(i: usize, p: &Vector) -> [Real; 4] {
+    match i {
+        0 => [p.y, p.z, p.x, 0.0],
+        1 => [p.z, p.x, p.y, 0.0],
+        _ => [p.x, p.y, p.z, 0.0],
+    }
+}
+
+/// The point of the reference box's frame at face coordinates `f` of face axis `i` (lane 3
+/// ignored): the inverse of [`to_face`].
+#[inline(always)]
+fn from_face(i: usize, f: &[Real; 4]) -> Vector {
+    match i {
+        0 => Vector::new(f[2], f[0], f[1]),
+        1 => Vector::new(f[1], f[2], f[0]),
+        _ => Vector::new(f[0], f[1], f[2]),
+    }
+}
+
+/// One Sutherland–Hodgman step of [`face_contact`]: clips `bufs[*cur]` by the plane `dist ≤ 0`
+/// (tag `tag`) into the other buffer and makes that one current, unless the whole polygon is
+/// inside the plane.
+#[inline(always)]
+fn clip_step(
+    bufs: &mut [ClipPolygon; 2],
+    cur: &mut usize,
+    dist: impl Fn(&[Real; 4]) -> Real,
+    tag: u32,
+) {
+    if bufs[*cur].inside(&dist) {
+        return;
+    }
+    let [b0, b1] = bufs;
+    let (from, to) = if *cur == 0 { (b0, b1) } else { (b1, b0) };
+    from.clip_into(dist, tag, to);
+    *cur = 1 - *cur;
 }
 
 /// Edge `i` of A × edge `j` of B, separation `sep` along that axis (A's frame): one point,
@@ -462,4 +613,82 @@ fn closest_on_crossing_segments(
     let u = (e + s * b).clamp(-hb, hb);
     s = (u * b - d).clamp(-ha, ha);
     Some((pa + da * s, pb + db * u))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Rotation, Translation};
+    use crate::sat::lanes::Scalar;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn unit_quaternion(r: &mut ChaCha8Rng) -> Rotation {
+        let q = nalgebra::Quaternion::new(
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+        );
+        Rotation::from_quaternion(q)
+    }
+
+    /// The bits of everything [`best_axes`] finds (empty when it finds the boxes apart).
+    fn axes_bits<L: Lanes>(
+        fa: &BoxFrame,
+        ea: &Vector,
+        fb: &BoxFrame,
+        eb: &Vector,
+        pred: Real,
+    ) -> Vec<u32> {
+        let Some(x) = best_axes::<L>(fa, ea, fb, eb, pred) else {
+            return Vec::new();
+        };
+        let mut v: Vec<u32> = x.r.iter().chain(x.t.iter()).map(|c| c.to_bits()).collect();
+        v.extend(x.edge_seps.iter().map(|s| s.to_bits()));
+        v.extend([x.face_sep.to_bits(), x.edge_sep.to_bits()]);
+        v.extend([x.face.of_b as u32, x.face.i as u32, x.edge as u32]);
+        v
+    }
+
+    #[test]
+    fn axis_search_lanes_match_the_scalar_twin_bit_for_bit() {
+        let mut r = ChaCha8Rng::seed_from_u64(5);
+        let mut found = 0;
+        for k in 0..100_000 {
+            let s: Real = [1.0, 1e-3, 1e3][k % 3];
+            let e = |r: &mut ChaCha8Rng| {
+                Vector::new(
+                    r.gen_range(0.05..1.0),
+                    r.gen_range(0.05..1.0),
+                    r.gen_range(0.05..1.0),
+                ) * s
+            };
+            let (ea, eb) = (e(&mut r), e(&mut r));
+            let c = Vector::new(
+                r.gen_range(-1.5..1.5),
+                r.gen_range(-1.5..1.5),
+                r.gen_range(-1.5..1.5),
+            ) * s;
+            let qa = unit_quaternion(&mut r);
+            // Every fourth pair nearly parallel: the explicit-radius edge axes.
+            let qb = if k % 4 == 0 {
+                qa * Rotation::from_scaled_axis(Vector::new(1e-3, -2e-3, 5e-4) * r.gen::<Real>())
+            } else {
+                unit_quaternion(&mut r)
+            };
+            let pa = Isometry::from_parts(Translation::identity(), qa);
+            let pb = Isometry::from_parts(Translation::from(c), qb);
+            let (fa, fb) = (BoxFrame::of(&pa), BoxFrame::of(&pb));
+            let pred = [0.0, 0.05 * s][k % 2];
+            let fast = axes_bits::<Fast>(&fa, &ea, &fb, &eb, pred);
+            assert_eq!(
+                fast,
+                axes_bits::<Scalar>(&fa, &ea, &fb, &eb, pred),
+                "case {k}"
+            );
+            found += !fast.is_empty() as usize;
+        }
+        assert!(found > 20_000, "{found} pairs within the prediction");
+    }
 }

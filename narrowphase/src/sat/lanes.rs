@@ -1,4 +1,5 @@
-//! Three-lane arithmetic for the boolean SAT kernels: the one place of the crate with SIMD.
+//! Three-lane arithmetic for the SAT kernels (the boolean tests, and the axis search of the
+//! box–box contact): the one place of the crate with SIMD.
 //!
 //! A kernel (e.g. [`super::box_box::overlap_poses`]) is written once, generic over [`Lanes`],
 //! and runs on one of two backends:
@@ -36,6 +37,12 @@ pub(crate) trait Lanes: Copy {
     fn sub(self, o: Self) -> Self;
     /// Lane-wise `self · o`.
     fn mul(self, o: Self) -> Self;
+    /// Lane-wise `self / o` (IEEE division, as the scalar `/`).
+    fn div(self, o: Self) -> Self;
+    /// Lane-wise square root (IEEE, as [`Real::sqrt`]).
+    fn sqrt(self) -> Self;
+    /// Lanes 0, 1, 2 as an array.
+    fn to_array(self) -> [Real; 3];
     /// Lane-wise `|self|`.
     fn abs(self) -> Self;
     /// Lane-wise `−self` (the sign bit flipped).
@@ -167,6 +174,18 @@ impl Lanes for Scalar {
         self.zip(o, |a, b| a * b)
     }
     #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        self.zip(o, |a, b| a / b)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        self.map(Real::sqrt)
+    }
+    #[inline(always)]
+    fn to_array(self) -> [Real; 3] {
+        self.0
+    }
+    #[inline(always)]
     fn abs(self) -> Self {
         self.map(Real::abs)
     }
@@ -289,6 +308,24 @@ mod sse {
         fn mul(self, o: Self) -> Self {
             // SAFETY: SSE baseline on x86_64.
             Sse(unsafe { _mm_mul_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            // SAFETY: SSE baseline on x86_64.
+            Sse(unsafe { _mm_div_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            // SAFETY: SSE baseline on x86_64.
+            Sse(unsafe { _mm_sqrt_ps(self.0) })
+        }
+        #[inline(always)]
+        fn to_array(self) -> [Real; 3] {
+            let mut v = [0.0; 4];
+            // SAFETY: SSE baseline on x86_64; `v` is a local array of four `Real`s, the 16
+            // bytes `storeu` writes (it needs no alignment).
+            unsafe { _mm_storeu_ps(v.as_mut_ptr(), self.0) };
+            [v[0], v[1], v[2]]
         }
         #[inline(always)]
         fn abs(self) -> Self {

@@ -35,7 +35,7 @@
 pub mod box_box;
 pub mod convex;
 pub mod gauss_map;
-mod lanes;
+pub(crate) mod lanes;
 pub mod triangle_box;
 pub mod triangle_triangle;
 
