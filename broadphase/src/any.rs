@@ -156,6 +156,21 @@ impl BroadPhase for AnyBroadPhase {
     fn update_batch(&mut self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError> {
         self.inner_mut().update_batch(items)
     }
+    fn update_batch_with<F>(
+        &mut self,
+        handles: &[ProxyHandle],
+        aabb_of: F,
+    ) -> Result<(), BroadPhaseError>
+    where
+        F: Fn(usize) -> Aabb + Sync,
+    {
+        match self {
+            Self::BruteForce(b) => b.update_batch_with(handles, aabb_of),
+            Self::Grid(b) => b.update_batch_with(handles, aabb_of),
+            Self::SweepAndPrune(b) => b.update_batch_with(handles, aabb_of),
+            Self::Bvh(b) => b.update_batch_with(handles, aabb_of),
+        }
+    }
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         self.inner_mut().find_pairs(out)
     }

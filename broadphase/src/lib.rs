@@ -53,6 +53,18 @@ pub trait BroadPhase: Send + Sync {
     fn update(&mut self, h: ProxyHandle, aabb: Aabb) -> Result<(), BroadPhaseError>;
     /// Replaces many AABBs; validates all first (nothing changes on error).
     fn update_batch(&mut self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError>;
+    /// [`update_batch`](Self::update_batch) on the items `(handles[i], aabb_of(i))`, without
+    /// building them (a caller computing many boxes saves writing and reading them once
+    /// more). `aabb_of` is called twice per item, to check and to write, and must return the
+    /// same box both times.
+    fn update_batch_with<F>(
+        &mut self,
+        handles: &[ProxyHandle],
+        aabb_of: F,
+    ) -> Result<(), BroadPhaseError>
+    where
+        Self: Sized,
+        F: Fn(usize) -> Aabb + Sync;
     /// All pairs whose current AABBs overlap (closed boxes: touching counts), each once, sorted
     /// ascending by `(a.index, b.index)` with `a.index < b.index`. Clears `out` first.
     fn find_pairs(&mut self, out: &mut Vec<Pair>);
@@ -136,6 +148,21 @@ macro_rules! impl_proxy_bookkeeping {
         ) -> Result<(), $crate::BroadPhaseError> {
             self.store.update_batch(items)?;
             if !items.is_empty() {
+                self.on_moved();
+            }
+            Ok(())
+        }
+
+        fn update_batch_with<F>(
+            &mut self,
+            handles: &[$crate::ProxyHandle],
+            aabb_of: F,
+        ) -> Result<(), $crate::BroadPhaseError>
+        where
+            F: Fn(usize) -> $crate::Aabb + Sync,
+        {
+            self.store.update_batch_with(handles, aabb_of)?;
+            if !handles.is_empty() {
                 self.on_moved();
             }
             Ok(())

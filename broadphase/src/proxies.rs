@@ -25,21 +25,28 @@ const PARALLEL_UPDATES: usize = 1 << 12;
 /// Updates per parallel task at least.
 const UPDATE_GRAIN: usize = 1024;
 
-/// Writes the boxes of `items` (live, in strictly increasing slot order) to `aabbs`, the
-/// per-slot boxes from slot `first` on, halving the batch between rayon tasks.
-fn write_sorted(aabbs: &mut [Aabb], first: usize, items: &[(ProxyHandle, Aabb)]) {
-    if items.len() > UPDATE_GRAIN {
-        let (lo, hi) = items.split_at(items.len() / 2);
-        // Every slot of `lo` is below the first slot of `hi`.
-        let (alo, ahi) = aabbs.split_at_mut(hi[0].0.index() as usize - first);
-        let split = hi[0].0.index() as usize;
+/// Writes the boxes of items `i0..i1` of a batch (`handle(i)`, `aabb(i)`: live, in strictly
+/// increasing slot order) to `aabbs`, the per-slot boxes from slot `first` on, halving the
+/// items between rayon tasks.
+fn write_sorted(
+    aabbs: &mut [Aabb],
+    first: usize,
+    (i0, i1): (usize, usize),
+    handle: &(impl Fn(usize) -> ProxyHandle + Sync),
+    aabb: &(impl Fn(usize) -> Aabb + Sync),
+) {
+    if i1 - i0 > UPDATE_GRAIN {
+        let mid = i0 + (i1 - i0) / 2;
+        // Every slot of the lower half is below the first slot of the upper half.
+        let split = handle(mid).index() as usize;
+        let (alo, ahi) = aabbs.split_at_mut(split - first);
         rayon::join(
-            || write_sorted(alo, first, lo),
-            || write_sorted(ahi, split, hi),
+            || write_sorted(alo, first, (i0, mid), handle, aabb),
+            || write_sorted(ahi, split, (mid, i1), handle, aabb),
         );
     } else {
-        for &(h, a) in items {
-            aabbs[h.index() as usize - first] = a;
+        for i in i0..i1 {
+            aabbs[handle(i).index() as usize - first] = aabb(i);
         }
     }
 }
@@ -94,41 +101,63 @@ impl ProxyStore {
     /// Replaces the AABBs of a batch of live proxies (a handle may appear more than once: the
     /// last box wins). Every item is checked before anything is changed; on error nothing is,
     /// and the error names the first bad item.
+    pub fn update_batch(&mut self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError> {
+        self.update_each(items.len(), |i| items[i].0, |i| items[i].1)
+    }
+
+    /// [`update_batch`](Self::update_batch) on the items `(handles[i], aabb_of(i))`, without
+    /// building them. `aabb_of` is called twice per item (to check, then to write) and must
+    /// return the same box both times.
+    pub fn update_batch_with(
+        &mut self,
+        handles: &[ProxyHandle],
+        aabb_of: impl Fn(usize) -> Aabb + Sync,
+    ) -> Result<(), BroadPhaseError> {
+        self.update_each(handles.len(), |i| handles[i], aabb_of)
+    }
+
+    /// The batch update of `n` items `(handle(i), aabb(i))`: see
+    /// [`update_batch`](Self::update_batch); `aabb` may be called twice per item.
     ///
     /// Large batches (every body moved) are checked in parallel, and when their handle indices
     /// strictly increase (the engine's batches are in slot order) they name distinct slots and
     /// are written in parallel too: the batch is split in halves, and the slots at the
     /// split, so each half owns its own part of `aabbs` (no `unsafe`).
-    pub fn update_batch(&mut self, items: &[(ProxyHandle, Aabb)]) -> Result<(), BroadPhaseError> {
-        let check = |(h, a): &(ProxyHandle, Aabb)| {
-            self.arena.check(*h)?;
-            check_aabb(a, Some(*h))
+    fn update_each(
+        &mut self,
+        n: usize,
+        handle: impl Fn(usize) -> ProxyHandle + Sync,
+        aabb: impl Fn(usize) -> Aabb + Sync,
+    ) -> Result<(), BroadPhaseError> {
+        let check = |i: usize| {
+            let h = handle(i);
+            self.arena.check(h)?;
+            check_aabb(&aabb(i), Some(h))
         };
         // The error does not depend on the thread count: on failure the serial scan names the
         // first bad item.
-        let parallel = items.len() >= PARALLEL_UPDATES
-            && items
-                .par_chunks(UPDATE_GRAIN)
-                .enumerate()
-                .all(|(c, chunk)| {
-                    // Whole chunks per task, so the serial loop has no per-item stop check.
-                    let before = c.checked_sub(1).map(|_| items[c * UPDATE_GRAIN - 1].0);
-                    let mut prev = before.map_or(0, |h| h.index() as u64 + 1);
-                    let mut ok = true;
-                    for it in chunk {
-                        let i = it.0.index() as u64;
-                        ok &= check(it).is_ok() & (i >= prev);
-                        prev = i + 1;
-                    }
-                    ok
-                });
+        let parallel = n >= PARALLEL_UPDATES
+            && (0..n.div_ceil(UPDATE_GRAIN)).into_par_iter().all(|c| {
+                // Whole chunks per task, so the serial loop has no per-item stop check.
+                let (i0, i1) = (c * UPDATE_GRAIN, ((c + 1) * UPDATE_GRAIN).min(n));
+                let mut prev = i0
+                    .checked_sub(1)
+                    .map_or(0, |p| handle(p).index() as u64 + 1);
+                let mut ok = true;
+                for i in i0..i1 {
+                    let s = handle(i).index() as u64;
+                    ok &= check(i).is_ok() & (s >= prev);
+                    prev = s + 1;
+                }
+                ok
+            });
         if parallel {
-            write_sorted(&mut self.aabbs, 0, items);
+            write_sorted(&mut self.aabbs, 0, (0, n), &handle, &aabb);
             return Ok(());
         }
-        items.iter().try_for_each(check)?;
-        for &(h, a) in items {
-            self.aabbs[h.index() as usize] = a;
+        (0..n).try_for_each(check)?;
+        for i in 0..n {
+            self.aabbs[handle(i).index() as usize] = aabb(i);
         }
         Ok(())
     }
@@ -357,6 +386,57 @@ mod tests {
         );
         for (k, &h) in handles.iter().enumerate() {
             assert_eq!(store.aabb(h).unwrap(), moved(k, 3), "slot {k}");
+        }
+    }
+
+    /// `update_batch_with` writes what `update_batch` writes for the same items, on the
+    /// parallel path (slot order) and the serial one (any order, repeats, small batches), and
+    /// refuses the same bad items (a NaN box, a stale handle) with the same error, changing
+    /// nothing.
+    #[test]
+    fn update_batch_with_equals_update_batch() {
+        let n = 3 * PARALLEL_UPDATES / 2;
+        let mut store = ProxyStore::default();
+        let mut handles: Vec<ProxyHandle> = (0..n)
+            .map(|k| store.insert(unit_box(k as Real), k as u64).unwrap().0)
+            .collect();
+        let stale = handles[7];
+        store.remove(stale).unwrap();
+        handles[7] = store.insert(unit_box(-1.0), 7).unwrap().0;
+        let moved = |k: usize, round: usize| unit_box((k * 5 + round) as Real);
+        let nan = Aabb::new_unchecked(Point::new(Real::NAN, 0.0, 0.0), Point::new(1.0, 1.0, 1.0));
+        let slot_order: Vec<(ProxyHandle, Aabb)> = (0..n)
+            .filter(|k| k % 3 != 0)
+            .map(|k| (handles[k], moved(k, 1)))
+            .collect();
+        let mut with_nan = slot_order.clone();
+        with_nan[n / 2].1 = nan;
+        let mut with_stale = slot_order.clone();
+        with_stale[5].0 = stale;
+        let batches = [
+            slot_order.clone(),
+            (0..n)
+                .rev()
+                .flat_map(|k| [(handles[k], moved(k, 2)), (handles[k], moved(k, 3))])
+                .collect(),
+            slot_order[..100].to_vec(),
+            with_nan,
+            with_stale,
+        ];
+        for (b, batch) in batches.iter().enumerate() {
+            let (mut a, mut w) = (store.clone(), store.clone());
+            let hs: Vec<ProxyHandle> = batch.iter().map(|it| it.0).collect();
+            let expect = a.update_batch(batch);
+            assert_eq!(
+                w.update_batch_with(&hs, |i| batch[i].1),
+                expect,
+                "batch {b}"
+            );
+            assert_eq!(a.aabbs, w.aabbs, "batch {b}");
+            assert_eq!(expect.is_ok(), b < 3, "batch {b}");
+            if expect.is_err() {
+                assert_eq!(a.aabbs, store.aabbs, "batch {b}");
+            }
         }
     }
 }

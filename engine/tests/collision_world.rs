@@ -50,14 +50,15 @@ fn random_pose(rng: &mut rand_chacha::ChaCha8Rng) -> Isometry {
     Isometry::new(t, axis)
 }
 
-/// Runs a seeded sequence of inserts, moves and removals; checks every update against the
+/// Runs a seeded sequence of inserts, moves and removals (balls, and boxes unless
+/// `balls_only`: a world of balls only takes its own path); checks every update against the
 /// oracle and returns every update's contacts.
-fn run(kind: BroadPhaseKind, seed: u64) -> Vec<Vec<ColliderContact>> {
+fn run(kind: BroadPhaseKind, seed: u64, balls_only: bool) -> Vec<Vec<ColliderContact>> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut cw = CollisionWorld::new(kind, PREDICTION).unwrap();
     let mut live: Vec<(ColliderHandle, Shape, Isometry)> = Vec::new();
     let insert = |cw: &mut CollisionWorld, rng: &mut rand_chacha::ChaCha8Rng| {
-        let shape: Shape = if rng.gen_bool(0.8) {
+        let shape: Shape = if balls_only || rng.gen_bool(0.8) {
             Ball::new(rng.gen_range(0.2..0.6)).unwrap().into()
         } else {
             Cuboid::new(Vector::new(
@@ -128,15 +129,17 @@ fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 
 #[test]
 fn contacts_match_brute_force_on_any_thread_count_and_broad_phase() {
-    let one = in_pool(1, || run(BroadPhaseKind::default(), 11));
-    let two = in_pool(2, || run(BroadPhaseKind::default(), 11));
-    assert_eq!(one, two);
-    for kind in [
-        BroadPhaseKind::Grid,
-        BroadPhaseKind::SweepAndPrune,
-        BroadPhaseKind::Bvh,
-        BroadPhaseKind::BruteForce,
-    ] {
-        assert_eq!(in_pool(2, || run(kind, 11)), one, "{kind:?}");
+    for balls_only in [false, true] {
+        let one = in_pool(1, || run(BroadPhaseKind::default(), 11, balls_only));
+        let two = in_pool(2, || run(BroadPhaseKind::default(), 11, balls_only));
+        assert_eq!(one, two);
+        for kind in [
+            BroadPhaseKind::Grid,
+            BroadPhaseKind::SweepAndPrune,
+            BroadPhaseKind::Bvh,
+            BroadPhaseKind::BruteForce,
+        ] {
+            assert_eq!(in_pool(2, || run(kind, 11, balls_only)), one, "{kind:?}");
+        }
     }
 }

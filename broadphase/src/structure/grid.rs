@@ -24,6 +24,13 @@
 //! * A proxy spanning more than [`MAX_CELLS_PER_PROXY`] cells (a ground plane) is kept out of the
 //!   cells, in an "oversized" list tested against every proxy by a scan: O(n) per oversized
 //!   proxy instead of O(cells).
+//! * A rebuild keeps per proxy only a copy of its box and a 4-byte code (for a proxy at most
+//!   two cells wide per axis, its first cell's bucket and which axes span two cells), from
+//!   which the counting and the scatter expand its entries block by block in the core's
+//!   cache: at a million proxies, storing every cell range and entry cost more in memory
+//!   traffic than recomputing them. The dense layout is guessed from the last rebuild's
+//!   occupied region, so the copies, codes and counts are one pass (redone when a proxy
+//!   falls outside the guess or the guess is too large).
 //! * Everything moving every frame is the common case in large scenes, so there is no
 //!   incremental patching: a rebuild is O(n) with no allocation in steady state. Pair finding
 //!   runs over chunks of cells in parallel (rayon) and the keys are sorted canonically, so the
@@ -57,8 +64,22 @@ const SPARSE_OCCUPANCY: u64 = 6;
 const MAX_CHUNKS: usize = 64;
 /// Buckets per parallel task of the counting sort's prefix sums.
 const PREFIX_BLOCK: usize = 1 << 14;
-/// Proxies per parallel task of the cell-range pass.
-const RANGE_CHUNK: usize = 1024;
+/// Proxies per block of the rebuild's passes: a block's boxes, codes and entries stay in the
+/// core's cache between the loops of a pass.
+const BLOCK: usize = 1024;
+/// Code of an oversized proxy (kept out of the cells).
+const CODE_OVER: u32 = 1 << 31;
+/// Code of a proxy whose cells are walked from its box: hashed mode, or dense mode and wider
+/// than two cells on some axis.
+const CODE_WALK: u32 = 1 << 30;
+/// Code of any other proxy (dense mode, at most two cells per axis): its first cell's bucket
+/// in the low [`SPAN_SHIFT`] bits, and bit `SPAN_SHIFT + d` set when it spans two cells on
+/// axis d.
+const SPAN_SHIFT: u32 = 27;
+/// The first-cell bits of a code.
+const BASE_MASK: u32 = (1 << SPAN_SHIFT) - 1;
+/// At most this many dense cells (so a bucket fits a code's first-cell bits).
+const MAX_DENSE_CELLS: u64 = 1 << SPAN_SHIFT;
 /// Fixed number of chunks the entries are split into to compute the next proxy order.
 const ORDER_CHUNKS: usize = 16;
 /// Cells with at least this many entries have them grouped by flags before pairing (below it
@@ -106,6 +127,49 @@ impl Range {
     }
 }
 
+/// What a pass over the proxies learns: the cell bounds and the entry count of the proxies in
+/// cells, whether some proxy is oversized, and whether some proxy fell outside a speculative
+/// dense layout. Merging is associative and commutative, so it does not depend on the
+/// chunking.
+#[derive(Clone, Copy, Debug)]
+struct Census {
+    lo: [i32; 3],
+    hi: [i32; 3],
+    total: u64,
+    any_big: bool,
+    miss: bool,
+}
+
+impl Census {
+    const EMPTY: Census = Census {
+        lo: [i32::MAX; 3],
+        hi: [i32::MIN; 3],
+        total: 0,
+        any_big: false,
+        miss: false,
+    };
+
+    fn merge(self, b: Census) -> Census {
+        Census {
+            lo: std::array::from_fn(|d| self.lo[d].min(b.lo[d])),
+            hi: std::array::from_fn(|d| self.hi[d].max(b.hi[d])),
+            total: self.total + b.total,
+            any_big: self.any_big | b.any_big,
+            miss: self.miss | b.miss,
+        }
+    }
+
+    /// Number of cells of the bounds (0 when no proxy is in cells).
+    fn cells(&self) -> u64 {
+        if self.total == 0 {
+            return 0;
+        }
+        (0..3)
+            .map(|d| (self.hi[d] - self.lo[d]) as u64 + 1)
+            .product()
+    }
+}
+
 /// Uniform grid / spatial hash broad phase. See the module documentation.
 ///
 /// Layout: the proxies are processed in a spatially coherent order (`live[k]` is the slot of
@@ -138,19 +202,21 @@ pub struct Grid {
     cell_keys: Vec<u64>,
     /// `k` of the oversized proxies.
     oversized: Vec<u32>,
-    /// Per `k`: slot, box copy, cell range, oversized flag.
+    /// Per `k`: slot, box copy, code (`CODE_OVER`, `CODE_WALK` or first cell and spans).
     live: Vec<u32>,
     boxes: Vec<Aabb>,
-    ranges: Vec<Range>,
-    over: Vec<bool>,
+    codes: Vec<u32>,
+    /// World-space bounds (metres) of the cells occupied at the last rebuild, if it was
+    /// dense: this rebuild's dense layout is first guessed from them (see [`Grid::rebuild`]).
+    last_region: Option<([Real; 3], [Real; 3])>,
     /// The live slots in cell order, for the next rebuild.
     next_live: Vec<u32>,
     /// Per fixed chunk of the entries: the slots of the proxies whose first cell it holds.
     order_parts: Vec<Vec<u32>>,
     /// Per chunk of proxies: entry counts, then write cursors, per bucket; and (dense mode)
-    /// the entries `bucket << 32 | entry` in walk order, in a buffer whose first `len` values
-    /// are this rebuild's (it keeps its largest length, so a warm rebuild never zero-fills it).
-    chunks: Vec<(Vec<u32>, Vec<u64>, usize)>,
+    /// a block's entries `bucket << 32 | entry`, in a buffer that keeps its largest length
+    /// (so a warm rebuild never zero-fills it).
+    chunks: Vec<(Vec<u32>, Vec<u64>)>,
     /// Per block of [`PREFIX_BLOCK`] buckets: its first entry position.
     block_runs: Vec<u32>,
     /// Sorted pair keys of the last rebuild (reused while nothing changes).
@@ -189,8 +255,8 @@ impl Grid {
             oversized: Vec::new(),
             live: Vec::new(),
             boxes: Vec::new(),
-            ranges: Vec::new(),
-            over: Vec::new(),
+            codes: Vec::new(),
+            last_region: None,
             next_live: Vec::new(),
             order_parts: Vec::new(),
             chunks: Vec::new(),
@@ -356,6 +422,18 @@ impl Grid {
     }
 
     /// Rebuilds the cell table from the stored boxes (counting sort).
+    ///
+    /// Per proxy in the order of the last rebuild, and over contiguous chunks of proxies in
+    /// parallel, block by block: its box is copied (a gather: the slots are scattered, and
+    /// alone in its loop many of its cache misses are in flight at once), its cells computed
+    /// and summed up in a 4-byte code (for most proxies the first cell's bucket and which axes
+    /// span two cells), and its entries counted per bucket. Counting needs the layout of the
+    /// cells, which needs the bounds of every proxy's cells: it is guessed from the last
+    /// rebuild's occupied region, one cell wider on each side, and kept if every proxy fell
+    /// inside and it is at most twice as large as needed; otherwise (the first rebuild, or the
+    /// proxies spread out) the codes and counts are redone with the right layout. The scatter
+    /// expands the codes again; the cell ranges and entries of all proxies are never stored,
+    /// so at a million proxies the rebuild moves far fewer bytes through memory.
     fn rebuild(&mut self) {
         if self.order_ok && self.next_live.len() == self.store.arena.len() {
             std::mem::swap(&mut self.live, &mut self.next_live);
@@ -366,126 +444,129 @@ impl Grid {
         self.cell_size = self.choose_cell_size();
         self.inv = 1.0 / self.cell_size;
 
-        // Box copies, cell ranges, oversized flags, and the bounds and entry count of the
-        // others, over fixed chunks of proxies in parallel (min, max and sums do not depend on
-        // the chunking), each chunk in three loops over data that stays in the core's cache.
-        // The copy is a gather (slots in cell order of the last rebuild, i.e. scattered):
-        // alone in its loop, many of its cache misses are in flight at once, where with the
-        // cell arithmetic alongside only a few were. Unchanged lengths make the resizes free.
         let n = self.live.len();
-        let (mut boxes, mut ranges, mut over) = (
+        let (mut boxes, mut codes) = (
             std::mem::take(&mut self.boxes),
-            std::mem::take(&mut self.ranges),
-            std::mem::take(&mut self.over),
+            std::mem::take(&mut self.codes),
         );
+        // Unchanged lengths make the resizes free.
         boxes.resize(n, Aabb::new_unchecked(Point::origin(), Point::origin()));
-        ranges.resize(n, Range::default());
-        over.resize(n, false);
-        let this = &*self;
-        let aabbs = &self.store.aabbs;
-        let (lo, hi, total, any_big) = self
-            .live
-            .par_chunks(RANGE_CHUNK)
-            .zip(boxes.par_chunks_mut(RANGE_CHUNK))
-            .zip(ranges.par_chunks_mut(RANGE_CHUNK))
-            .zip(over.par_chunks_mut(RANGE_CHUNK))
-            .map(|(((ls, bs), rs), os)| {
-                for (b, &s) in bs.iter_mut().zip(ls) {
-                    *b = aabbs[s as usize];
-                }
-                for (r, b) in rs.iter_mut().zip(bs.iter()) {
-                    *r = this.range_of(b);
-                }
-                let mut acc = ([i32::MAX; 3], [i32::MIN; 3], 0u64, false);
-                for (r, o) in rs.iter().zip(os) {
-                    let cells = r.cells();
-                    *o = cells > MAX_CELLS_PER_PROXY;
-                    acc.3 |= *o;
-                    if *o {
-                        continue;
-                    }
-                    acc.2 += cells;
-                    for d in 0..3 {
-                        acc.0[d] = acc.0[d].min(r.lo[d]);
-                        acc.1[d] = acc.1[d].max(r.hi[d]);
-                    }
-                }
-                acc
-            })
-            .reduce(
-                || ([i32::MAX; 3], [i32::MIN; 3], 0u64, false),
-                |a, b| {
-                    (
-                        std::array::from_fn(|d| a.0[d].min(b.0[d])),
-                        std::array::from_fn(|d| a.1[d].max(b.1[d])),
-                        a.2 + b.2,
-                        a.3 | b.3,
-                    )
-                },
-            );
-        self.oversized.clear();
-        if any_big {
-            self.oversized.extend(
-                over.iter()
-                    .enumerate()
-                    .filter(|&(_, &o)| o)
-                    .map(|(k, _)| k as u32),
-            );
-        }
-        self.boxes = boxes;
-        self.ranges = ranges;
-        self.over = over;
-
-        // Dense when the occupied range is not much larger than the entry count.
-        let dense_cells: u64 = if total == 0 {
-            0
-        } else {
-            (0..3).map(|d| (hi[d] - lo[d]) as u64 + 1).product()
-        };
-        let buckets = if total > 0 && dense_cells <= (4 * total).clamp(1 << 12, 1 << 27) {
-            self.mode = GridMode::Dense;
-            self.origin = lo;
-            for d in 0..3 {
-                self.dims[d] = (hi[d] - lo[d]) as u64 + 1;
-            }
-            dense_cells as usize
-        } else {
-            self.mode = GridMode::Hashed;
-            self.hash_bits = (2 * total.max(1))
-                .next_power_of_two()
-                .trailing_zeros()
-                .max(4);
-            1usize << self.hash_bits
-        };
-
-        // Counting sort of the entries by bucket, over contiguous chunks of proxies in
-        // parallel. Within a bucket the entries end up in ascending `k` whatever the chunking,
-        // so the table does not depend on the thread count.
-        let n = self.ranges.len();
+        codes.resize(n, 0);
         let t = rayon::current_num_threads()
             .clamp(1, MAX_CHUNKS)
             .min(n / 8192 + 1);
-        let bounds: Vec<(usize, usize)> = (0..t).map(|i| (i * n / t, (i + 1) * n / t)).collect();
-        let hashed = self.mode == GridMode::Hashed;
-        // Dense mode: the cell walk runs once, its (bucket, entry) pairs are kept for the
-        // scatter (hashed mode walks twice rather than keep the 64-bit keys too).
+        let bounds: [(usize, usize); MAX_CHUNKS] =
+            std::array::from_fn(|i| ((i * n / t).min(n), ((i + 1) * n / t).min(n)));
+        let bounds = &bounds[..t];
         let mut chunks = std::mem::take(&mut self.chunks);
         chunks.resize_with(t, Default::default);
-        chunks
-            .par_iter_mut()
-            .zip(&bounds)
-            .for_each(|((c, e, len), &(k0, k1))| {
-                c.clear();
-                c.resize(buckets, 0);
-                if hashed {
-                    self.for_each_entry(k0, k1, |_, b, _| c[b] += 1);
-                } else {
-                    *len = self.dense_entries(k0, k1, e);
-                    for &x in &e[..*len] {
-                        c[(x >> 32) as usize] += 1;
+
+        // Pass 1: copies, codes, census, and the counts when the guessed layout is dense.
+        let guessed = self.guess_layout();
+        let buckets = self.buckets();
+        let census = {
+            let mut bs: [&mut [Aabb]; MAX_CHUNKS] = std::array::from_fn(|_| Default::default());
+            let mut cs: [&mut [u32]; MAX_CHUNKS] = std::array::from_fn(|_| Default::default());
+            let (mut brest, mut crest) = (&mut boxes[..], &mut codes[..]);
+            for ((b, c), &(k0, k1)) in bs.iter_mut().zip(cs.iter_mut()).zip(bounds) {
+                (*b, brest) = std::mem::take(&mut brest).split_at_mut(k1 - k0);
+                (*c, crest) = std::mem::take(&mut crest).split_at_mut(k1 - k0);
+            }
+            let (this, aabbs) = (&*self, &self.store.aabbs);
+            chunks
+                .par_iter_mut()
+                .zip(bounds)
+                .zip(bs.par_iter_mut())
+                .zip(cs.par_iter_mut())
+                .map(|((((count, e), &(k0, k1)), bs), cs)| {
+                    if guessed {
+                        count.clear();
+                        count.resize(buckets, 0);
                     }
+                    let mut acc = Census::EMPTY;
+                    for b0 in (k0..k1).step_by(BLOCK) {
+                        let b1 = (b0 + BLOCK).min(k1);
+                        let (bb, cc) = (&mut bs[b0 - k0..b1 - k0], &mut cs[b0 - k0..b1 - k0]);
+                        for (b, &s) in bb.iter_mut().zip(&this.live[b0..b1]) {
+                            *b = aabbs[s as usize];
+                        }
+                        acc = acc.merge(this.code_block(bb, cc));
+                        if guessed && !acc.miss {
+                            let len = this.dense_entries(b0, bb, cc, e);
+                            for &x in &e[..len] {
+                                count[(x >> 32) as usize] += 1;
+                            }
+                        }
+                    }
+                    acc
+                })
+                .reduce(|| Census::EMPTY, Census::merge)
+        };
+        self.boxes = boxes;
+        self.codes = codes;
+        let total = census.total;
+
+        // The layout the census calls for: dense when the occupied range is not much larger
+        // than the entry count.
+        let cells = census.cells();
+        let dense = total > 0 && cells <= (4 * total).clamp(1 << 12, MAX_DENSE_CELLS);
+        let kept =
+            guessed && !census.miss && dense && self.buckets() as u64 <= 2 * cells.max(1 << 12);
+        if !kept {
+            if dense {
+                self.mode = GridMode::Dense;
+                self.origin = census.lo;
+                for d in 0..3 {
+                    self.dims[d] = (census.hi[d] - census.lo[d]) as u64 + 1;
                 }
-            });
+            } else {
+                self.mode = GridMode::Hashed;
+                self.hash_bits = (2 * total.max(1))
+                    .next_power_of_two()
+                    .trailing_zeros()
+                    .max(4);
+            }
+            // Pass 1 again without the copies: codes for this layout, then the counts.
+            let mut codes = std::mem::take(&mut self.codes);
+            let this = &*self;
+            codes
+                .par_chunks_mut(BLOCK)
+                .zip(this.boxes.par_chunks(BLOCK))
+                .for_each(|(cc, bb)| {
+                    this.code_block(bb, cc);
+                });
+            self.codes = codes;
+            let (this, buckets) = (&*self, self.buckets());
+            chunks
+                .par_iter_mut()
+                .zip(bounds)
+                .for_each(|((count, e), &(k0, k1))| {
+                    count.clear();
+                    count.resize(buckets, 0);
+                    this.for_each_block(k0, k1, e, |_, b, _| count[b] += 1);
+                });
+        }
+        self.last_region = None;
+        if self.mode == GridMode::Dense {
+            let c = self.cell_size;
+            self.last_region = Some((
+                census.lo.map(|v| v as Real * c),
+                census.hi.map(|v| (v as Real + 1.0) * c),
+            ));
+        }
+        self.oversized.clear();
+        if census.any_big {
+            self.oversized.extend(
+                self.codes
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &c)| c == CODE_OVER)
+                    .map(|(k, _)| k as u32),
+            );
+        }
+        let buckets = self.buckets();
+        let hashed = self.mode == GridMode::Hashed;
+
         // Prefix sums: bucket starts, and each chunk's first position in each bucket. Over
         // fixed blocks of buckets in parallel: each block's entry count, their (few) prefix
         // sums, then each block's own running sum from its offset.
@@ -497,7 +578,7 @@ impl Grid {
                 let r = k * PREFIX_BLOCK..((k + 1) * PREFIX_BLOCK).min(buckets);
                 chunks
                     .iter()
-                    .map(|(c, _, _)| c[r.clone()].iter().sum::<u32>())
+                    .map(|(c, _)| c[r.clone()].iter().sum::<u32>())
                     .sum::<u32>()
             })
             .collect_into_vec(&mut block_runs);
@@ -511,7 +592,7 @@ impl Grid {
         starts.resize(buckets + 1, 0);
         starts[buckets] = run;
         let mut lists: [&mut [u32]; MAX_CHUNKS] = std::array::from_fn(|_| Default::default());
-        for (l, (c, _, _)) in lists.iter_mut().zip(chunks.iter_mut()) {
+        for (l, (c, _)) in lists.iter_mut().zip(chunks.iter_mut()) {
             *l = &mut c[..buckets];
         }
         let occupied = prefix_blocks(
@@ -533,26 +614,22 @@ impl Grid {
             keys: cell_keys.as_mut_ptr(),
             len: items.len(),
         };
+        // Within a bucket the entries end up in ascending `k` whatever the chunking, so the
+        // table does not depend on the thread count.
+        let this = &*self;
         chunks
             .par_iter_mut()
-            .zip(&bounds)
-            .for_each(|((cursor, e, len), &(k0, k1))| {
-                let mut put = |key: Option<u64>, b: usize, item: u32| {
+            .zip(bounds)
+            .for_each(|((cursor, e), &(k0, k1))| {
+                this.for_each_block(k0, k1, e, |key, b, item| {
                     let p = cursor[b] as usize;
                     cursor[b] += 1;
                     // SAFETY: chunk `c` writes only positions `offset[c][b] .. offset[c][b] +
                     // count[c][b]` of bucket `b`; these ranges are disjoint across chunks and
                     // buckets by construction of the prefix sums, so no two threads write the
                     // same element, and nothing reads the buffers until the scatter is done.
-                    unsafe { out.write(p, item, key) };
-                };
-                if hashed {
-                    self.for_each_entry(k0, k1, |key, b, item| put(Some(key), b, item));
-                } else {
-                    for &x in &e[..*len] {
-                        put(None, (x >> 32) as usize, x as u32);
-                    }
-                }
+                    unsafe { out.write(p, item, hashed.then_some(key)) };
+                });
             });
         self.chunks = chunks;
         self.cell_keys = cell_keys;
@@ -597,51 +674,149 @@ impl Grid {
         self.dirty = false;
     }
 
+    /// Number of buckets of the current layout.
+    fn buckets(&self) -> usize {
+        match self.mode {
+            GridMode::Dense => self.dims.iter().product::<u64>() as usize,
+            GridMode::Hashed => 1 << self.hash_bits,
+        }
+    }
+
+    /// Sets a dense layout over the last rebuild's occupied region, grown by one cell on each
+    /// side, in this rebuild's cells; returns whether there was one (else the layout is
+    /// hashed, standing for "unknown": pass 1 then only computes codes and the census).
+    fn guess_layout(&mut self) -> bool {
+        if let Some((lo, hi)) = self.last_region {
+            let c = self.cell_size;
+            let lo = lo.map(|x| self.cell_of(x - c));
+            let hi = hi.map(|x| self.cell_of(x));
+            let dims: [u64; 3] = std::array::from_fn(|d| (hi[d] - lo[d]) as u64 + 1);
+            if dims.iter().product::<u64>() <= MAX_DENSE_CELLS {
+                self.mode = GridMode::Dense;
+                self.origin = lo;
+                self.dims = dims;
+                return true;
+            }
+        }
+        self.mode = GridMode::Hashed;
+        self.hash_bits = 4;
+        false
+    }
+
+    /// Computes the codes of a block of proxies (`boxes`, box copies of consecutive `k`)
+    /// under the current layout, and their census (in a dense layout, a proxy outside it is a
+    /// miss and its code is meaningless).
+    fn code_block(&self, boxes: &[Aabb], codes: &mut [u32]) -> Census {
+        debug_assert!(boxes.len() <= BLOCK && codes.len() == boxes.len());
+        // The cell ranges first, in a loop of their own (it vectorises), into the core's cache.
+        let mut ranges = [Range::default(); BLOCK];
+        let ranges = &mut ranges[..boxes.len()];
+        for (r, b) in ranges.iter_mut().zip(boxes) {
+            *r = self.range_of(b);
+        }
+        let mut acc = Census::EMPTY;
+        let dense = self.mode == GridMode::Dense;
+        let [ox, oy, oz] = self.origin.map(|v| v as i64);
+        let (dy, dz) = (self.dims[1] as i64, self.dims[2] as i64);
+        for (code, r) in codes.iter_mut().zip(ranges.iter()) {
+            let cells = r.cells();
+            if cells > MAX_CELLS_PER_PROXY {
+                *code = CODE_OVER;
+                acc.any_big = true;
+                continue;
+            }
+            acc.total += cells;
+            for d in 0..3 {
+                acc.lo[d] = acc.lo[d].min(r.lo[d]);
+                acc.hi[d] = acc.hi[d].max(r.hi[d]);
+            }
+            let span = [0, 1, 2].map(|d| (r.hi[d] - r.lo[d]) as u32);
+            let base =
+                ((r.lo[0] as i64 - ox) * dy + r.lo[1] as i64 - oy) * dz + r.lo[2] as i64 - oz;
+            // Truncated when outside the layout (a miss): the code is then not used.
+            let packed =
+                base as u32 & BASE_MASK | (span[0] | span[1] << 1 | span[2] << 2) << SPAN_SHIFT;
+            *code = if dense & ((span[0] | span[1] | span[2]) <= 1) {
+                packed
+            } else {
+                CODE_WALK
+            };
+        }
+        if dense {
+            let inside = (0..3).all(|d| {
+                acc.lo[d] >= self.origin[d]
+                    && (acc.hi[d] as i64) < self.origin[d] as i64 + self.dims[d] as i64
+            });
+            acc.miss = acc.total > 0 && !inside;
+        }
+        acc
+    }
+
+    /// Calls `f(key, bucket, item)` for every cell of every non-oversized proxy `k0..k1`, in
+    /// blocks (dense mode: through [`dense_entries`](Self::dense_entries) into the buffer `e`).
+    #[inline]
+    fn for_each_block(
+        &self,
+        k0: usize,
+        k1: usize,
+        e: &mut Vec<u64>,
+        mut f: impl FnMut(u64, usize, u32),
+    ) {
+        match self.mode {
+            GridMode::Dense => {
+                for b0 in (k0..k1).step_by(BLOCK) {
+                    let b1 = (b0 + BLOCK).min(k1);
+                    let len = self.dense_entries(b0, &self.boxes[b0..b1], &self.codes[b0..b1], e);
+                    for &x in &e[..len] {
+                        f(x >> 32, (x >> 32) as usize, x as u32);
+                    }
+                }
+            }
+            GridMode::Hashed => self.for_each_entry(k0, k1, f),
+        }
+    }
+
     /// Calls `f(key, bucket, item)` for every cell of every non-oversized proxy `k0..k1`.
     #[inline]
     fn for_each_entry(&self, k0: usize, k1: usize, mut f: impl FnMut(u64, usize, u32)) {
-        let flags = |r: &Range, x: i32, y: i32, z: i32| {
+        for k in k0..k1 {
+            if self.codes[k] != CODE_OVER {
+                self.walk(&self.range_of(&self.boxes[k]), k as u32, &mut f);
+            }
+        }
+    }
+
+    /// Calls `f(key, bucket, item)` for every cell of the range `r` of proxy `k`.
+    #[inline]
+    fn walk(&self, r: &Range, k: u32, mut f: impl FnMut(u64, usize, u32)) {
+        let flags = |x: i32, y: i32, z: i32| {
             ((x == r.lo[0]) as u32 | ((y == r.lo[1]) as u32) << 1 | ((z == r.lo[2]) as u32) << 2)
                 << FLAG_SHIFT
         };
-        let cells = self.ranges[k0..k1]
-            .iter()
-            .zip(&self.over[k0..k1])
-            .enumerate()
-            .filter(|(_, (_, &o))| !o)
-            .map(|(i, ro)| (i + k0, ro));
+        // Exclusive ranges (`hi + 1` cannot overflow: `hi < 2²⁰`) iterate faster than
+        // inclusive ones.
         match self.mode {
             GridMode::Dense => {
                 // Linear index ((x - ox)·dy + (y - oy))·dz + (z - oz), built axis by axis.
                 let [ox, oy, oz] = self.origin.map(|v| v as i64);
                 let (dy, dz) = (self.dims[1] as i64, self.dims[2] as i64);
-                // Exclusive ranges (`hi + 1` cannot overflow: `hi < 2²⁰`) iterate faster than
-                // inclusive ones.
-                for (k, (r, _)) in cells {
-                    for x in r.lo[0]..r.hi[0] + 1 {
-                        let bx = (x as i64 - ox) * dy;
-                        for y in r.lo[1]..r.hi[1] + 1 {
-                            let bxy = (bx + y as i64 - oy) * dz;
-                            for z in r.lo[2]..r.hi[2] + 1 {
-                                let lin = (bxy + z as i64 - oz) as usize;
-                                f(lin as u64, lin, k as u32 | flags(r, x, y, z));
-                            }
+                for x in r.lo[0]..r.hi[0] + 1 {
+                    let bx = (x as i64 - ox) * dy;
+                    for y in r.lo[1]..r.hi[1] + 1 {
+                        let bxy = (bx + y as i64 - oy) * dz;
+                        for z in r.lo[2]..r.hi[2] + 1 {
+                            let lin = (bxy + z as i64 - oz) as usize;
+                            f(lin as u64, lin, k | flags(x, y, z));
                         }
                     }
                 }
             }
             GridMode::Hashed => {
-                for (k, (r, _)) in cells {
-                    for x in r.lo[0]..r.hi[0] + 1 {
-                        for y in r.lo[1]..r.hi[1] + 1 {
-                            for z in r.lo[2]..r.hi[2] + 1 {
-                                let key = pack([x, y, z]);
-                                f(
-                                    key,
-                                    hash_bucket(key, self.hash_bits),
-                                    k as u32 | flags(r, x, y, z),
-                                );
-                            }
+                for x in r.lo[0]..r.hi[0] + 1 {
+                    for y in r.lo[1]..r.hi[1] + 1 {
+                        for z in r.lo[2]..r.hi[2] + 1 {
+                            let key = pack([x, y, z]);
+                            f(key, hash_bucket(key, self.hash_bits), k | flags(x, y, z));
                         }
                     }
                 }
@@ -649,20 +824,19 @@ impl Grid {
         }
     }
 
-    /// Dense mode: writes the entries of the non-oversized proxies `k0..k1` to the start of
-    /// `out` as `bucket << 32 | entry`, in ascending `k` (the walk of
-    /// [`for_each_entry`](Self::for_each_entry), same entries); returns how many. `out` is a
-    /// buffer: it only grows, and values past the returned count are garbage.
+    /// Dense mode: writes the entries of the proxies `k0..k0 + codes.len()` (their box copies
+    /// `boxes` and codes `codes`; oversized ones have none) to the start of `out` as
+    /// `bucket << 32 | entry`, in ascending `k` (the entries of
+    /// [`for_each_entry`](Self::for_each_entry)); returns how many. `out` is a buffer: it only
+    /// grows, and values past the returned count are garbage.
     ///
     /// A proxy no wider than two cells on every axis (all of them when the cell is at least
     /// the proxy size, the usual case) takes the branch-free path: its 8 corner cells are
     /// always written, to a window of 8 values past the kept entries, and the write position
     /// advances only for the corners inside its range. The nested loops of one or two trips
     /// each cost a mispredicted branch per proxy and axis.
-    fn dense_entries(&self, k0: usize, k1: usize, out: &mut Vec<u64>) -> usize {
-        let [ox, oy, oz] = self.origin.map(|v| v as i64);
+    fn dense_entries(&self, k0: usize, boxes: &[Aabb], codes: &[u32], out: &mut Vec<u64>) -> usize {
         let (dy, dz) = (self.dims[1] as i64, self.dims[2] as i64);
-        // Bucket offset of corner `c` from the first cell: +1 cell on x, y, z for bits 0, 1, 2.
         // Corner `c`'s entry is `(first cell's bucket) << 32 | k` plus `corner[c]`: its bucket
         // offset from the first cell (+1 cell on x, y, z for bits 0, 1, 2) in the high half,
         // its flags in bits 29..32 (flag d: first cell on axis d, i.e. offset 0 on that axis).
@@ -689,29 +863,25 @@ impl Grid {
             t
         };
         let mut len = 0;
-        for k in k0..k1 {
-            if self.over[k] {
-                continue;
-            }
-            let r = &self.ranges[k];
-            let span = [0, 1, 2].map(|d| (r.hi[d] - r.lo[d]) as u32);
-            if (span[0] | span[1] | span[2]) > 1 {
-                self.for_each_entry(k, k + 1, |_, b, item| {
-                    if out.len() <= len {
-                        out.resize((len + 1).max(2 * out.len()), 0);
-                    }
-                    out[len] = (b as u64) << 32 | item as u64;
-                    len += 1;
-                });
+        for (i, (&code, b)) in codes.iter().zip(boxes).enumerate() {
+            let k = (k0 + i) as u32;
+            if code >= CODE_WALK {
+                if code == CODE_WALK {
+                    self.walk(&self.range_of(b), k, |_, b, item| {
+                        if out.len() <= len {
+                            out.resize((len + 1).max(2 * out.len()), 0);
+                        }
+                        out[len] = (b as u64) << 32 | item as u64;
+                        len += 1;
+                    });
+                }
                 continue;
             }
             if out.len() < len + 8 {
                 out.resize((len + 8).max(2 * out.len()), 0);
             }
-            let inside = INSIDE[(span[0] | span[1] << 1 | span[2] << 2) as usize];
-            let base =
-                ((r.lo[0] as i64 - ox) * dy + r.lo[1] as i64 - oy) * dz + r.lo[2] as i64 - oz;
-            let first = (base as u64) << 32 | k as u64;
+            let inside = INSIDE[(code >> SPAN_SHIFT) as usize];
+            let first = ((code & BASE_MASK) as u64) << 32 | k as u64;
             let window: &mut [u64; 8] = (&mut out[len..len + 8]).try_into().expect("8 values");
             let mut w = 0usize;
             for (c, &add) in corner.iter().enumerate() {
@@ -846,7 +1016,7 @@ impl Grid {
     fn oversized_pairs(&self, o: usize, k0: usize, k1: usize, out: &mut Vec<u64>) {
         let bo = self.boxes[o];
         for k in k0..k1 {
-            if k == o || (self.over[k] && k < o) {
+            if k == o || (self.codes[k] == CODE_OVER && k < o) {
                 continue;
             }
             if bo.intersects(&self.boxes[k]) {
@@ -1142,7 +1312,7 @@ impl BroadPhase for Grid {
             return Ok(());
         }
         let n = self.live.len();
-        if n != self.store.arena.len() || self.boxes.len() != n || self.over.len() != n {
+        if n != self.store.arena.len() || self.boxes.len() != n || self.codes.len() != n {
             return Err("grid: per-proxy arrays do not cover the live proxies".into());
         }
         let mut seen = vec![false; self.store.arena.slot_count()];
@@ -1171,7 +1341,7 @@ impl BroadPhase for Grid {
             for i in self.starts[b] as usize..self.starts[b + 1] as usize {
                 let (item, key) = (self.items[i], self.key_at(i, b));
                 let k = (item & SLOT_MASK) as usize;
-                if k >= n || self.over[k] {
+                if k >= n || self.codes[k] == CODE_OVER {
                     return Err(format!(
                         "grid: bucket {b} holds a bad or oversized proxy {k}"
                     ));
@@ -1199,11 +1369,29 @@ impl BroadPhase for Grid {
         for (k, cells) in cells.iter_mut().enumerate() {
             let r = self.range_of(&self.boxes[k]);
             let big = r.cells() > MAX_CELLS_PER_PROXY;
-            if big != self.over[k] || big != self.oversized.contains(&(k as u32)) {
+            if big != (self.codes[k] == CODE_OVER) || big != self.oversized.contains(&(k as u32)) {
                 return Err(format!(
                     "grid: slot {} oversized flag is wrong",
                     self.live[k]
                 ));
+            }
+            if !big {
+                let spans = (0..3).map(|d| r.hi[d] - r.lo[d]).collect::<Vec<_>>();
+                let code = self.codes[k];
+                let expect = match self.locate(r.lo) {
+                    Some((_, b))
+                        if self.mode == GridMode::Dense && spans.iter().all(|&s| s <= 1) =>
+                    {
+                        b as u32 | ((spans[0] | spans[1] << 1 | spans[2] << 2) as u32) << SPAN_SHIFT
+                    }
+                    _ => CODE_WALK,
+                };
+                if code != expect {
+                    return Err(format!(
+                        "grid: slot {} has code {code:#x}, its box calls for {expect:#x}",
+                        self.live[k]
+                    ));
+                }
             }
             let entered = cells.len();
             cells.sort_unstable();
@@ -1302,14 +1490,17 @@ mod tests {
         }
         grid.find_pairs(&mut Vec::new());
         assert_eq!(grid.mode(), GridMode::Dense);
-        let n = grid.ranges.len();
+        let n = grid.codes.len();
         let mut expect = Vec::new();
         grid.for_each_entry(0, n, |_, b, item| {
             expect.push((b as u64) << 32 | item as u64)
         });
         expect.sort_unstable();
         let wide = (0..n)
-            .filter(|&k| (0..3).any(|d| grid.ranges[k].hi[d] - grid.ranges[k].lo[d] > 1))
+            .filter(|&k| {
+                let r = grid.range_of(&grid.boxes[k]);
+                (0..3).any(|d| r.hi[d] - r.lo[d] > 1)
+            })
             .count();
         assert!(
             wide > 0 && wide < n,
@@ -1317,11 +1508,91 @@ mod tests {
         );
         let mut buf = vec![u64::MAX; 3 * expect.len()];
         for _ in 0..2 {
-            let len = grid.dense_entries(0, n, &mut buf);
+            let len = grid.dense_entries(0, &grid.boxes, &grid.codes, &mut buf);
             let mut got = buf[..len].to_vec();
             got.sort_unstable();
             assert_eq!(got, expect);
         }
+    }
+
+    /// The dense layout guessed from the last rebuild is kept while every proxy stays inside
+    /// it and it is at most twice the size needed, and redone otherwise: a proxy leaving it,
+    /// the proxies gathering in a corner, one proxy so far away that the table turns hashed,
+    /// and back. Every frame reports the brute-force pairs and passes `validate`.
+    #[test]
+    fn guessed_layouts_are_kept_or_redone() {
+        use crate::structure::BruteForce;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        let mut grid = Grid::with_cell_size(1.0).unwrap();
+        let mut brute = BruteForce::new();
+        let mut centres: Vec<Vector> = (0..2000)
+            .map(|_| Vector::from_fn(|_, _| rng.gen_range(0.0..20.0)))
+            .collect();
+        let half = Vector::repeat(0.4);
+        let boxed = |c: &Vector| Aabb::new((c - half).into(), (c + half).into()).unwrap();
+        let handles: Vec<ProxyHandle> = centres
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let h = grid.insert(boxed(c), k as u64).unwrap();
+                assert_eq!(h, brute.insert(boxed(c), k as u64).unwrap());
+                h
+            })
+            .collect();
+        // Frame: (mode, whether the layout is exactly the occupied range).
+        let mut seen = Vec::new();
+        for frame in 0..9 {
+            match frame {
+                3 => centres[0] = Vector::new(60.0, 1.0, 1.0),
+                5 => centres.iter_mut().for_each(|c| *c *= 0.3),
+                6 => centres[1] = Vector::new(1.0e5, 1.0, 1.0),
+                8 => centres[1] = Vector::new(1.0, 1.0, 1.0),
+                _ => {}
+            }
+            for c in centres.iter_mut() {
+                *c += Vector::from_fn(|_, _| rng.gen_range(-0.05..0.05));
+            }
+            let moves: Vec<(ProxyHandle, Aabb)> = handles
+                .iter()
+                .zip(&centres)
+                .map(|(&h, c)| (h, boxed(c)))
+                .collect();
+            grid.update_batch(&moves).unwrap();
+            brute.update_batch(&moves).unwrap();
+            let (mut got, mut expect) = (Vec::new(), Vec::new());
+            grid.find_pairs(&mut got);
+            brute.find_pairs(&mut expect);
+            assert_eq!(got, expect, "frame {frame}");
+            grid.validate().unwrap();
+            let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
+            for b in &grid.boxes {
+                let r = grid.range_of(b);
+                for d in 0..3 {
+                    lo[d] = lo[d].min(r.lo[d]);
+                    hi[d] = hi[d].max(r.hi[d]);
+                }
+            }
+            let tight = (0..3)
+                .map(|d| (hi[d] - lo[d]) as usize + 1)
+                .product::<usize>();
+            seen.push((grid.mode(), grid.buckets() == tight));
+        }
+        use GridMode::*;
+        assert_eq!(
+            seen,
+            [
+                (Dense, true),  // first rebuild: no guess
+                (Dense, false), // the guess, one cell wider per side, is kept
+                (Dense, false),
+                (Dense, true), // a proxy left the guess
+                (Dense, false),
+                (Dense, true),   // the guess is over twice the size needed
+                (Hashed, false), // a proxy far away
+                (Hashed, false), // no guess after a hashed rebuild
+                (Dense, true),
+            ]
+        );
     }
 
     /// Crowded dense cells (a pile: up to ~60 entries per cell, boxes spanning one to three
