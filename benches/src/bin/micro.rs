@@ -1,25 +1,36 @@
 //! Narrow-phase micro benchmark: ns per call of Tumble's general entry points
-//! (`query::intersection_test`, `query::contact` on `&Shape`) over precomputed, seeded random
-//! pairs, built draw for draw as the `parry-micro` section of
-//! shared/peers/rapier-bench/README.md builds them (same recipe, same draw order, same centre
-//! distance d), so that `fraction_intersecting` can be compared pair set for pair set.
+//! (`query::intersection_test`, `query::contact`) over precomputed, seeded random pairs,
+//! built draw for draw as the `parry-micro` section of shared/peers/rapier-bench/README.md
+//! builds them (same recipe, same draw order, same centre distance d), so that
+//! `fraction_intersecting` can be compared pair set for pair set.
+//!
+//! Pairs are stored as parry-micro stores them: `Pair<A, B>` with the two poses and the two
+//! concrete shapes inline (`Cuboid` 12 bytes, `Ball` 4, `Triangle` 36; a pose 28), so a pair
+//! takes 80 bytes (cuboid–cuboid), 64 (ball–ball) or 104 (triangle–cuboid). Each call passes
+//! the shapes as [`ShapeRef`] views made opaque by `std::hint::black_box`, as parry-micro
+//! passes `black_box(&s as &dyn Shape)`: the entry point dispatches on both kinds at run
+//! time, the compiler cannot pick the kernel for it.
 //!
 //! Per query: 1 untimed warm-up pass, then `--reps` timed passes over all pairs; the median,
 //! min and max ns per call are reported. Pairs and results go through `std::hint::black_box`,
 //! as in parry-micro.
 //!
-//! A pair takes 88 bytes (two 28-byte poses, two 16-byte shapes), so a pass over the default
-//! 10⁶ pairs streams 88 MB from memory: ball–ball (~47 instructions per call with the loop)
-//! is then bound by memory bandwidth, and the box pairs partly so. `--pairs 10000` keeps a
-//! set in the L2 cache and measures the computation alone (ball–ball: ~2.3 ns per call
-//! in cache against ~11 ns streamed, on the reference machine).
+//! A pass over the default 10⁶ pairs streams 64–104 MB from memory: ball–ball (a few dozen
+//! instructions per call with the loop) is then bound by memory bandwidth, and the box and
+//! triangle pairs partly so. `--pairs 10000` keeps a set in the L2 cache and measures the
+//! computation alone. Measured on the reference machine (10⁶ pairs, `chrt -f 10`): against
+//! the former layout (`Shape` enums, 88 bytes, triangles boxed on the heap), ball–ball went
+//! from 9.4 to 5.9 ns per call and cuboid–cuboid from 21.9 to 21.0, but triangle–cuboid from
+//! 22.9 to 30.1, although it reads fewer bytes: one stream of 104-byte pairs arrives more
+//! slowly than two streams (88-byte pairs, 48-byte triangles) with the same kernel, which is
+//! 22 ns per call either way in cache.
 
 use clap::Parser;
 use std::hint::black_box;
 use std::time::Instant;
 use tumble::math::{Isometry, Real, Rotation, Translation, Vector};
 use tumble::narrowphase::query;
-use tumble::narrowphase::shape::{Ball, Cuboid, Shape, Triangle};
+use tumble::narrowphase::shape::{Ball, Cuboid, ShapeRef, Triangle};
 use tumble_benches::recipe::Recipe;
 
 /// Centre distances of the peer README (≈ 50 % of the pairs intersect).
@@ -53,11 +64,12 @@ struct Args {
     query: Option<String>,
 }
 
-struct Pair {
+/// Two shapes, each under a pose, stored inline (parry-micro's `Pair<A, B>`).
+struct Pair<A, B> {
     p1: Isometry,
-    s1: Shape,
+    s1: A,
     p2: Isometry,
-    s2: Shape,
+    s2: B,
 }
 
 fn v3(a: [f64; 3]) -> Vector {
@@ -88,12 +100,12 @@ fn pose(c: Vector, q: Rotation) -> Isometry {
     Isometry::from_parts(Translation::from(c), q)
 }
 
-fn cuboid(he: [f64; 3]) -> Shape {
-    Shape::from(Cuboid::new(v3(he)).expect("half-extents in [0.2, 1)"))
+fn cuboid(he: [f64; 3]) -> Cuboid {
+    Cuboid::new(v3(he)).expect("half-extents in [0.2, 1)")
 }
 
 // Draw order per pair (README): cuboid-cuboid: he1 q1 he2 q2 c1 dir.
-fn gen_cuboid_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair> {
+fn gen_cuboid_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair<Cuboid, Cuboid>> {
     let mut r = Recipe::new(seed);
     (0..n)
         .map(|_| {
@@ -113,7 +125,7 @@ fn gen_cuboid_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair> {
 }
 
 // ball-ball: r1 r2 c1 dir; identity rotations.
-fn gen_ball_ball(n: usize, seed: u64, d: f64) -> Vec<Pair> {
+fn gen_ball_ball(n: usize, seed: u64, d: f64) -> Vec<Pair<Ball, Ball>> {
     let mut r = Recipe::new(seed);
     (0..n)
         .map(|_| {
@@ -122,19 +134,19 @@ fn gen_ball_ball(n: usize, seed: u64, d: f64) -> Vec<Pair> {
             let (c1, c2) = centres(&mut r, d);
             Pair {
                 p1: pose(c1, Rotation::identity()),
-                s1: Shape::from(Ball::new(r1 as Real).expect("radius in [0.2, 1)")),
+                s1: Ball::new(r1 as Real).expect("radius in [0.2, 1)"),
                 p2: pose(c2, Rotation::identity()),
-                s2: Shape::from(Ball::new(r2 as Real).expect("radius in [0.2, 1)")),
+                s2: Ball::new(r2 as Real).expect("radius in [0.2, 1)"),
             }
         })
         .collect()
 }
 
 // triangle-cuboid: a b c q1 he2 q2 c1 dir.
-fn gen_triangle_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair> {
+fn gen_triangle_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair<Triangle, Cuboid>> {
     let mut r = Recipe::new(seed);
     let mut degenerate = 0usize;
-    let pairs: Vec<Pair> = (0..n)
+    let pairs: Vec<Pair<Triangle, Cuboid>> = (0..n)
         .filter_map(|_| {
             let a = r.uniform3(-1.0, 1.0);
             let b = r.uniform3(-1.0, 1.0);
@@ -150,7 +162,7 @@ fn gen_triangle_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair> {
             };
             Some(Pair {
                 p1: pose(c1, q1),
-                s1: Shape::from(tri),
+                s1: tri,
                 p2: pose(c2, q2),
                 s2: cuboid(he2),
             })
@@ -164,7 +176,7 @@ fn gen_triangle_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair> {
 
 /// 1 untimed warm-up pass + `reps` timed passes; (ns per call of each timed pass, hits of the
 /// last pass).
-fn bench(pairs: &[Pair], reps: usize, f: impl Fn(&Pair) -> bool) -> (Vec<f64>, usize) {
+fn bench<P>(pairs: &[P], reps: usize, f: impl Fn(&P) -> bool) -> (Vec<f64>, usize) {
     let mut ns = Vec::with_capacity(reps);
     let mut hits = 0;
     for rep in 0..=reps {
@@ -183,23 +195,35 @@ fn bench(pairs: &[Pair], reps: usize, f: impl Fn(&Pair) -> bool) -> (Vec<f64>, u
     (ns, hits)
 }
 
-fn intersection(p: &Pair) -> bool {
+/// The general boolean test on a pair, its shapes as opaque views (see the module docs).
+fn intersection<A, B>(p: &Pair<A, B>) -> bool
+where
+    for<'x> &'x A: Into<ShapeRef<'x>>,
+    for<'x> &'x B: Into<ShapeRef<'x>>,
+{
+    let (s1, s2): (ShapeRef, ShapeRef) = ((&p.s1).into(), (&p.s2).into());
     query::intersection_test(
         black_box(&p.p1),
-        black_box(&p.s1),
+        black_box(s1),
         black_box(&p.p2),
-        black_box(&p.s2),
+        black_box(s2),
     )
     .expect("supported pair")
 }
 
-fn contact(p: &Pair) -> bool {
+/// The general contact query on a pair (prediction 0), as [`intersection`].
+fn contact<A, B>(p: &Pair<A, B>) -> bool
+where
+    for<'x> &'x A: Into<ShapeRef<'x>>,
+    for<'x> &'x B: Into<ShapeRef<'x>>,
+{
+    let (s1, s2): (ShapeRef, ShapeRef) = ((&p.s1).into(), (&p.s2).into());
     black_box(
         query::contact(
             black_box(&p.p1),
-            black_box(&p.s1),
+            black_box(s1),
             black_box(&p.p2),
-            black_box(&p.s2),
+            black_box(s2),
             black_box(0.0),
         )
         .expect("supported pair"),
@@ -257,7 +281,7 @@ fn report(json: bool, l: Line) {
 
 /// Times `f` on `pairs` and prints its line, unless `--query` leaves the query out.
 /// (Generic, as `bench` is, so each query is compiled into its own loop.)
-fn run(args: &Args, query: &str, shapes: &str, d: f64, pairs: &[Pair], f: impl Fn(&Pair) -> bool) {
+fn run<P>(args: &Args, query: &str, shapes: &str, d: f64, pairs: &[P], f: impl Fn(&P) -> bool) {
     if args.query.as_deref().is_some_and(|q| !query.contains(q)) {
         return;
     }

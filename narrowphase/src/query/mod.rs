@@ -1,5 +1,22 @@
-//! The general entry points: any [`Shape`] against any other, each under a pose. These are
-//! what the engine and the `micro` benchmark call; they dispatch to one file per shape pair.
+//! The general entry points: any shape against any other, each under a pose. These are
+//! what the engine and the `micro` benchmark call; they dispatch on the kinds of the two shapes
+//! at run time, to one file per shape pair.
+//!
+//! Both take each shape as `impl Into<`[`ShapeRef`]`>`: a `&Shape` (what the engine stores), a
+//! reference to a concrete shape (`&Cuboid`, `&Ball`, `&Capsule`, `&Triangle`,
+//! `&ConvexPolyhedron`, the way parry takes `&dyn Shape`), or a [`ShapeRef`] itself:
+//!
+//! ```
+//! use tumble_narrowphase::math::{Isometry, Vector};
+//! use tumble_narrowphase::query;
+//! use tumble_narrowphase::shape::{Ball, Cuboid, Shape};
+//!
+//! let cube = Cuboid::new(Vector::new(0.5, 0.5, 0.5)).unwrap();
+//! let ball = Shape::from(Ball::new(0.25).unwrap());
+//! let (pa, pb) = (Isometry::identity(), Isometry::translation(0.7, 0.0, 0.0));
+//! assert!(query::intersection_test(&pa, &cube, &pb, &ball).unwrap());
+//! assert!(!query::intersection_test(&pa, &cube, &Isometry::translation(0.8, 0.0, 0.0), &ball).unwrap());
+//! ```
 //!
 //! | pair | boolean test | contact |
 //! |---|---|---|
@@ -40,7 +57,7 @@ pub use triangle_cuboid::{intersection_triangle_cuboid, intersection_triangle_tr
 
 use crate::contact::Manifold;
 use crate::math::{Isometry, Point, Real};
-use crate::shape::{ConvexPolyhedron, Shape};
+use crate::shape::{ConvexPolyhedron, ShapeRef};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -65,26 +82,16 @@ impl fmt::Display for UnsupportedPair {
 
 impl std::error::Error for UnsupportedPair {}
 
-fn kind(s: &Shape) -> &'static str {
-    match s {
-        Shape::Ball(_) => "ball",
-        Shape::Cuboid(_) => "cuboid",
-        Shape::Capsule(_) => "capsule",
-        Shape::Triangle(_) => "triangle",
-        Shape::Convex(_) => "convex polyhedron",
-    }
-}
-
 /// A round shape: a core (point or segment) plus a radius.
 enum Round {
     Ball(Point, Real),
     Capsule(CapsuleCore),
 }
 
-fn round(pose: &Isometry, s: &Shape) -> Option<Round> {
+fn round(pose: &Isometry, s: ShapeRef) -> Option<Round> {
     match s {
-        Shape::Ball(b) => Some(Round::Ball(pose.translation.vector.into(), b.radius())),
-        Shape::Capsule(c) => {
+        ShapeRef::Ball(b) => Some(Round::Ball(pose.translation.vector.into(), b.radius())),
+        ShapeRef::Capsule(c) => {
             let (a, b) = c.segment(pose);
             Some(Round::Capsule(CapsuleCore {
                 a,
@@ -97,53 +104,64 @@ fn round(pose: &Isometry, s: &Shape) -> Option<Round> {
 }
 
 /// The shape as a polyhedron (boxes and triangles are converted, hulls borrowed).
-fn polyhedral(s: &Shape) -> Option<Cow<'_, ConvexPolyhedron>> {
+fn polyhedral(s: ShapeRef<'_>) -> Option<Cow<'_, ConvexPolyhedron>> {
     match s {
-        Shape::Cuboid(c) => Some(Cow::Owned(ConvexPolyhedron::from_cuboid(c))),
-        Shape::Triangle(t) => Some(Cow::Owned(ConvexPolyhedron::from_triangle(t))),
-        Shape::Convex(p) => Some(Cow::Borrowed(p.as_ref())),
+        ShapeRef::Cuboid(c) => Some(Cow::Owned(ConvexPolyhedron::from_cuboid(c))),
+        ShapeRef::Triangle(t) => Some(Cow::Owned(ConvexPolyhedron::from_triangle(t))),
+        ShapeRef::Convex(p) => Some(Cow::Borrowed(p)),
         _ => None,
     }
 }
 
 /// True when shape `a` at `pose_a` and shape `b` at `pose_b` overlap or touch. See the module
-/// docs for the algorithm of each pair.
-#[inline]
-pub fn intersection_test(
+/// docs for the algorithm of each pair and for what `a` and `b` may be.
+#[inline(always)]
+pub fn intersection_test<'a, 'b>(
     pose_a: &Isometry,
-    a: &Shape,
+    a: impl Into<ShapeRef<'a>>,
     pose_b: &Isometry,
-    b: &Shape,
+    b: impl Into<ShapeRef<'b>>,
+) -> Result<bool, UnsupportedPair> {
+    intersection_test_views(pose_a, a.into(), pose_b, b.into())
+}
+
+/// [`intersection_test`] on the two views: the dispatch on their kinds.
+#[inline(always)]
+fn intersection_test_views(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
 ) -> Result<bool, UnsupportedPair> {
     Ok(match (a, b) {
-        (Shape::Ball(ba), Shape::Ball(bb)) => intersection_ball_ball(
+        (ShapeRef::Ball(ba), ShapeRef::Ball(bb)) => intersection_ball_ball(
             &pose_a.translation.vector.into(),
             ba.radius(),
             &pose_b.translation.vector.into(),
             bb.radius(),
         ),
-        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
+        (ShapeRef::Cuboid(ca), ShapeRef::Cuboid(cb)) => {
             intersection_cuboid_cuboid(pose_a, &ca.half_extents(), pose_b, &cb.half_extents())
         }
-        (Shape::Cuboid(c), Shape::Ball(b)) => intersection_cuboid_ball(
+        (ShapeRef::Cuboid(c), ShapeRef::Ball(b)) => intersection_cuboid_ball(
             pose_a,
             &c.half_extents(),
             &pose_b.translation.vector.into(),
             b.radius(),
         ),
-        (Shape::Ball(b), Shape::Cuboid(c)) => intersection_cuboid_ball(
+        (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => intersection_cuboid_ball(
             pose_b,
             &c.half_extents(),
             &pose_a.translation.vector.into(),
             b.radius(),
         ),
-        (Shape::Triangle(t), Shape::Cuboid(c)) => {
+        (ShapeRef::Triangle(t), ShapeRef::Cuboid(c)) => {
             intersection_triangle_cuboid(pose_a, t, pose_b, &c.half_extents())
         }
-        (Shape::Cuboid(c), Shape::Triangle(t)) => {
+        (ShapeRef::Cuboid(c), ShapeRef::Triangle(t)) => {
             intersection_triangle_cuboid(pose_b, t, pose_a, &c.half_extents())
         }
-        (Shape::Triangle(ta), Shape::Triangle(tb)) => {
+        (ShapeRef::Triangle(ta), ShapeRef::Triangle(tb)) => {
             intersection_triangle_triangle(pose_a, ta, pose_b, tb)
         }
         _ => return generic_intersection(pose_a, a, pose_b, b),
@@ -152,13 +170,13 @@ pub fn intersection_test(
 
 fn generic_intersection(
     pose_a: &Isometry,
-    a: &Shape,
+    a: ShapeRef,
     pose_b: &Isometry,
-    b: &Shape,
+    b: ShapeRef,
 ) -> Result<bool, UnsupportedPair> {
     let unsupported = || UnsupportedPair {
-        a: kind(a),
-        b: kind(b),
+        a: a.kind_name(),
+        b: b.kind_name(),
     };
     Ok(match (round(pose_a, a), round(pose_b, b)) {
         (Some(Round::Ball(ca, ra)), Some(Round::Ball(cb, rb))) => {
@@ -197,37 +215,49 @@ fn intersection_poly_round(pose: &Isometry, p: &ConvexPolyhedron, r: &Round) -> 
 /// The contact manifold of `a` at `pose_a` against `b` at `pose_b`, if the shapes penetrate or
 /// are closer than `prediction` metres (≥ 0). Normal from A to B, world space; depth positive
 /// when penetrating. See [`crate::contact`] for the conventions and the module docs for the
-/// algorithm of each pair.
-pub fn contact(
+/// algorithm of each pair and for what `a` and `b` may be.
+#[inline(always)]
+pub fn contact<'a, 'b>(
     pose_a: &Isometry,
-    a: &Shape,
+    a: impl Into<ShapeRef<'a>>,
     pose_b: &Isometry,
-    b: &Shape,
+    b: impl Into<ShapeRef<'b>>,
+    prediction: Real,
+) -> Result<Option<Manifold>, UnsupportedPair> {
+    contact_views(pose_a, a.into(), pose_b, b.into(), prediction)
+}
+
+/// [`contact`] on the two views: the dispatch on their kinds.
+fn contact_views(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
     Ok(match (a, b) {
-        (Shape::Ball(ba), Shape::Ball(bb)) => contact_ball_ball(
+        (ShapeRef::Ball(ba), ShapeRef::Ball(bb)) => contact_ball_ball(
             &pose_a.translation.vector.into(),
             ba.radius(),
             &pose_b.translation.vector.into(),
             bb.radius(),
             prediction,
         ),
-        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => contact_cuboid_cuboid(
+        (ShapeRef::Cuboid(ca), ShapeRef::Cuboid(cb)) => contact_cuboid_cuboid(
             pose_a,
             &ca.half_extents(),
             pose_b,
             &cb.half_extents(),
             prediction,
         ),
-        (Shape::Cuboid(c), Shape::Ball(b)) => contact_cuboid_ball(
+        (ShapeRef::Cuboid(c), ShapeRef::Ball(b)) => contact_cuboid_ball(
             pose_a,
             &c.half_extents(),
             &pose_b.translation.vector.into(),
             b.radius(),
             prediction,
         ),
-        (Shape::Ball(b), Shape::Cuboid(c)) => contact_cuboid_ball(
+        (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => contact_cuboid_ball(
             pose_b,
             &c.half_extents(),
             &pose_a.translation.vector.into(),
@@ -241,14 +271,14 @@ pub fn contact(
 
 fn generic_contact(
     pose_a: &Isometry,
-    a: &Shape,
+    a: ShapeRef,
     pose_b: &Isometry,
-    b: &Shape,
+    b: ShapeRef,
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
     let unsupported = || UnsupportedPair {
-        a: kind(a),
-        b: kind(b),
+        a: a.kind_name(),
+        b: b.kind_name(),
     };
     Ok(match (round(pose_a, a), round(pose_b, b)) {
         (Some(Round::Ball(ca, ra)), Some(Round::Ball(cb, rb))) => {
@@ -288,5 +318,81 @@ fn contact_poly_round(
     match r {
         Round::Ball(c, rad) => contact_convex_ball(pose, p, c, *rad, prediction),
         Round::Capsule(c) => contact_convex_capsule(pose, p, c, prediction),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Rotation, Translation, Vector};
+    use crate::shape::{Ball, Capsule, Cuboid, Shape, Triangle};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn pose(r: &mut ChaCha8Rng) -> Isometry {
+        let v = Vector::new(
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+        );
+        let q = nalgebra::Quaternion::new(
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+        );
+        Isometry::from_parts(Translation::from(v), Rotation::from_quaternion(q))
+    }
+
+    /// The entry points give the same answers (bit for bit, errors included) whether a shape
+    /// comes as a `&Shape`, as a reference to the concrete shape or as a `ShapeRef`, for every
+    /// pair of kinds in both orders.
+    #[test]
+    fn concrete_views_match_shapes() {
+        let ball = Ball::new(0.4).unwrap();
+        let cuboid = Cuboid::new(Vector::new(0.5, 0.3, 0.2)).unwrap();
+        let capsule = Capsule::new(0.4, 0.2).unwrap();
+        let tri = Triangle::new(
+            Point::new(-0.5, 0.0, 0.0),
+            Point::new(0.5, -0.2, 0.1),
+            Point::new(0.0, 0.6, -0.1),
+        )
+        .unwrap();
+        let hull = ConvexPolyhedron::from_cuboid(&Cuboid::new(Vector::new(0.2, 0.4, 0.3)).unwrap());
+        let shapes = [
+            Shape::from(ball),
+            Shape::from(cuboid),
+            Shape::from(capsule),
+            Shape::from(tri),
+            Shape::from(hull.clone()),
+        ];
+        let views = [
+            ShapeRef::from(&ball),
+            ShapeRef::from(&cuboid),
+            ShapeRef::from(&capsule),
+            ShapeRef::from(&tri),
+            ShapeRef::from(&hull),
+        ];
+        let mut r = ChaCha8Rng::seed_from_u64(11);
+        let mut hits = 0;
+        for _ in 0..40 {
+            let (pa, pb) = (pose(&mut r), pose(&mut r));
+            for (sa, va) in shapes.iter().zip(views) {
+                for (sb, vb) in shapes.iter().zip(views) {
+                    let t = intersection_test(&pa, sa, &pb, sb);
+                    assert_eq!(t, intersection_test(&pa, va, &pb, vb));
+                    hits += t.unwrap_or(false) as usize;
+                    let c = contact(&pa, sa, &pb, sb, 0.05);
+                    assert_eq!(c, contact(&pa, va, &pb, vb, 0.05));
+                }
+            }
+        }
+        // The two typed calls as a user writes them, without a `Shape` anywhere.
+        let near = Isometry::translation(0.8, 0.0, 0.0);
+        assert!(intersection_test(&Isometry::identity(), &cuboid, &near, &ball).unwrap());
+        assert!(contact(&Isometry::identity(), &tri, &near, &cuboid, 0.0)
+            .unwrap()
+            .is_some());
+        assert!(hits > 0, "no pair overlapped: the poses are too far apart");
     }
 }

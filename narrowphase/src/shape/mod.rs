@@ -2,8 +2,11 @@
 //! places it in the world. Every shape has a validating constructor that returns
 //! [`ShapeError`](crate::ShapeError) on bad input.
 //!
-//! [`Shape`] is the closed set of shapes the general entry points
-//! ([`crate::query::intersection_test`], [`crate::query::contact`]) dispatch over.
+//! [`Shape`] is the closed set of shapes Tumble collides, owned (boxed or shared where
+//! large). The general entry points ([`crate::query::intersection_test`],
+//! [`crate::query::contact`]) take a [`ShapeRef`], a borrowed view of the same set that a
+//! `&Shape` or a reference to a concrete shape (`&Cuboid`, `&Ball`, …) converts into, and
+//! dispatch on its kind.
 
 mod ball;
 mod capsule;
@@ -13,6 +16,7 @@ mod mass;
 mod obb;
 mod polyhedron;
 mod triangle;
+mod view;
 
 pub use ball::Ball;
 pub use capsule::Capsule;
@@ -21,6 +25,7 @@ pub use mass::MassProperties;
 pub use obb::{Obb, ORTHONORMAL_TOLERANCE};
 pub use polyhedron::{ConvexPolyhedron, PolyFace};
 pub use triangle::{Triangle, DEGENERATE_TOLERANCE};
+pub use view::ShapeRef;
 
 use crate::bounding::Aabb;
 use crate::math::Isometry;
