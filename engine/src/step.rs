@@ -1182,11 +1182,7 @@ impl PairBody {
             generation: slot.generation,
             shape: PairShape::Other,
         };
-        let mut frame = BoxFrame {
-            rot: Matrix::zeros(),
-            rows: [[0.0; 4]; 3],
-            centre: Vector::zeros(),
-        };
+        let mut frame = BoxFrame::default();
         match slot.body.as_ref().map(|b| &b.shape) {
             None => p.shape = PairShape::Empty,
             Some(Shape::Ball(b)) => {

@@ -57,15 +57,17 @@ impl ClipPolygon {
         poly
     }
 
-    /// Appends `(p, id)` unless the polygon is full (vertices beyond the capacity are
-    /// dropped).
+    /// Writes `(p, id)` after the last vertex (into the spill slot when the polygon is full)
+    /// and counts it when `keep` holds and the polygon is not full (vertices beyond the
+    /// capacity are dropped). The write is unconditional so that the clipping loop has no
+    /// data-dependent branch: a vertex not kept is overwritten by the next one, or lies past
+    /// the end.
     #[inline(always)]
-    fn push(&mut self, p: [Real; 4], id: u32) {
-        if self.len < MAX_CLIP_VERTICES {
-            self.p[self.len] = p;
-            self.id[self.len] = id;
-            self.len += 1;
-        }
+    fn put(&mut self, p: [Real; 4], id: u32, keep: bool) {
+        let at = self.len.min(MAX_CLIP_VERTICES);
+        self.p[at] = p;
+        self.id[at] = id;
+        self.len = (at + keep as usize).min(MAX_CLIP_VERTICES);
     }
 
     /// Number of vertices.
@@ -129,15 +131,14 @@ impl ClipPolygon {
         for k in 0..n {
             let (cur, cur_id) = (self.p[k], self.id[k]);
             let dc = dist(&cur);
-            if (dp <= 0.0) != (dc <= 0.0) {
-                // The edge prev → cur crosses the plane: add the crossing point.
-                let s = dp / (dp - dc);
-                let at = [0, 1, 2, 3].map(|c| prev[c] + (cur[c] - prev[c]) * s);
-                out.push(at, mix_id(prev_id, tag));
-            }
-            if dc <= 0.0 {
-                out.push(cur, cur_id);
-            }
+            // Where the edge prev → cur crosses the plane, kept when it does cross. Computed
+            // for every edge (`s` is then meaningless, possibly NaN, and the point dropped)
+            // so that no branch depends on the data: which edges cross is unpredictable, and
+            // a mispredicted branch costs more than the division.
+            let s = dp / (dp - dc);
+            let at = [0, 1, 2, 3].map(|c| prev[c] + (cur[c] - prev[c]) * s);
+            out.put(at, mix_id(prev_id, tag), (dp <= 0.0) != (dc <= 0.0));
+            out.put(cur, cur_id, dc <= 0.0);
             (prev, prev_id, dp) = (cur, cur_id, dc);
         }
     }
@@ -294,6 +295,69 @@ mod tests {
         assert_eq!(len, 4);
         let set: std::collections::HashSet<usize> = keep.iter().copied().collect();
         assert_eq!(set.len(), 4);
+    }
+
+    /// The lane polygon's branch-free clip against the plain one over `ClipVertex`es (the
+    /// textbook loop): the same points, bit for bit, and the same ids, through chains of four
+    /// random planes that often cut every vertex, none or some, and with full polygons.
+    #[test]
+    fn lane_clip_matches_the_plain_loop_bit_for_bit() {
+        use rand::{Rng, SeedableRng};
+        let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut cut = 0;
+        for case in 0..20_000 {
+            // A random quad (convex or not: both loops must agree on anything).
+            let mut poly = square(1.0);
+            for p in poly.p.iter_mut().take(4) {
+                *p = [0, 1, 2, 3].map(|_| r.gen_range(-2.0..2.0));
+            }
+            let mut plain: Vec<ClipVertex> = (0..4)
+                .map(|k| ClipVertex {
+                    p: Vector::new(poly.p[k][0], poly.p[k][1], poly.p[k][2]),
+                    id: poly.id[k],
+                })
+                .collect();
+            let mut lane_w: Vec<Real> = (0..4).map(|k| poly.p[k][3]).collect();
+            for tag in 0..4 {
+                let (c, o) = (r.gen_range(0..3), r.gen_range(-1.5..1.5));
+                let sgn: Real = if r.gen() { 1.0 } else { -1.0 };
+                let before = poly.len();
+                poly = poly.clip(|p| sgn * p[c] - o, tag);
+                let mut out = Vec::new();
+                clip_polygon_vec(&plain, |p| sgn * p[c] - o, tag, &mut out);
+                // The plain loop has no capacity: the lane polygon keeps its first eight.
+                out.truncate(MAX_CLIP_VERTICES);
+                // Lane 3 follows the same affine interpolation: track it separately.
+                let mut w = Vec::new();
+                let n = plain.len();
+                for k in 0..n {
+                    let (pv, cv) = (plain[(k + n - 1) % n].p, plain[k].p);
+                    let (dp, dc) = (sgn * pv[c] - o, sgn * cv[c] - o);
+                    let (wp, wc) = (lane_w[(k + n - 1) % n], lane_w[k]);
+                    if (dp <= 0.0) != (dc <= 0.0) {
+                        w.push(wp + (wc - wp) * (dp / (dp - dc)));
+                    }
+                    if dc <= 0.0 {
+                        w.push(wc);
+                    }
+                }
+                w.truncate(MAX_CLIP_VERTICES);
+                assert_eq!(poly.len(), out.len(), "case {case}, plane {tag}");
+                for (k, v) in out.iter().enumerate() {
+                    let (p, id) = poly.get(k);
+                    let bits = |x: [Real; 4]| x.map(Real::to_bits);
+                    assert_eq!(
+                        bits(p),
+                        bits([v.p.x, v.p.y, v.p.z, w[k]]),
+                        "case {case}, plane {tag}, vertex {k}"
+                    );
+                    assert_eq!(id, v.id, "case {case}, plane {tag}, vertex {k}");
+                }
+                cut += (before != 0 && poly.len() != before) as usize;
+                (plain, lane_w) = (out, w);
+            }
+        }
+        assert!(cut > 10_000, "only {cut} clips changed the polygon");
     }
 
     #[test]

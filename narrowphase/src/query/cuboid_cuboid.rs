@@ -83,15 +83,15 @@ pub fn contact_cuboid_cuboid(
 /// A box's pose as a rotation matrix (columns: the box's axes, world frame) and its centre
 /// (world, metres): the form the box–box contact works in. Callers that test one box against
 /// several others build it once ([`BoxFrame::of`]) rather than once per pair.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// Stored as the three rows of the rotation, each padded with one coordinate of the centre
+/// (48 bytes, one or two cache lines): the layout in which the relative rotation of two boxes
+/// is a few whole-row operations (see [`contact_cuboid_cuboid_frames`]; the lanes ignore the
+/// padding), and which holds the rotation once. The default is all zeros.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BoxFrame {
-    /// Rotation from the box's frame to the world frame.
-    pub rot: Matrix,
-    /// The rows of `rot`, each padded with a zero: the layout in which the relative rotation
-    /// of two boxes is a few whole-row operations (see [`contact_cuboid_cuboid_frames`]).
-    pub rows: [[Real; 4]; 3],
-    /// Centre of the box, world frame.
-    pub centre: Vector,
+    /// Row k: `[rot[(k, 0)], rot[(k, 1)], rot[(k, 2)], centre[k]]`.
+    rows: [[Real; 4]; 3],
 }
 
 impl BoxFrame {
@@ -99,11 +99,25 @@ impl BoxFrame {
     #[inline]
     pub fn of(pose: &Isometry) -> Self {
         let rot = pose.rotation.to_rotation_matrix().into_inner();
+        let c = pose.translation.vector;
         Self {
-            rot,
-            rows: [0, 1, 2].map(|k| [rot[(k, 0)], rot[(k, 1)], rot[(k, 2)], 0.0]),
-            centre: pose.translation.vector,
+            rows: [0, 1, 2].map(|k| [rot[(k, 0)], rot[(k, 1)], rot[(k, 2)], c[k]]),
         }
+    }
+
+    /// Rotation from the box's frame to the world frame.
+    #[inline(always)]
+    pub fn rot(&self) -> Matrix {
+        let [r0, r1, r2] = &self.rows;
+        Matrix::new(
+            r0[0], r0[1], r0[2], r1[0], r1[1], r1[2], r2[0], r2[1], r2[2],
+        )
+    }
+
+    /// Centre of the box, world frame, metres.
+    #[inline(always)]
+    pub fn centre(&self) -> Vector {
+        Vector::new(self.rows[0][3], self.rows[1][3], self.rows[2][3])
     }
 }
 
@@ -172,6 +186,7 @@ fn best_axes<L: Lanes>(
     eb: &Vector,
     prediction: Real,
 ) -> Option<Axes> {
+    // A row of the rotation in one load; lane 3 (a coordinate of the centre) is never read.
     let load = |r: &[Real; 4]| L::new_w(r[0], r[1], r[2], r[3]);
     let (rows_a, rows_b) = (fa.rows.each_ref().map(load), fb.rows.each_ref().map(load));
     // Σₖ s[k] · rows[k], summed in the order k = 0, 1, 2.
@@ -183,7 +198,7 @@ fn best_axes<L: Lanes>(
     };
     let (a, b) = (vector::<L>(ea), vector::<L>(eb));
     let limit = L::splat(prediction);
-    let d = fb.centre - fa.centre;
+    let d = fb.centre() - fa.centre();
     // t = Raᵀ (cb − ca), lane i.
     let t = combine(&rows_a, [L::splat(d.x), L::splat(d.y), L::splat(d.z)]);
     let splats_b = rows_b.map(L::splats);
@@ -453,7 +468,7 @@ fn face_contact(
     let face_ids = (flipped as u32) << 31
         | ((2 * i + (s > 0.0) as usize) as u32) << 24
         | ((2 * k + (sk > 0.0) as usize) as u32) << 16;
-    let (m_ref, o_ref) = (frame_ref.rot, frame_ref.centre);
+    let (m_ref, o_ref) = (frame_ref.rot(), frame_ref.centre());
     let mut normal = Vector::zeros();
     normal[i] = s;
     let world_normal = m_ref * normal;
@@ -575,9 +590,10 @@ fn edge_contact(
     }
     let da = Vector::ith(i, 1.0);
     let (ca, cb) = closest_on_crossing_segments(&pa, &da, ea[i], &pb, &db, eb[j], slack)?;
-    let mut m = Manifold::new(frame_a.rot * l);
+    let rot_a = frame_a.rot();
+    let mut m = Manifold::new(rot_a * l);
     m.push(ContactPoint {
-        point: Point::from(frame_a.rot * ((ca + cb) * 0.5) + frame_a.centre),
+        point: Point::from(rot_a * ((ca + cb) * 0.5) + frame_a.centre()),
         depth: -sep,
         id: 1 << 30 | ((3 * i + j) as u32) << 8 | bits,
     });
