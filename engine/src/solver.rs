@@ -741,8 +741,6 @@ pub(crate) struct Solver {
     bundle_starts: Vec<usize>,
     /// Contact-pair indices sorted by colour, then by decreasing point count.
     order: Vec<u32>,
-    /// Per contact pair, `4·bundle + lane` of its constraint.
-    lane_of: Vec<u32>,
     /// Per contact pair, its sort key: colour, region, decreasing point count.
     key_of: Vec<u32>,
     /// Regions of the last colouring, and where region `r` of colour `c` starts (bundles from
@@ -890,8 +888,6 @@ impl Solver {
             self.counts[key as usize] += 1;
         }
         // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`).
-        self.lane_of.clear();
-        self.lane_of.resize(self.order.len(), 0);
         self.heads.clear();
         self.built = false;
         self.bundle_starts.clear();
@@ -907,7 +903,6 @@ impl Solver {
                 for (l, &k) in group.iter().enumerate() {
                     pair[l] = k;
                     lens[l] = self.inputs[k as usize].len;
-                    self.lane_of[k as usize] = (self.heads.len() * LANES + l) as u32;
                 }
                 self.heads.push(BundleHead { pair, lens, first });
                 first += lens.iter().copied().max().unwrap_or(0) as u32;
@@ -2208,13 +2203,11 @@ mod tests {
             for colour in 0..=COLOURS {
                 let heads = &solver.heads[solver.bundle_starts[colour]..solver.bundle_starts[colour + 1]];
                 let mut used = vec![false; n as usize];
-                for (h, head) in heads.iter().enumerate() {
-                    let bundle = solver.bundle_starts[colour] + h;
+                for head in heads {
                     for (l, &pair) in head.pair.iter().enumerate().filter(|(_, &p)| p != NO_PAIR) {
                         let (pair, c) = (pair as usize, &contacts[pair as usize]);
                         seen[pair] += 1;
                         proptest::prop_assert_eq!(expected[pair], colour);
-                        proptest::prop_assert_eq!(solver.lane_of[pair] as usize, bundle * LANES + l);
                         proptest::prop_assert_eq!(head.lens[l] as usize, c.manifold.len());
                         if colour < COLOURS {
                             for i in [c.a.index() as usize, c.b.index() as usize] {
