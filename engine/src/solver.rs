@@ -688,6 +688,8 @@ const CONVERT_BLOCK: usize = 1024;
 /// Bundles per rayon task when storing the results.
 const STORE_CHUNK: usize = 256;
 
+/// Bundle heads made per rayon task by the colouring.
+const HEAD_CHUNK: usize = 512;
 /// Bundles built per rayon task.
 const BUILD_CHUNK: usize = 64;
 /// How many bundles ahead the build prefetches bodies (and twice as far, contact pairs).
@@ -887,29 +889,56 @@ impl Solver {
             self.order[self.counts[key as usize]] = k as u32;
             self.counts[key as usize] += 1;
         }
-        // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`).
-        self.heads.clear();
+        // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`): first
+        // where each colour's bundles start, then the bundles' pairs and point counts in
+        // parallel (each colour's pairs are a range of `order`), then where each bundle's
+        // points start (a running sum, in bundle order).
         self.built = false;
         self.bundle_starts.clear();
-        let mut first = 0u32;
-        let mut from = 0;
+        let mut jobs = Vec::with_capacity(COLOURS + 1);
+        let (mut from, mut bundles) = (0, 0);
         for colour in 0..=COLOURS {
-            self.bundle_starts.push(self.heads.len());
+            self.bundle_starts.push(bundles);
             let to = self.counts[key(colour, regions - 1, 1)];
             let width = if colour < COLOURS { LANES } else { 1 };
-            for group in self.order[from..to].chunks(width) {
-                let mut pair = [NO_PAIR; LANES];
-                let mut lens = [0u8; LANES];
-                for (l, &k) in group.iter().enumerate() {
-                    pair[l] = k;
-                    lens[l] = self.inputs[k as usize].len;
-                }
-                self.heads.push(BundleHead { pair, lens, first });
-                first += lens.iter().copied().max().unwrap_or(0) as u32;
-            }
+            jobs.push((from..to, width));
+            bundles += (to - from).div_ceil(width);
             from = to;
         }
-        self.bundle_starts.push(self.heads.len());
+        self.bundle_starts.push(bundles);
+        self.heads.clear();
+        let empty = BundleHead {
+            pair: [NO_PAIR; LANES],
+            lens: [0; LANES],
+            first: 0,
+        };
+        self.heads.resize(bundles, empty);
+        let (order, inputs) = (&self.order[..], &self.inputs[..]);
+        let mut rest = &mut self.heads[..];
+        let mut tasks = Vec::with_capacity(jobs.len());
+        for (range, width) in jobs {
+            let (heads, tail) = std::mem::take(&mut rest).split_at_mut(range.len().div_ceil(width));
+            rest = tail;
+            tasks.push((heads, order.get(range).unwrap_or_default(), width));
+        }
+        tasks.into_par_iter().for_each(|(heads, order, width)| {
+            heads
+                .par_chunks_mut(HEAD_CHUNK)
+                .zip(order.par_chunks(HEAD_CHUNK * width))
+                .for_each(|(heads, order)| {
+                    for (head, group) in heads.iter_mut().zip(order.chunks(width)) {
+                        for (l, &k) in group.iter().enumerate() {
+                            head.pair[l] = k;
+                            head.lens[l] = inputs.get(k as usize).map_or(0, |p| p.len);
+                        }
+                    }
+                });
+        });
+        let mut first = 0u32;
+        for head in &mut self.heads {
+            head.first = first;
+            first += head.lens.iter().copied().max().unwrap_or(0) as u32;
+        }
         // `build` writes every bundle: resizing writes only the new tail.
         self.bundles
             .resize(self.heads.len(), Bundle::new([0; LANES], 0));
