@@ -842,7 +842,8 @@ impl Solver {
             .collect_into_vec(&mut self.inputs);
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
-        self.key_of.clear();
+        // The greedy pass writes every key, the sort every place of `order`, and the bundles
+        // below every head: resizing without clearing writes only the new tail.
         self.key_of.resize(self.inputs.len(), 0);
         self.counts.clear();
         self.counts.resize(keys, 0);
@@ -883,7 +884,6 @@ impl Solver {
                 self.region_starts.push(at.div_ceil(LANES));
             }
         }
-        self.order.clear();
         self.order.resize(self.key_of.len(), 0);
         for (k, &key) in self.key_of.iter().enumerate() {
             self.order[self.counts[key as usize]] = k as u32;
@@ -906,7 +906,6 @@ impl Solver {
             from = to;
         }
         self.bundle_starts.push(bundles);
-        self.heads.clear();
         let empty = BundleHead {
             pair: [NO_PAIR; LANES],
             lens: [0; LANES],
@@ -927,6 +926,7 @@ impl Solver {
                 .zip(order.par_chunks(HEAD_CHUNK * width))
                 .for_each(|(heads, order)| {
                     for (head, group) in heads.iter_mut().zip(order.chunks(width)) {
+                        *head = empty;
                         for (l, &k) in group.iter().enumerate() {
                             head.pair[l] = k;
                             head.lens[l] = inputs.get(k as usize).map_or(0, |p| p.len);
