@@ -804,7 +804,8 @@ impl Solver {
     /// A constraint's inputs (its two slots, which of them are dynamic (`dynamic(slot)`: written
     /// by the solver), its point count) are first gathered from `contacts` in parallel into a compact array, so
     /// that the serial greedy pass reads 12 bytes per constraint in order instead of the
-    /// scattered contact pairs and masses.
+    /// scattered contact pairs and masses. Only the greedy pass, the counting sort's scatter and
+    /// a running sum over the bundles are serial; the bundle heads are filled in parallel.
     #[inline(never)]
     pub fn colour(
         &mut self,
