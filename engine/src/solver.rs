@@ -688,6 +688,8 @@ const CONVERT_BLOCK: usize = 1024;
 /// Bundles per rayon task when storing the results.
 const STORE_CHUNK: usize = 256;
 
+/// Bundle heads made per rayon task by the colouring.
+const HEAD_CHUNK: usize = 512;
 /// Bundles built per rayon task.
 const BUILD_CHUNK: usize = 64;
 /// How many bundles ahead the build prefetches bodies (and twice as far, contact pairs).
@@ -741,8 +743,6 @@ pub(crate) struct Solver {
     bundle_starts: Vec<usize>,
     /// Contact-pair indices sorted by colour, then by decreasing point count.
     order: Vec<u32>,
-    /// Per contact pair, `4·bundle + lane` of its constraint.
-    lane_of: Vec<u32>,
     /// Per contact pair, its sort key: colour, region, decreasing point count.
     key_of: Vec<u32>,
     /// Regions of the last colouring, and where region `r` of colour `c` starts (bundles from
@@ -804,7 +804,8 @@ impl Solver {
     /// A constraint's inputs (its two slots, which of them are dynamic (`dynamic(slot)`: written
     /// by the solver), its point count) are first gathered from `contacts` in parallel into a compact array, so
     /// that the serial greedy pass reads 12 bytes per constraint in order instead of the
-    /// scattered contact pairs and masses.
+    /// scattered contact pairs and masses. Only the greedy pass, the counting sort's scatter and
+    /// a running sum over the bundles are serial; the bundle heads are filled in parallel.
     #[inline(never)]
     pub fn colour(
         &mut self,
@@ -842,7 +843,8 @@ impl Solver {
             .collect_into_vec(&mut self.inputs);
         self.masks.clear();
         self.masks.resize(n_bodies, 0);
-        self.key_of.clear();
+        // The greedy pass writes every key, the sort every place of `order`, and the bundles
+        // below every head: resizing without clearing writes only the new tail.
         self.key_of.resize(self.inputs.len(), 0);
         self.counts.clear();
         self.counts.resize(keys, 0);
@@ -883,38 +885,61 @@ impl Solver {
                 self.region_starts.push(at.div_ceil(LANES));
             }
         }
-        self.order.clear();
         self.order.resize(self.key_of.len(), 0);
         for (k, &key) in self.key_of.iter().enumerate() {
             self.order[self.counts[key as usize]] = k as u32;
             self.counts[key as usize] += 1;
         }
-        // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`).
-        self.lane_of.clear();
-        self.lane_of.resize(self.order.len(), 0);
-        self.heads.clear();
+        // Bundles, colour by colour (`counts[key]` is now the end of bucket `key`): first
+        // where each colour's bundles start, then the bundles' pairs and point counts in
+        // parallel (each colour's pairs are a range of `order`), then where each bundle's
+        // points start (a running sum, in bundle order).
         self.built = false;
         self.bundle_starts.clear();
-        let mut first = 0u32;
-        let mut from = 0;
+        let mut jobs = Vec::with_capacity(COLOURS + 1);
+        let (mut from, mut bundles) = (0, 0);
         for colour in 0..=COLOURS {
-            self.bundle_starts.push(self.heads.len());
+            self.bundle_starts.push(bundles);
             let to = self.counts[key(colour, regions - 1, 1)];
             let width = if colour < COLOURS { LANES } else { 1 };
-            for group in self.order[from..to].chunks(width) {
-                let mut pair = [NO_PAIR; LANES];
-                let mut lens = [0u8; LANES];
-                for (l, &k) in group.iter().enumerate() {
-                    pair[l] = k;
-                    lens[l] = self.inputs[k as usize].len;
-                    self.lane_of[k as usize] = (self.heads.len() * LANES + l) as u32;
-                }
-                self.heads.push(BundleHead { pair, lens, first });
-                first += lens.iter().copied().max().unwrap_or(0) as u32;
-            }
+            jobs.push((from..to, width));
+            bundles += (to - from).div_ceil(width);
             from = to;
         }
-        self.bundle_starts.push(self.heads.len());
+        self.bundle_starts.push(bundles);
+        let empty = BundleHead {
+            pair: [NO_PAIR; LANES],
+            lens: [0; LANES],
+            first: 0,
+        };
+        self.heads.resize(bundles, empty);
+        let (order, inputs) = (&self.order[..], &self.inputs[..]);
+        let mut rest = &mut self.heads[..];
+        let mut tasks = Vec::with_capacity(jobs.len());
+        for (range, width) in jobs {
+            let (heads, tail) = std::mem::take(&mut rest).split_at_mut(range.len().div_ceil(width));
+            rest = tail;
+            tasks.push((heads, order.get(range).unwrap_or_default(), width));
+        }
+        tasks.into_par_iter().for_each(|(heads, order, width)| {
+            heads
+                .par_chunks_mut(HEAD_CHUNK)
+                .zip(order.par_chunks(HEAD_CHUNK * width))
+                .for_each(|(heads, order)| {
+                    for (head, group) in heads.iter_mut().zip(order.chunks(width)) {
+                        *head = empty;
+                        for (l, &k) in group.iter().enumerate() {
+                            head.pair[l] = k;
+                            head.lens[l] = inputs.get(k as usize).map_or(0, |p| p.len);
+                        }
+                    }
+                });
+        });
+        let mut first = 0u32;
+        for head in &mut self.heads {
+            head.first = first;
+            first += head.lens.iter().copied().max().unwrap_or(0) as u32;
+        }
         // `build` writes every bundle: resizing writes only the new tail.
         self.bundles
             .resize(self.heads.len(), Bundle::new([0; LANES], 0));
@@ -2208,13 +2233,11 @@ mod tests {
             for colour in 0..=COLOURS {
                 let heads = &solver.heads[solver.bundle_starts[colour]..solver.bundle_starts[colour + 1]];
                 let mut used = vec![false; n as usize];
-                for (h, head) in heads.iter().enumerate() {
-                    let bundle = solver.bundle_starts[colour] + h;
+                for head in heads {
                     for (l, &pair) in head.pair.iter().enumerate().filter(|(_, &p)| p != NO_PAIR) {
                         let (pair, c) = (pair as usize, &contacts[pair as usize]);
                         seen[pair] += 1;
                         proptest::prop_assert_eq!(expected[pair], colour);
-                        proptest::prop_assert_eq!(solver.lane_of[pair] as usize, bundle * LANES + l);
                         proptest::prop_assert_eq!(head.lens[l] as usize, c.manifold.len());
                         if colour < COLOURS {
                             for i in [c.a.index() as usize, c.b.index() as usize] {
