@@ -33,6 +33,8 @@ pub mod ray;
 pub mod sat;
 pub mod shape;
 pub mod sweep;
+#[cfg(test)]
+mod test_util;
 
 pub use bounding::Aabb;
 pub use contact::{ContactPoint, Manifold};

@@ -639,15 +639,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn unit_quaternion(r: &mut ChaCha8Rng) -> Rotation {
-        let q = nalgebra::Quaternion::new(
-            r.gen_range(-1.0..1.0),
-            r.gen_range(-1.0..1.0),
-            r.gen_range(-1.0..1.0),
-            r.gen_range(-1.0..1.0),
-        );
-        Rotation::from_quaternion(q)
-    }
+    use crate::test_util::unit_quaternion;
 
     /// The bits of everything [`best_axes`] finds (empty when it finds the boxes apart).
     fn axes_bits<L: Lanes>(

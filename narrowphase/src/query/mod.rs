@@ -325,7 +325,6 @@ fn contact_poly_round(
 mod tests {
     use super::*;
     use crate::math::{Rotation, Translation, Vector};
-    use crate::shape::{Ball, Capsule, Cuboid, Shape, Triangle};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -349,30 +348,9 @@ mod tests {
     /// pair of kinds in both orders.
     #[test]
     fn concrete_views_match_shapes() {
-        let ball = Ball::new(0.4).unwrap();
-        let cuboid = Cuboid::new(Vector::new(0.5, 0.3, 0.2)).unwrap();
-        let capsule = Capsule::new(0.4, 0.2).unwrap();
-        let tri = Triangle::new(
-            Point::new(-0.5, 0.0, 0.0),
-            Point::new(0.5, -0.2, 0.1),
-            Point::new(0.0, 0.6, -0.1),
-        )
-        .unwrap();
-        let hull = ConvexPolyhedron::from_cuboid(&Cuboid::new(Vector::new(0.2, 0.4, 0.3)).unwrap());
-        let shapes = [
-            Shape::from(ball),
-            Shape::from(cuboid),
-            Shape::from(capsule),
-            Shape::from(tri),
-            Shape::from(hull.clone()),
-        ];
-        let views = [
-            ShapeRef::from(&ball),
-            ShapeRef::from(&cuboid),
-            ShapeRef::from(&capsule),
-            ShapeRef::from(&tri),
-            ShapeRef::from(&hull),
-        ];
+        let one = crate::test_util::OneOfEach::new();
+        let (shapes, views) = (one.shapes(), one.views());
+        let (ball, cuboid, tri) = (&one.ball, &one.cuboid, &one.tri);
         let mut r = ChaCha8Rng::seed_from_u64(11);
         let mut hits = 0;
         for _ in 0..40 {
@@ -389,8 +367,8 @@ mod tests {
         }
         // The two typed calls as a user writes them, without a `Shape` anywhere.
         let near = Isometry::translation(0.8, 0.0, 0.0);
-        assert!(intersection_test(&Isometry::identity(), &cuboid, &near, &ball).unwrap());
-        assert!(contact(&Isometry::identity(), &tri, &near, &cuboid, 0.0)
+        assert!(intersection_test(&Isometry::identity(), cuboid, &near, ball).unwrap());
+        assert!(contact(&Isometry::identity(), tri, &near, cuboid, 0.0)
             .unwrap()
             .is_some());
         assert!(hits > 0, "no pair overlapped: the poses are too far apart");

@@ -315,15 +315,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn unit_quaternion(r: &mut ChaCha8Rng) -> Rotation {
-        let q = nalgebra::Quaternion::new(
-            r.gen_range(-1.0..1.0),
-            r.gen_range(-1.0..1.0),
-            r.gen_range(-1.0..1.0),
-            r.gen_range(-1.0..1.0),
-        );
-        Rotation::from_quaternion(q)
-    }
+    use crate::test_util::unit_quaternion;
 
     fn vector(r: &mut ChaCha8Rng, lo: Real, hi: Real) -> Vector {
         Vector::new(

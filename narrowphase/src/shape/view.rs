@@ -123,7 +123,6 @@ impl<'a> From<&'a ConvexPolyhedron> for ShapeRef<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{Point, Vector};
 
     #[test]
     fn view_is_two_words() {
@@ -137,30 +136,8 @@ mod tests {
     /// `to_shape` gives the shape back.
     #[test]
     fn views_of_shape_and_concrete_agree() {
-        let ball = Ball::new(0.5).unwrap();
-        let cuboid = Cuboid::new(Vector::new(1.0, 2.0, 3.0)).unwrap();
-        let capsule = Capsule::new(1.0, 0.25).unwrap();
-        let tri = Triangle::new(
-            Point::new(0.0, 0.0, 0.0),
-            Point::new(1.0, 0.0, 0.0),
-            Point::new(0.0, 1.0, 0.0),
-        )
-        .unwrap();
-        let hull = ConvexPolyhedron::from_cuboid(&cuboid);
-        let shapes = [
-            Shape::from(ball),
-            Shape::from(cuboid),
-            Shape::from(capsule),
-            Shape::from(tri),
-            Shape::from(hull.clone()),
-        ];
-        let views = [
-            ShapeRef::from(&ball),
-            ShapeRef::from(&cuboid),
-            ShapeRef::from(&capsule),
-            ShapeRef::from(&tri),
-            ShapeRef::from(&hull),
-        ];
+        let one = crate::test_util::OneOfEach::new();
+        let (shapes, views) = (one.shapes(), one.views());
         let pose = Isometry::translation(1.0, -2.0, 0.5);
         for (s, v) in shapes.iter().zip(views) {
             assert_eq!(s.view(), v);
