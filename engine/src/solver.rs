@@ -1942,6 +1942,18 @@ fn tangent_basis(n: &Vector) -> [Vector; 2] {
 mod tests {
     use super::*;
 
+    /// The step parameters of the solver tests: 60 Hz, contact softness 30 Hz with damping
+    /// ratio 10, 5 mm allowed penetration, push-out at most 3 m/s, restitution above 1 m/s.
+    fn test_params() -> SolverParams {
+        SolverParams {
+            inv_h: 60.0,
+            soft: Softness::new(30.0, 10.0, 1.0 / 60.0),
+            allowed_penetration: 0.005,
+            max_push: 3.0,
+            restitution_threshold: 1.0,
+        }
+    }
+
     #[test]
     fn tangent_basis_is_orthonormal() {
         let dirs = [
@@ -2052,13 +2064,7 @@ mod tests {
         };
         solver.colour(std::slice::from_ref(&pair), 2, |_| true);
         solver.build(&[pair], &bodies, 1.0, 2);
-        let p = SolverParams {
-            inv_h: 60.0,
-            soft: Softness::new(30.0, 10.0, 1.0 / 60.0),
-            allowed_penetration: 0.005,
-            max_push: 3.0,
-            restitution_threshold: 1.0,
-        };
+        let p = test_params();
         solver.solve_velocities(&mut bodies, &p, 4);
         solver.relax_and_restitute(&mut bodies, &p, 1);
         let mut seen = [0usize];
@@ -2122,13 +2128,7 @@ mod tests {
         let overflow = solver.bundle_starts[COLOURS + 1] - solver.bundle_starts[COLOURS];
         assert_eq!(overflow, spokes - COLOURS);
         solver.build(&pairs, &bodies, 1.0, n as u32);
-        let p = SolverParams {
-            inv_h: 60.0,
-            soft: Softness::new(30.0, 10.0, 1.0 / 60.0),
-            allowed_penetration: 0.005,
-            max_push: 3.0,
-            restitution_threshold: 1.0,
-        };
+        let p = test_params();
         solver.solve_velocities(&mut bodies, &p, 4);
         solver.relax_and_restitute(&mut bodies, &p, 1);
         let after = momentum(&bodies);

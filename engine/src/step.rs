@@ -217,26 +217,16 @@ fn append_parts<P: Sync, T: Copy + Send + Sync>(
     let total: usize = parts.iter().map(|p| part(p).len()).sum();
     out.reserve(total);
     let len = out.len();
-    copy_parts(parts, &part, &mut out.spare_capacity_mut()[..total]);
-    // SAFETY: `copy_parts` initialised all of `spare_capacity_mut()[..total]`, the `total`
+    copy_range(parts, &part, 0, &mut out.spare_capacity_mut()[..total]);
+    // SAFETY: `copy_range` initialised all of `spare_capacity_mut()[..total]`, the `total`
     // elements after the first `len`: its ranges cover `dst` (halves of halves), and each
     // range is filled or the copy panics before this line; `T: Copy` has no drop to run.
     unsafe { out.set_len(len + total) };
 }
 
-/// Copies `part(p)` for every `p` of `parts` to consecutive ranges of `dst`, which holds
-/// exactly their total length: `dst` is halved between threads down to `COPY_GRAIN_BYTES`,
-/// wherever the parts begin and end (one large part is split too).
-fn copy_parts<P: Sync, T: Copy + Send + Sync>(
-    parts: &[P],
-    part: &(impl Fn(&P) -> &[T] + Sync),
-    dst: &mut [MaybeUninit<T>],
-) {
-    copy_range(parts, part, 0, dst);
-}
-
-/// Copies elements `start..start + dst.len()` of the concatenation of the parts to `dst`
-/// (see [`copy_parts`]); panics if the parts hold fewer.
+/// Copies elements `start..start + dst.len()` of the concatenation of `part(p)` for every `p`
+/// of `parts` to `dst`; panics if the parts hold fewer. `dst` is halved between threads down
+/// to `COPY_GRAIN_BYTES`, wherever the parts begin and end (one large part is split too).
 fn copy_range<P: Sync, T: Copy + Send + Sync>(
     parts: &[P],
     part: &(impl Fn(&P) -> &[T] + Sync),
@@ -1102,46 +1092,31 @@ fn solver_body_of(s: &Slot) -> (SolverBody, BodyMass) {
 /// stopped, one touching only in `new` started; a pair whose bodies' slots were reused
 /// (other generations) counts as two different pairs.
 fn contact_events(old: &[ContactPair], new: &[ContactPair], events: &mut Vec<Event>) {
-    let (mut i, mut j) = (0, 0);
+    use std::cmp::Ordering;
     let key = |c: &ContactPair| (c.a.index(), c.b.index());
-    while i < old.len() || j < new.len() {
-        let ord = match (old.get(i), new.get(j)) {
-            (Some(o), Some(n)) => key(o).cmp(&key(n)),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            _ => std::cmp::Ordering::Greater,
+    let (mut i, mut j) = (0, 0);
+    loop {
+        // The next pair of the merge: from `old` only, from `new` only, or from both.
+        let (o, n) = match (old.get(i), new.get(j)) {
+            (None, None) => break,
+            (Some(o), Some(n)) => match key(o).cmp(&key(n)) {
+                Ordering::Less => (Some(o), None),
+                Ordering::Greater => (None, Some(n)),
+                Ordering::Equal => (Some(o), Some(n)),
+            },
+            only => only,
         };
-        match ord {
-            std::cmp::Ordering::Less => {
-                if old[i].touching {
-                    events.push(Event::ContactStopped {
-                        a: old[i].a,
-                        b: old[i].b,
-                    });
-                }
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                if new[j].touching {
-                    events.push(Event::ContactStarted {
-                        a: new[j].a,
-                        b: new[j].b,
-                    });
-                }
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                let (o, n) = (&old[i], &new[j]);
-                let same = o.a == n.a && o.b == n.b;
-                if o.touching && (!n.touching || !same) {
-                    events.push(Event::ContactStopped { a: o.a, b: o.b });
-                }
-                if n.touching && (!o.touching || !same) {
-                    events.push(Event::ContactStarted { a: n.a, b: n.b });
-                }
-                i += 1;
-                j += 1;
-            }
+        // Touching in both caches, with the same generations: no event.
+        let kept = matches!((o, n), (Some(o), Some(n))
+            if o.touching && n.touching && o.a == n.a && o.b == n.b);
+        if let Some(o) = o.filter(|o| o.touching && !kept) {
+            events.push(Event::ContactStopped { a: o.a, b: o.b });
         }
+        if let Some(n) = n.filter(|n| n.touching && !kept) {
+            events.push(Event::ContactStarted { a: n.a, b: n.b });
+        }
+        i += o.is_some() as usize;
+        j += n.is_some() as usize;
     }
 }
 
