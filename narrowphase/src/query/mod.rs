@@ -134,12 +134,9 @@ fn intersection_test_views(
     b: ShapeRef,
 ) -> Result<bool, UnsupportedPair> {
     Ok(match (a, b) {
-        (ShapeRef::Ball(ba), ShapeRef::Ball(bb)) => intersection_ball_ball(
-            &pose_a.translation.vector.into(),
-            ba.radius(),
-            &pose_b.translation.vector.into(),
-            bb.radius(),
-        ),
+        (ShapeRef::Ball(ba), ShapeRef::Ball(bb)) => {
+            ball_ball::intersection_ball_ball_poses(pose_a, ba.radius(), pose_b, bb.radius())
+        }
         (ShapeRef::Cuboid(ca), ShapeRef::Cuboid(cb)) => {
             intersection_cuboid_cuboid(pose_a, &ca.half_extents(), pose_b, &cb.half_extents())
         }
