@@ -169,7 +169,7 @@ pub(crate) fn overlap_matrix_with<L: Lanes>(
         L::new(r.m12, r.m23, r.m31),
         L::new(r.m13, r.m21, r.m32),
     ];
-    overlap_diagonals(d, vector(t), vector(ea), vector(eb))
+    overlap_diagonals(d, vector(t), ea, eb)
 }
 
 /// True when box A (half-extents `ea`, pose `pose_a`) and box B overlap or touch: the
@@ -205,7 +205,7 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     let d0 = L::splat(1.0).sub(sq.next1().add(sq.next2()));
     let d1 = o.sub(ws); // (R01, R12, R20)
     let d2 = o.add(ws).next2(); // (R02, R10, R21)
-    overlap_diagonals([d0, d1, d2], t, vector(ea), vector(eb))
+    overlap_diagonals([d0, d1, d2], t, ea, eb)
 }
 
 /// The 15 axes of [`first_separating_axis`], three at a time, OR-ed without early exit:
@@ -224,36 +224,48 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 /// [`first_separating_axis`]. Each lane computes the same expression, in the same order, as
 /// the scalar line of its axis in [`first_separating_axis`], so the two agree bit for bit.
 #[inline(always)]
-pub(crate) fn overlap_diagonals<L: Lanes>(d: [L; 3], t: L, ea: L, eb: L) -> bool {
+pub(crate) fn overlap_diagonals<L: Lanes>(d: [L; 3], t: L, ea: &Vector, eb: &Vector) -> bool {
     let eps = L::splat(PARALLEL_EPSILON);
     let ad = d.map(|x| x.abs().add(eps));
-    // x.nextₖ for every diagonal: n1[k][m] = R[m + 1][m + k + 1], n2[k][m] = R[m + 2][m + k + 2].
-    let (n1, n2) = (d.map(L::next1), d.map(L::next2));
-    let (an1, an2) = (ad.map(L::next1), ad.map(L::next2));
-    let (ea1, ea2) = (ea.next1(), ea.next2());
-    let (eb1, eb2) = (eb.next1(), eb.next2());
+    // The half-extents rotated by one lane as they are loaded (on SSE one shuffle joins the
+    // 8-byte (y, z) and the 4-byte x), the other two orders by one shuffle each.
+    let (ea1, eb1) = (L::new(ea.y, ea.z, ea.x), L::new(eb.y, eb.z, eb.x));
+    let (ea, ea2) = (ea1.next2(), ea1.next1());
+    let (eb, eb2) = (eb1.next2(), eb1.next1());
     let (t1, t2) = (t.next1(), t.next2());
-
+    let ebk = [eb, eb1, eb2]; // ebk[k][i] = eb[i + k]
+                              // Edge i of A × edge j of B along the diagonal j = i + k (lane i), with i1, i2 = i + 1,
+                              // i + 2 and j1, j2 = j + 1, j + 2:
+                              // |t_i2 R_i1j − t_i1 R_i2j| > ea_i1 |R_i2j| + ea_i2 |R_i1j| + eb_j1 |R_ij2| + eb_j2 |R_ij1|,
+                              // where R_i2j = d[k + 1].next2, R_i1j = d[k + 2].next1, R_ij2 = d[k + 2], R_ij1 = d[k + 1]
+                              // (x.nextₖ for a diagonal: d[k].next1[m] = R[m + 1][m + k + 1], d[k].next2[m] =
+                              // R[m + 2][m + k + 2]). The rotated diagonals are made where they are first needed, and
+                              // the tests are ordered so that they die soon after (fewer live registers).
+    let edge = |k: usize, an2: L, an1: L, n2: L, n1: L| {
+        let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+        let ra = ea1.mul(an2).add(ea2.mul(an1));
+        let rb = ebk[k1].mul(ad[k2]).add(ebk[k2].mul(ad[k1]));
+        let tl = t2.mul(n1).sub(t1.mul(n2));
+        tl.abs().gt(ra.add(rb))
+    };
+    // Faces of B (lane j): |Σₖ tₖ Rₖⱼ| > Σₖ eaₖ |Rₖⱼ| + ebⱼ, k = j, j − 1, j − 2. Column j's
+    // entries R[j − 1][j] = d[1].next2[j] and R[j − 2][j] = d[2].next1[j], which edge 0 uses too.
+    let (an2_1, an1_2, n2_1, n1_2) = (ad[1].next2(), ad[2].next1(), d[1].next2(), d[2].next1());
+    let ra = ea.mul(ad[0]).add(ea2.mul(an2_1)).add(ea1.mul(an1_2));
+    let tj = t.mul(d[0]).add(t2.mul(n2_1)).add(t1.mul(n1_2));
+    let mut sep = tj.abs().gt(ra.add(eb));
+    sep = L::or(sep, edge(0, an2_1, an1_2, n2_1, n1_2));
     // Faces of A (lane i): |tᵢ| > eaᵢ + Σₖ ebₖ |Rᵢₖ|, k = i, i + 1, i + 2.
     let rb = eb.mul(ad[0]).add(eb1.mul(ad[1])).add(eb2.mul(ad[2]));
-    let mut sep = t.abs().gt(ea.add(rb));
-    // Faces of B (lane j): |Σₖ tₖ Rₖⱼ| > Σₖ eaₖ |Rₖⱼ| + ebⱼ, k = j, j − 1, j − 2. Column j's
-    // entries R[j − 1][j] = n2[1][j] and R[j − 2][j] = n1[2][j].
-    let ra = ea.mul(ad[0]).add(ea2.mul(an2[1])).add(ea1.mul(an1[2]));
-    let tj = t.mul(d[0]).add(t2.mul(n2[1])).add(t1.mul(n1[2]));
-    sep = L::or(sep, tj.abs().gt(ra.add(eb)));
-    // Edge i of A × edge j of B along the diagonal j = i + k (lane i), with i1, i2 = i + 1,
-    // i + 2 and j1, j2 = j + 1, j + 2:
-    // |t_i2 R_i1j − t_i1 R_i2j| > ea_i1 |R_i2j| + ea_i2 |R_i1j| + eb_j1 |R_ij2| + eb_j2 |R_ij1|,
-    // where R_i2j = n2[k + 1], R_i1j = n1[k + 2], R_ij2 = d[k + 2], R_ij1 = d[k + 1].
-    let ebk = [eb, eb1, eb2]; // ebk[k][i] = eb[i + k]
-    for k in 0..3 {
-        let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-        let ra = ea1.mul(an2[k1]).add(ea2.mul(an1[k2]));
-        let rb = ebk[k1].mul(ad[k2]).add(ebk[k2].mul(ad[k1]));
-        let tl = t2.mul(n1[k2]).sub(t1.mul(n2[k1]));
-        sep = L::or(sep, tl.abs().gt(ra.add(rb)));
-    }
+    sep = L::or(sep, t.abs().gt(ea.add(rb)));
+    sep = L::or(
+        sep,
+        edge(1, ad[2].next2(), ad[0].next1(), d[2].next2(), d[0].next1()),
+    );
+    sep = L::or(
+        sep,
+        edge(2, ad[0].next2(), ad[1].next1(), d[0].next2(), d[1].next1()),
+    );
     !L::any(sep)
 }
 
