@@ -4,13 +4,23 @@
 //! With the triangle's corners `v0, v1, v2` in the box's frame (box centred at the origin,
 //! half-extents `e`), the candidates are, in this order (0-based index):
 //! - `0..3`: the box's face normals (the triangle's AABB against the box), `FaceB(j)`;
-//! - `3`: the triangle's normal, tried as each of `n = fₖ₊₁ × fₖ₊₂`, `k = 0, 1, 2`,
-//!   `FaceA(0)` (plane against box);
+//! - `3`: the triangle's normal, tried as each of `nᵢ = fᵢ₊₂ × fᵢ`, `i = 0, 1, 2` (the cross
+//!   product of the two edges at corner `i`), `FaceA(0)` (plane against box);
 //! - `4 + 3i + j`: triangle edge `fᵢ = v(i+1) − vᵢ` × box axis `j`, `EdgeEdge(i, j)`.
 //!
 //! On an edge axis `a = uⱼ × fᵢ` two corners project to the same value, so only two
 //! projections are needed, and the box's radius is `Σ eₖ |aₖ|` (each `aₖ` is a single entry of
-//! `fᵢ`). An edge parallel to a box axis gives `a = 0`, all projections 0 and radius 0: it
+//! `fᵢ`). Corner `i` projects to `p₀ = a · vᵢ = (fᵢ × vᵢ)ⱼ`; corner `i + 2` to
+//! `p₀ + a · (vᵢ₊₂ − vᵢ) = p₀ + (fᵢ₊₂ × fᵢ)ⱼ = p₀ + (nᵢ)ⱼ` (as `vᵢ₊₂ − vᵢ = −fᵢ₊₂`), an entry of
+//! the normal the plane test computes anyway: one addition instead of a second projection.
+//! That sum rounds differently from `a · vᵢ₊₂` computed directly: the entries of `a` are
+//! entries of `fᵢ`, so both `p₀` and `(nᵢ)ⱼ` round by a few `u |a| (|vᵢ| + |fᵢ₊₂|)` (`u` = 2⁻²⁴),
+//! the order of what the direct product rounds by (`|fᵢ₊₂| ≤ |vᵢ| + |vᵢ₊₂|`), and small against
+//! the 10⁻⁶ widening of the radius `≥ eₘᵢₙ |a|` below. So a pair whose gap on that axis is
+//! within that rounding may be reported touching, and an overlapping pair is reported apart
+//! only when its overlap is within it (the property tests compare with the report path and
+//! oracles at 10⁻⁴ relative).
+//! An edge parallel to a box axis gives `a = 0`, all projections 0 and radius 0: it
 //! cannot report a gap. The radius is widened by a relative `10⁻⁶` so rounding on a
 //! near-parallel edge cannot fake one either.
 //!
@@ -25,7 +35,7 @@
 //! test on it and cannot report a gap that axis does not show (nearly collinear corners
 //! can still turn it; then it may say "touching" for a pair a little apart, never the converse).
 //! So all three cross products are tried, each a sound axis, which costs nothing on lanes
-//! (lane `k` tries `fₖ₊₁ × fₖ₊₂`) and includes the one from the two shorter edges: picking it
+//! (lane `i` tries `nᵢ = fᵢ₊₂ × fᵢ`) and includes the one from the two shorter edges: picking it
 //! by the longest edge was a data-dependent choice (a branch that mispredicted on random
 //! triangles, then lane masks).
 //!
@@ -96,14 +106,14 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             max(lo, -hi) > e[k]
         }
         3 => {
-            // Each n = f(k+1) × f(k+2) (see the module docs); the corners projected in the
-            // order k, k + 1, k + 2, summed x, y, z, as the lanes of [`overlap_with`] do.
+            // Each nᵢ = f(i+2) × fᵢ (see the module docs), the corners projected in the
+            // order i, i + 1, i + 2, summed x, y, z, as lane i of [`overlap_with`] does.
             let eg = e * (1.0 + REL_EPS);
-            let f = [0, 1, 2].map(|i| v[(i + 1) % 3] - v[i]);
-            (0..3).any(|k| {
-                let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-                let n = f[k1].cross(&f[k2]);
-                let [p0, p1, p2] = [k, k1, k2].map(|c| n.x * v[c].x + n.y * v[c].y + n.z * v[c].z);
+            (0..3).any(|i| {
+                let n = normal(v, i);
+                let [p0, p1, p2] = [0, 1, 2].map(|m| {
+                    n.x * v[(i + m) % 3].x + n.y * v[(i + m) % 3].y + n.z * v[(i + m) % 3].z
+                });
                 let (lo, hi) = (min(p2, min(p0, p1)), max(p2, max(p1, p0)));
                 let r = eg.x * n.x.abs() + eg.y * n.y.abs() + eg.z * n.z.abs();
                 max(lo, -hi) > r
@@ -114,16 +124,26 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
             let f = v[(i + 1) % 3] - v[i];
             // a = uⱼ × f = (aⱼ = 0, a_j1 = −f_j2, a_j2 = f_j1), written out: multiplying by
-            // the zero and unit entries cannot be folded away in floating point.
-            let (va, vc) = (v[i], v[(i + 2) % 3]);
+            // the zero and unit entries cannot be folded away in floating point. Corner i
+            // projects to p0 = (f × vᵢ)ⱼ; corner i + 2 to p0 + a · (v(i+2) − vᵢ) = p0 + nⱼ
+            // (module docs).
+            let va = v[i];
             let p0 = f[j1] * va[j2] - f[j2] * va[j1];
-            let p2 = f[j1] * vc[j2] - f[j2] * vc[j1];
+            let p2 = p0 + normal(v, i)[j];
             let eg = e * (1.0 + REL_EPS);
             let r = eg[j1] * f[j2].abs() + eg[j2] * f[j1].abs();
             let (lo, hi) = (min(p0, p2), max(p2, p0));
             max(lo, -hi) > r
         }
     }
+}
+
+/// The triangle's normal at corner `i`, `nᵢ = f(i+2) × fᵢ` with `fₖ = v(k+1) − vₖ` (lane `i`
+/// of [`overlap_with`]).
+#[inline(always)]
+fn normal(v: &[Vector; 3], i: usize) -> Vector {
+    let f = |k: usize| v[(k + 1) % 3] - v[k];
+    f((i + 2) % 3).cross(&f(i))
 }
 
 /// The first of the 13 candidates separating the triangle with corners `v` (in the box's
@@ -174,13 +194,13 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 }
 
 /// Edge × box axis `j` for the three edges at once (lane `i`: edge `i`), given the entries
-/// `j1 = j + 1`, `j2 = j + 2` of the edges `f`, of their first corners `va` and of the corners
-/// opposite them `vc`, and the widened half-extents `eg`: the line of [`separates`] for that
-/// axis.
+/// `j1 = j + 1`, `j2 = j + 2` of the edges `f` and of their first corners `va`, entry `j` of
+/// the normals `n` (lane `i`: `f(i+2) × fᵢ`) and the widened half-extents `eg`: the line of
+/// [`separates`] for that axis.
 #[inline(always)]
-fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], vc: [L; 2], eg: [L; 2]) -> L::Mask {
+fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], n: L, eg: [L; 2]) -> L::Mask {
     let p0 = f[0].mul(va[1]).sub(f[1].mul(va[0]));
-    let p2 = f[0].mul(vc[1]).sub(f[1].mul(vc[0]));
+    let p2 = p0.add(n);
     let r = eg[0].mul(f[1].abs()).add(eg[1].mul(f[0].abs()));
     let (lo, hi) = (p0.min(p2), p2.max(p0));
     lo.max(hi.neg()).gt(r)
@@ -217,21 +237,20 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     // projects as corner i).
     let [ex, ey, ez] = e.mul(L::splat(1.0 + REL_EPS)).splats();
     let (fx, fy, fz) = (x1.sub(x), y1.sub(y), z1.sub(z));
-    // The triangle's plane (lane k): n = f(k+1) × f(k+2), the corners' interval
-    // [min n · vᵢ, max n · vᵢ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
-    let (ax, ay, az) = (fx.next1(), fy.next1(), fz.next1());
-    let (bx, by, bz) = (fx.next2(), fy.next2(), fz.next2());
-    let nx = ay.mul(bz).sub(az.mul(by));
-    let ny = az.mul(bx).sub(ax.mul(bz));
-    let nz = ax.mul(by).sub(ay.mul(bx));
+    // The triangle's plane (lane i): nᵢ = f(i+2) × fᵢ, the corners' interval
+    // [min n · vₖ, max n · vₖ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
+    let (ax, ay, az) = (fx.next2(), fy.next2(), fz.next2());
+    let nx = ay.mul(fz).sub(az.mul(fy));
+    let ny = az.mul(fx).sub(ax.mul(fz));
+    let nz = ax.mul(fy).sub(ay.mul(fx));
     let project = |x: L, y: L, z: L| nx.mul(x).add(ny.mul(y)).add(nz.mul(z));
     let (p0, p1, p2) = (project(x, y, z), project(x1, y1, z1), project(x2, y2, z2));
     let (lo, hi) = (p2.min(p0.min(p1)), p2.max(p1.max(p0)));
     let r = ex.mul(nx.abs()).add(ey.mul(ny.abs())).add(ez.mul(nz.abs()));
     sep = L::or(sep, lo.max(hi.neg()).gt(r));
-    sep = L::or(sep, edge_axis([fy, fz], [y, z], [y2, z2], [ey, ez]));
-    sep = L::or(sep, edge_axis([fz, fx], [z, x], [z2, x2], [ez, ex]));
-    sep = L::or(sep, edge_axis([fx, fy], [x, y], [x2, y2], [ex, ey]));
+    sep = L::or(sep, edge_axis([fy, fz], [y, z], nx, [ey, ez]));
+    sep = L::or(sep, edge_axis([fz, fx], [z, x], ny, [ez, ex]));
+    sep = L::or(sep, edge_axis([fx, fy], [x, y], nz, [ex, ey]));
     !L::any(sep)
 }
 
