@@ -51,13 +51,16 @@ pub(crate) trait Lanes: Copy {
     fn min(self, o: Self) -> Self;
     /// Lane-wise `if self > o { self } else { o }` (SSE `maxps`; `o` when either is NaN).
     fn max(self, o: Self) -> Self;
-    /// The x's, y's and z's of three vectors `v` (in lanes 0, 1, 2: `columns(v)[k]` holds
-    /// `v[0][k], v[1][k], v[2][k]`), the layout in which a kernel works on three points at once.
-    fn columns(v: [[Real; 3]; 3]) -> [Self; 3];
     /// Lane 0, lane 1 and lane 2, each in every lane.
     fn splats(self) -> [Self; 3];
     /// Lane 0 of `a`, of `b` and of `c`, in lanes 0, 1, 2.
     fn firsts(a: Self, b: Self, c: Self) -> Self;
+    /// Three vectors `v`, each in lanes x, y, z (on SSE three loads and one shuffle).
+    fn rows(v: [[Real; 3]; 3]) -> [Self; 3];
+    /// The 3 × 3 transpose: lane `j` of result `k` is lane `k` of `v[j]` (from three vectors,
+    /// each in lanes x, y, z, to their x's, y's and z's, each in lanes 0, 1, 2, the layout in
+    /// which a kernel works on three points at once; and back).
+    fn transpose(v: [Self; 3]) -> [Self; 3];
     /// Lane `j` gets lane `(j + 1) % 3`.
     fn next1(self) -> Self;
     /// Lane `j` gets lane `(j + 2) % 3`.
@@ -97,23 +100,28 @@ pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (
     (s, w, t)
 }
 
-/// Three points `v` given as [`Lanes::columns`] (`v[k]`: their coordinate `k`), rotated by
-/// the unit quaternion `(s, w)` then moved by `t`: `v + 2 (w c + s × c) + t` with `c = s × v`,
-/// each coordinate by the same operations as [`Lanes::cross`] would do on one point in lanes.
+/// The rotation matrix `R` of the unit quaternion `(s, w)` (vector part in lanes) as its three
+/// wrapped diagonals `[d, p, q]`: lane `r` of `d`, `p`, `q` holds `R[r][r]`, `R[r][r+1]`,
+/// `R[r][r+2]` (indices mod 3), so that `R v = d v + p v.next1() + q v.next2()`
+/// ([`rotate_diagonals`]) takes no shuffle of `R`. From `R = I + 2w[s]× + 2[s]×²`:
+/// `d = 1 − (a.next1() + a.next2())` with `a = s · 2s`, `p = s · (2s).next1() − w (2s).next2()`,
+/// `q = s · (2s).next2() + w (2s).next1()`.
 #[inline(always)]
-pub(crate) fn transform_columns<L: Lanes>(s: L, w: Real, t: L, v: [L; 3]) -> [L; 3] {
-    let cross = |[ax, ay, az]: [L; 3], [bx, by, bz]: [L; 3]| {
-        [
-            ay.mul(bz).sub(az.mul(by)),
-            az.mul(bx).sub(ax.mul(bz)),
-            ax.mul(by).sub(ay.mul(bx)),
-        ]
-    };
-    let s = s.splats();
-    let (w, two, t) = (L::splat(w), L::splat(2.0), t.splats());
-    let c = cross(s, v);
-    let d = cross(s, c);
-    [0, 1, 2].map(|k| v[k].add(two.mul(w.mul(c[k]).add(d[k]))).add(t[k]))
+pub(crate) fn rotation_diagonals<L: Lanes>(s: L, w: Real) -> [L; 3] {
+    let s2 = s.add(s);
+    let (s2n1, s2n2, w) = (s2.next1(), s2.next2(), L::splat(w));
+    let a = s.mul(s2);
+    let d = L::splat(1.0).sub(a.next1().add(a.next2()));
+    let p = s.mul(s2n1).sub(w.mul(s2n2));
+    let q = s.mul(s2n2).add(w.mul(s2n1));
+    [d, p, q]
+}
+
+/// `R v` for `R` given by [`rotation_diagonals`] and `v` in lanes x, y, z:
+/// `d v + p v.next1() + q v.next2()` (summed in that order).
+#[inline(always)]
+pub(crate) fn rotate_diagonals<L: Lanes>([d, p, q]: [L; 3], v: L) -> L {
+    d.mul(v).add(p.mul(v.next1())).add(q.mul(v.next2()))
 }
 
 /// A vector's `x, y, z` in lanes.
@@ -202,16 +210,20 @@ impl Lanes for Scalar {
         self.zip(o, |a, b| if a > b { a } else { b })
     }
     #[inline(always)]
-    fn columns(v: [[Real; 3]; 3]) -> [Self; 3] {
-        [0, 1, 2].map(|k| Scalar([v[0][k], v[1][k], v[2][k]]))
-    }
-    #[inline(always)]
     fn splats(self) -> [Self; 3] {
         self.0.map(|a| Scalar([a; 3]))
     }
     #[inline(always)]
     fn firsts(a: Self, b: Self, c: Self) -> Self {
         Scalar([a.0[0], b.0[0], c.0[0]])
+    }
+    #[inline(always)]
+    fn rows(v: [[Real; 3]; 3]) -> [Self; 3] {
+        v.map(Scalar)
+    }
+    #[inline(always)]
+    fn transpose(v: [Self; 3]) -> [Self; 3] {
+        [0, 1, 2].map(|k| Scalar([v[0].0[k], v[1].0[k], v[2].0[k]]))
     }
     #[inline(always)]
     fn next1(self) -> Self {
@@ -350,24 +362,6 @@ mod sse {
             Sse(unsafe { _mm_max_ps(self.0, o.0) })
         }
         #[inline(always)]
-        fn columns(v: [[Real; 3]; 3]) -> [Self; 3] {
-            // Two loads of four values and one of one, then five shuffles (lane 3 of each
-            // result repeats lane 2). `_mm_shuffle_ps::<m>(a, b)` takes lanes 0, 1 from `a`
-            // and 2, 3 from `b`, two bits of `m` per lane, lane 0 in the low bits.
-            // SAFETY: SSE baseline on x86_64.
-            unsafe {
-                let a = _mm_setr_ps(v[0][0], v[0][1], v[0][2], v[1][0]); // x0 y0 z0 x1
-                let b = _mm_setr_ps(v[1][1], v[1][2], v[2][0], v[2][1]); // y1 z1 x2 y2
-                let c = _mm_set_ss(v[2][2]); // z2
-                let x = _mm_shuffle_ps::<0b10_10_11_00>(a, b); // x0 x1 x2 x2
-                let t = _mm_shuffle_ps::<0b11_00_01_01>(a, b); // y0 y0 y1 y2
-                let y = _mm_shuffle_ps::<0b11_11_10_00>(t, t); // y0 y1 y2 y2
-                let u = _mm_shuffle_ps::<0b01_01_10_10>(a, b); // z0 z0 z1 z1
-                let z = _mm_shuffle_ps::<0b00_00_10_00>(u, c); // z0 z1 z2 z2
-                [Sse(x), Sse(y), Sse(z)]
-            }
-        }
-        #[inline(always)]
         fn splats(self) -> [Self; 3] {
             // SAFETY: SSE baseline on x86_64.
             unsafe {
@@ -383,6 +377,33 @@ mod sse {
             // (a0, b0, a1, b1), then its low half with c's: (a0, b0, c0, c1).
             // SAFETY: SSE baseline on x86_64.
             Sse(unsafe { _mm_movelh_ps(_mm_unpacklo_ps(a.0, b.0), c.0) })
+        }
+        #[inline(always)]
+        fn rows(v: [[Real; 3]; 3]) -> [Self; 3] {
+            // Three loads of four values in a row (each lane 3 is a coordinate of the next
+            // row, or of the previous one for the last row), one shuffle for the last row.
+            // SAFETY: SSE baseline on x86_64.
+            unsafe {
+                let a = _mm_setr_ps(v[0][0], v[0][1], v[0][2], v[1][0]); // x0 y0 z0 x1
+                let b = _mm_setr_ps(v[1][0], v[1][1], v[1][2], v[2][0]); // x1 y1 z1 x2
+                let c = _mm_setr_ps(v[1][2], v[2][0], v[2][1], v[2][2]); // z1 x2 y2 z2
+                [Sse(a), Sse(b), Sse(_mm_shuffle_ps::<0b00_11_10_01>(c, c))] // x2 y2 z2 z1
+            }
+        }
+        #[inline(always)]
+        fn transpose(v: [Self; 3]) -> [Self; 3] {
+            // Five shuffles; lane 3 of each result repeats a lane of the 3 × 3 block.
+            // SAFETY: SSE baseline on x86_64.
+            unsafe {
+                let [a, b, c] = v.map(|s| s.0);
+                let lo = _mm_unpacklo_ps(a, b); // a0 b0 a1 b1
+                let hi = _mm_unpackhi_ps(a, b); // a2 b2 a3 b3
+                [
+                    Sse(_mm_movelh_ps(lo, c)),                   // a0 b0 c0 c1
+                    Sse(_mm_shuffle_ps::<0b01_01_11_10>(lo, c)), // a1 b1 c1 c1
+                    Sse(_mm_shuffle_ps::<0b10_10_01_00>(hi, c)), // a2 b2 c2 c2
+                ]
+            }
         }
         #[inline(always)]
         fn next1(self) -> Self {

@@ -42,7 +42,7 @@
 //! Every test reads "the triangle's interval `[lo, hi]` on the axis misses the box's
 //! `[−r, r]`" as `max(lo, −hi) > r`, one comparison.
 
-use super::lanes::{relative_pose, transform_columns, vector, Fast, Lanes};
+use super::lanes::{relative_pose, rotate_diagonals, rotation_diagonals, vector, Fast, Lanes};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::Obb;
@@ -168,13 +168,14 @@ pub fn first_separating_axis(v: &[Vector; 3], e: &Vector) -> Option<u16> {
 /// without early exit, on the fastest lane backend of the target.
 #[inline]
 pub fn overlap(v: &[Vector; 3], e: &Vector) -> bool {
-    overlap_with::<Fast>(Fast::columns(v.map(|c| [c.x, c.y, c.z])), vector(e))
+    overlap_with::<Fast>(v.map(|c| vector(&c)), vector(e))
 }
 
 /// True when the triangle `tri` (local corners) at `pose_t` and the box of half-extents `e`
 /// at `pose_b` overlap or touch: the corners are brought into the box's frame on lanes (one
-/// quaternion product, then the three corners rotated together), then [`overlap`]'s test runs.
-/// No matrix, no data-dependent branch.
+/// quaternion product, its rotation matrix as three wrapped diagonals, then each corner
+/// rotated with three products and no shuffle on the pose's path), then [`overlap`]'s test
+/// runs. No data-dependent branch.
 #[inline]
 pub fn overlap_poses(pose_t: &Isometry, tri: &[Point; 3], pose_b: &Isometry, e: &Vector) -> bool {
     overlap_poses_with::<Fast>(pose_t, tri, pose_b, e)
@@ -189,7 +190,8 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     e: &Vector,
 ) -> bool {
     let (s, w, t) = relative_pose::<L>(pose_b, pose_t);
-    let v = transform_columns(s, w, t, L::columns(tri.map(|c| [c.x, c.y, c.z])));
+    let m = rotation_diagonals(s, w);
+    let v = L::rows(tri.map(|c| [c.x, c.y, c.z])).map(|c| rotate_diagonals(m, c).add(t));
     overlap_with(v, vector(e))
 }
 
@@ -206,33 +208,29 @@ fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], n: L, eg: [L; 2]) -> L::Mask {
     lo.max(hi.neg()).gt(r)
 }
 
-/// The lane kernel, on the corners as [`Lanes::columns`] (`v[k]`: coordinate `k` of corners
-/// 0, 1, 2 in lanes 0, 1, 2; so lane `i` of a lane permutation `next1` / `next2` is corner
-/// `i + 1` / `i + 2`) and the half-extents `e` in lanes x, y, z. Every axis family is
-/// lane-wise, with few lane permutations (the previous layout, lanes = box axes, needed ~80
-/// shuffles per call, all on one execution port, and took 10 % more time per call in the micro
-/// benchmark with its pairs in cache):
-/// - box faces: the corners gathered back to lanes x, y, z, their min and max;
+/// The lane kernel, on the corners `v` (each in lanes x, y, z) and the half-extents `e` in
+/// lanes x, y, z. Every axis family is lane-wise, with few lane permutations (the previous
+/// layout, lanes = box axes for everything, needed ~80 shuffles per call, all on one execution
+/// port, and took 10 % more time per call in the micro benchmark with its pairs in cache):
+/// - box faces (lane k): the corners' min and max on axis k, on the corners as given;
+/// - then the corners transposed ([`Lanes::transpose`]: `x` holds the x's of corners
+///   0, 1, 2 in lanes 0, 1, 2; so lane `i` of a lane permutation `next1` / `next2` is corner
+///   `i + 1` / `i + 2`);
 /// - edge `i` × box axis `j`: lane `i`, one call of `edge_axis` per `j`;
-/// - the plane: lane `k` tests the normal `f(k+1) × f(k+2)`.
+/// - the plane: lane `i` tests the normal `nᵢ = f(i+2) × fᵢ`.
 ///
 /// Each lane computes the scalar line of its axis in [`separates`] (same operations, same
 /// order), so the two agree bit for bit.
 #[inline(always)]
 pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
-    let [x, y, z] = v;
+    // Box faces (lane k): the corners' extent on axis k against [−eₖ, eₖ].
+    let [v0, v1, v2] = v;
+    let (lo, hi) = (v2.min(v0.min(v1)), v2.max(v1.max(v0)));
+    let mut sep = lo.max(hi.neg()).gt(e);
+    let [x, y, z] = L::transpose(v);
     // Lane i: corner i + 1, corner i + 2.
     let (x1, y1, z1) = (x.next1(), y.next1(), z.next1());
     let (x2, y2, z2) = (x.next2(), y.next2(), z.next2());
-    // Box faces (lane k): the corners' extent on axis k against [−eₖ, eₖ], on the corners
-    // gathered back to lanes x, y, z (six shuffles, then four min / max instead of twelve).
-    let (v0, v1, v2) = (
-        L::firsts(x, y, z),
-        L::firsts(x1, y1, z1),
-        L::firsts(x2, y2, z2),
-    );
-    let (lo, hi) = (v2.min(v0.min(v1)), v2.max(v1.max(v0)));
-    let mut sep = lo.max(hi.neg()).gt(e);
     // Edge i × box axis j: a = uⱼ × fᵢ; corners i and i + 2 projected (corner i + 1
     // projects as corner i).
     let [ex, ey, ez] = e.mul(L::splat(1.0 + REL_EPS)).splats();
@@ -342,7 +340,7 @@ mod tests {
             let want = first_separating_axis(&v, &e).is_none();
             seen[want as usize] += 1;
             assert_eq!(overlap(&v, &e), want, "case {k}");
-            let lanes = Scalar::columns(v.map(|c| [c.x, c.y, c.z]));
+            let lanes = v.map(|c| Scalar([c.x, c.y, c.z]));
             assert_eq!(
                 overlap_with(lanes, Scalar([e.x, e.y, e.z])),
                 want,
