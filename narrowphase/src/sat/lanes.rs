@@ -15,7 +15,7 @@
 //! Lane permutations are named after where lane `j` reads from: [`Lanes::next1`] puts lane
 //! `(j + 1) % 3` in lane `j`, [`Lanes::next2`] lane `(j + 2) % 3`.
 
-use crate::math::{Isometry, Real, Vector};
+use crate::math::{Isometry, Point, Real, Vector};
 
 /// Three values processed together (see the module docs).
 pub(crate) trait Lanes: Copy {
@@ -29,6 +29,9 @@ pub(crate) trait Lanes: Copy {
     /// `b.translation − a.translation`: on SSE two loads of four values (the last quaternion
     /// entry and the translation), one subtraction and one shuffle.
     fn translation_difference(a: &Isometry, b: &Isometry) -> Self;
+    /// The dot product of the two poses' rotation quaternions as 4-vectors, in every lane,
+    /// summed as `(i i' + k k') + (j j' + w w')` (on SSE one product, two shuffles, two sums).
+    fn rotation_dot(a: &Isometry, b: &Isometry) -> Self;
     /// `v` in every lane.
     fn splat(v: Real) -> Self;
     /// Lane-wise `self + o`.
@@ -55,8 +58,8 @@ pub(crate) trait Lanes: Copy {
     fn splats(self) -> [Self; 3];
     /// Lane 0 of `a`, of `b` and of `c`, in lanes 0, 1, 2.
     fn firsts(a: Self, b: Self, c: Self) -> Self;
-    /// Three vectors `v`, each in lanes x, y, z (on SSE three loads and one shuffle).
-    fn rows(v: [[Real; 3]; 3]) -> [Self; 3];
+    /// Three points `v`, each in lanes x, y, z (on SSE three loads and one shuffle).
+    fn points(v: &[Point; 3]) -> [Self; 3];
     /// The 3 × 3 transpose: lane `j` of result `k` is lane `k` of `v[j]` (from three vectors,
     /// each in lanes x, y, z, to their x's, y's and z's, each in lanes 0, 1, 2, the layout in
     /// which a kernel works on three points at once; and back).
@@ -86,6 +89,24 @@ pub(crate) trait Lanes: Copy {
 #[inline(always)]
 pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, Real, L) {
     let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
+    let w = qa.w * qb.w + (qa.i * qb.i + qa.j * qb.j + qa.k * qb.k);
+    let (s, t) = relative_vector_translation(pose_a, pose_b);
+    (s, w, t)
+}
+
+/// [`relative_pose`] with the quaternion's scalar part in every lane, summed as
+/// [`Lanes::rotation_dot`] does (so it may differ from [`relative_pose`]'s in the last bit):
+/// on lanes without moving the parts to scalars and back.
+#[inline(always)]
+pub(crate) fn relative_pose_lanes<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L, L) {
+    let (s, t) = relative_vector_translation(pose_a, pose_b);
+    (s, L::rotation_dot(pose_a, pose_b), t)
+}
+
+/// The vector part and the translation of [`relative_pose`].
+#[inline(always)]
+fn relative_vector_translation<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L) {
+    let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
     let va = L::new_w(qa.i, qa.j, qa.k, qa.w);
     let vb = L::new_w(qb.i, qb.j, qb.k, qb.w);
     let (wa, wb) = (qa.w, qb.w);
@@ -93,23 +114,23 @@ pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (
         .mul(vb)
         .sub(L::splat(wb).mul(va))
         .sub(va.cross(vb));
-    let w = wa * wb + (qa.i * qb.i + qa.j * qb.j + qa.k * qb.k);
     let d = L::translation_difference(pose_a, pose_b);
     let c = va.cross(d);
     let t = d.add(L::splat(2.0).mul(va.cross(c).sub(L::splat(wa).mul(c))));
-    (s, w, t)
+    (s, t)
 }
 
-/// The rotation matrix `R` of the unit quaternion `(s, w)` (vector part in lanes) as its three
+/// The rotation matrix `R` of the unit quaternion `(s, w)` (vector part in lanes, `w` in every
+/// lane) as its three
 /// wrapped diagonals `[d, p, q]`: lane `r` of `d`, `p`, `q` holds `R[r][r]`, `R[r][r+1]`,
 /// `R[r][r+2]` (indices mod 3), so that `R v = d v + p v.next1() + q v.next2()`
 /// ([`rotate_diagonals`]) takes no shuffle of `R`. From `R = I + 2w[s]× + 2[s]×²`:
 /// `d = 1 − (a.next1() + a.next2())` with `a = s · 2s`, `p = s · (2s).next1() − w (2s).next2()`,
 /// `q = s · (2s).next2() + w (2s).next1()`.
 #[inline(always)]
-pub(crate) fn rotation_diagonals<L: Lanes>(s: L, w: Real) -> [L; 3] {
+pub(crate) fn rotation_diagonals<L: Lanes>(s: L, w: L) -> [L; 3] {
     let s2 = s.add(s);
-    let (s2n1, s2n2, w) = (s2.next1(), s2.next2(), L::splat(w));
+    let (s2n1, s2n2) = (s2.next1(), s2.next2());
     let a = s.mul(s2);
     let d = L::splat(1.0).sub(a.next1().add(a.next2()));
     let p = s.mul(s2n1).sub(w.mul(s2n2));
@@ -166,6 +187,11 @@ impl Lanes for Scalar {
         Scalar([b.x - a.x, b.y - a.y, b.z - a.z])
     }
     #[inline(always)]
+    fn rotation_dot(a: &Isometry, b: &Isometry) -> Self {
+        let (a, b) = (&a.rotation, &b.rotation);
+        Scalar([(a.i * b.i + a.k * b.k) + (a.j * b.j + a.w * b.w); 3])
+    }
+    #[inline(always)]
     fn splat(v: Real) -> Self {
         Scalar([v; 3])
     }
@@ -218,8 +244,8 @@ impl Lanes for Scalar {
         Scalar([a.0[0], b.0[0], c.0[0]])
     }
     #[inline(always)]
-    fn rows(v: [[Real; 3]; 3]) -> [Self; 3] {
-        v.map(Scalar)
+    fn points(v: &[Point; 3]) -> [Self; 3] {
+        v.map(|c| Scalar([c.x, c.y, c.z]))
     }
     #[inline(always)]
     fn transpose(v: [Self; 3]) -> [Self; 3] {
@@ -257,7 +283,7 @@ pub(crate) use sse::Sse;
 #[cfg(target_arch = "x86_64")]
 mod sse {
     use super::Lanes;
-    use crate::math::{Isometry, Real};
+    use crate::math::{Isometry, Point, Real};
     use std::arch::x86_64::*;
 
     /// Three lanes in an SSE register (lane 3 ignored).
@@ -299,6 +325,23 @@ mod sse {
             Sse(unsafe {
                 let d = _mm_sub_ps(tail(b), tail(a));
                 _mm_shuffle_ps::<0b00_11_10_01>(d, d)
+            })
+        }
+        #[inline(always)]
+        fn rotation_dot(a: &Isometry, b: &Isometry) -> Self {
+            // The quaternion (i, j, k, w) is the first four `Real`s of an isometry (see
+            // `translation_difference`).
+            let q = |p: &Isometry| {
+                // SAFETY: SSE baseline on x86_64; the 16 bytes read lie inside the isometry
+                // (28 bytes, asserted in `translation_difference`); `loadu` needs no alignment.
+                unsafe { _mm_loadu_ps(p as *const Isometry as *const Real) }
+            };
+            // SAFETY: SSE baseline on x86_64.
+            Sse(unsafe {
+                let p = _mm_mul_ps(q(a), q(b));
+                // (ii' + kk', jj' + ww', kk' + ii', ww' + jj'), then each lane plus its neighbour.
+                let h = _mm_add_ps(p, _mm_shuffle_ps::<0b01_00_11_10>(p, p));
+                _mm_add_ps(h, _mm_shuffle_ps::<0b10_11_00_01>(h, h))
             })
         }
         #[inline(always)]
@@ -379,15 +422,25 @@ mod sse {
             Sse(unsafe { _mm_movelh_ps(_mm_unpacklo_ps(a.0, b.0), c.0) })
         }
         #[inline(always)]
-        fn rows(v: [[Real; 3]; 3]) -> [Self; 3] {
-            // Three loads of four values in a row (each lane 3 is a coordinate of the next
-            // row, or of the previous one for the last row), one shuffle for the last row.
-            // SAFETY: SSE baseline on x86_64.
+        fn points(v: &[Point; 3]) -> [Self; 3] {
+            // Three points are nine `Real`s in a row, x, y, z each (checked below at compile
+            // time): three loads of four (lane 3 of the first two is the next point's x), the
+            // last one shifted by a shuffle (z1 x2 y2 z2 -> x2 y2 z2 z1).
+            const _: () = assert!(
+                std::mem::size_of::<[Point; 3]>() == 9 * 4
+                    && std::mem::offset_of!(Point, coords) == 0
+            );
+            let p = v as *const [Point; 3] as *const Real;
+            // SAFETY: SSE baseline on x86_64; `p` comes from a reference to the nine `Real`s
+            // (size asserted above) and the loads read `Real`s 0..4, 3..7 and 5..9 of them;
+            // `loadu` needs no alignment.
             unsafe {
-                let a = _mm_setr_ps(v[0][0], v[0][1], v[0][2], v[1][0]); // x0 y0 z0 x1
-                let b = _mm_setr_ps(v[1][0], v[1][1], v[1][2], v[2][0]); // x1 y1 z1 x2
-                let c = _mm_setr_ps(v[1][2], v[2][0], v[2][1], v[2][2]); // z1 x2 y2 z2
-                [Sse(a), Sse(b), Sse(_mm_shuffle_ps::<0b00_11_10_01>(c, c))] // x2 y2 z2 z1
+                let c = _mm_loadu_ps(p.add(5));
+                [
+                    Sse(_mm_loadu_ps(p)),
+                    Sse(_mm_loadu_ps(p.add(3))),
+                    Sse(_mm_shuffle_ps::<0b00_11_10_01>(c, c)),
+                ]
             }
         }
         #[inline(always)]

@@ -42,7 +42,9 @@
 //! Every test reads "the triangle's interval `[lo, hi]` on the axis misses the box's
 //! `[−r, r]`" as `max(lo, −hi) > r`, one comparison.
 
-use super::lanes::{relative_pose, rotate_diagonals, rotation_diagonals, vector, Fast, Lanes};
+use super::lanes::{
+    relative_pose_lanes, rotate_diagonals, rotation_diagonals, vector, Fast, Lanes,
+};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::Obb;
@@ -189,9 +191,9 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     pose_b: &Isometry,
     e: &Vector,
 ) -> bool {
-    let (s, w, t) = relative_pose::<L>(pose_b, pose_t);
+    let (s, w, t) = relative_pose_lanes::<L>(pose_b, pose_t);
     let m = rotation_diagonals(s, w);
-    let v = L::rows(tri.map(|c| [c.x, c.y, c.z])).map(|c| rotate_diagonals(m, c).add(t));
+    let v = L::points(tri).map(|c| rotate_diagonals(m, c).add(t));
     overlap_with(v, vector(e))
 }
 
