@@ -233,8 +233,8 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     // Lane i: corner i + 1, corner i + 2.
     let (x1, y1, z1) = (x.next1(), y.next1(), z.next1());
     let (x2, y2, z2) = (x.next2(), y.next2(), z.next2());
-    // Edge i × box axis j: a = uⱼ × fᵢ; corners i and i + 2 projected (corner i + 1
-    // projects as corner i).
+    // Edge i × box axis j: a = uⱼ × fᵢ; corner i projected, corner i + 2 as that plus
+    // (nᵢ)ⱼ (corner i + 1 projects as corner i).
     let [ex, ey, ez] = e.mul(L::splat(1.0 + REL_EPS)).splats();
     let (fx, fy, fz) = (x1.sub(x), y1.sub(y), z1.sub(z));
     // The triangle's plane (lane i): nᵢ = f(i+2) × fᵢ, the corners' interval
