@@ -121,28 +121,27 @@ fn relative_vector_translation<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -
 }
 
 /// The rotation matrix `R` of the unit quaternion `(s, w)` (vector part in lanes, `w` in every
-/// lane) as its three
-/// wrapped diagonals `[d, p, q]`: lane `r` of `d`, `p`, `q` holds `R[r][r]`, `R[r][r+1]`,
-/// `R[r][r+2]` (indices mod 3), so that `R v = d v + p v.next1() + q v.next2()`
-/// ([`rotate_diagonals`]) takes no shuffle of `R`. From `R = I + 2w[s]× + 2[s]×²`:
-/// `d = 1 − (a.next1() + a.next2())` with `a = s · 2s`, `p = s · (2s).next1() − w (2s).next2()`,
-/// `q = s · (2s).next2() + w (2s).next1()`.
+/// lane) as its three wrapped diagonals `[d, p, q]`: lane `r` of `d`, `p`, `q` holds `R[r][r]`,
+/// `R[r][r+1]`, `R[r][r+2]` (indices mod 3), so that `R v = d v + p v.next1() + q v.next2()`
+/// ([`transform_diagonals`]) takes no shuffle of `R`. From `R = (w² − |s|²) I + 2 s sᵀ + 2w[s]×`
+/// and `|s|² + w² = 1`: `d = s · 2s + (w · 2w − 1)`, `p = s · (2s).next1() − w (2s).next2()`,
+/// `q = s · (2s).next2() + w (2s).next1()`. `w` usually arrives before `s` (it takes fewer
+/// steps), so `d` is one product and one sum after `2s`, without lane permutations.
 #[inline(always)]
 pub(crate) fn rotation_diagonals<L: Lanes>(s: L, w: L) -> [L; 3] {
     let s2 = s.add(s);
     let (s2n1, s2n2) = (s2.next1(), s2.next2());
-    let a = s.mul(s2);
-    let d = L::splat(1.0).sub(a.next1().add(a.next2()));
+    let d = s.mul(s2).add(w.mul(w.add(w)).sub(L::splat(1.0)));
     let p = s.mul(s2n1).sub(w.mul(s2n2));
     let q = s.mul(s2n2).add(w.mul(s2n1));
     [d, p, q]
 }
 
-/// `R v` for `R` given by [`rotation_diagonals`] and `v` in lanes x, y, z:
-/// `d v + p v.next1() + q v.next2()` (summed in that order).
+/// `R v + t` for `R` given by [`rotation_diagonals`] and `v`, `t` in lanes x, y, z, summed as
+/// `(d v + p v.next1()) + (q v.next2() + t)` (two sums deep after the products).
 #[inline(always)]
-pub(crate) fn rotate_diagonals<L: Lanes>([d, p, q]: [L; 3], v: L) -> L {
-    d.mul(v).add(p.mul(v.next1())).add(q.mul(v.next2()))
+pub(crate) fn transform_diagonals<L: Lanes>([d, p, q]: [L; 3], v: L, t: L) -> L {
+    d.mul(v).add(p.mul(v.next1())).add(q.mul(v.next2()).add(t))
 }
 
 /// A vector's `x, y, z` in lanes.

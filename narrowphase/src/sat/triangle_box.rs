@@ -43,7 +43,7 @@
 //! `[−r, r]`" as `max(lo, −hi) > r`, one comparison.
 
 use super::lanes::{
-    relative_pose_lanes, rotate_diagonals, rotation_diagonals, vector, Fast, Lanes,
+    relative_pose_lanes, rotation_diagonals, transform_diagonals, vector, Fast, Lanes,
 };
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Point, Real, Vector};
@@ -193,7 +193,7 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 ) -> bool {
     let (s, w, t) = relative_pose_lanes::<L>(pose_b, pose_t);
     let m = rotation_diagonals(s, w);
-    let v = L::points(tri).map(|c| rotate_diagonals(m, c).add(t));
+    let v = L::points(tri).map(|c| transform_diagonals(m, c, t));
     overlap_with(v, vector(e))
 }
 
@@ -247,10 +247,11 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     let (p0, p1, p2) = (project(x, y, z), project(x1, y1, z1), project(x2, y2, z2));
     let (lo, hi) = (p2.min(p0.min(p1)), p2.max(p1.max(p0)));
     let r = ex.mul(nx.abs()).add(ey.mul(ny.abs())).add(ez.mul(nz.abs()));
-    sep = L::or(sep, lo.max(hi.neg()).gt(r));
     sep = L::or(sep, edge_axis([fy, fz], [y, z], nx, [ey, ez]));
     sep = L::or(sep, edge_axis([fz, fx], [z, x], ny, [ez, ex]));
     sep = L::or(sep, edge_axis([fx, fy], [x, y], nz, [ex, ey]));
+    // The plane's mask last: it is the last one ready.
+    sep = L::or(sep, lo.max(hi.neg()).gt(r));
     !L::any(sep)
 }
 
