@@ -15,8 +15,8 @@
 //! the normal the plane test computes anyway: one addition instead of a second projection.
 //! That sum rounds differently from `a · vᵢ₊₂` computed directly: the entries of `a` are
 //! entries of `fᵢ`, so both `p₀` and `(nᵢ)ⱼ` round by a few `u |a| (|vᵢ| + |fᵢ₊₂|)` (`u` = 2⁻²⁴),
-//! the order of what the direct product rounds by (`|fᵢ₊₂| ≤ |vᵢ| + |vᵢ₊₂|`), and small against
-//! the 10⁻⁶ widening of the radius `≥ eₘᵢₙ |a|` below. So a pair whose gap on that axis is
+//! the order of what the direct product rounds by (`|fᵢ₊₂| ≤ |vᵢ| + |vᵢ₊₂|`): the corner moves
+//! by a few `u (|vᵢ| + |fᵢ₊₂|)` metres along the axis. So a pair whose gap on that axis is
 //! within that rounding may be reported touching, and an overlapping pair is reported apart
 //! only when its overlap is within it (the property tests compare with the report path and
 //! oracles at 10⁻⁴ relative).
