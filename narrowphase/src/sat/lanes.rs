@@ -15,7 +15,7 @@
 //! Lane permutations are named after where lane `j` reads from: [`Lanes::next1`] puts lane
 //! `(j + 1) % 3` in lane `j`, [`Lanes::next2`] lane `(j + 2) % 3`.
 
-use crate::math::{Isometry, Real, Vector};
+use crate::math::{Isometry, Point, Real, Vector};
 
 /// Three values processed together (see the module docs).
 pub(crate) trait Lanes: Copy {
@@ -29,6 +29,9 @@ pub(crate) trait Lanes: Copy {
     /// `b.translation − a.translation`: on SSE two loads of four values (the last quaternion
     /// entry and the translation), one subtraction and one shuffle.
     fn translation_difference(a: &Isometry, b: &Isometry) -> Self;
+    /// The dot product of the two poses' rotation quaternions as 4-vectors, in every lane,
+    /// summed as `(i i' + k k') + (j j' + w w')` (on SSE one product, two shuffles, two sums).
+    fn rotation_dot(a: &Isometry, b: &Isometry) -> Self;
     /// `v` in every lane.
     fn splat(v: Real) -> Self;
     /// Lane-wise `self + o`.
@@ -51,13 +54,16 @@ pub(crate) trait Lanes: Copy {
     fn min(self, o: Self) -> Self;
     /// Lane-wise `if self > o { self } else { o }` (SSE `maxps`; `o` when either is NaN).
     fn max(self, o: Self) -> Self;
-    /// The x's, y's and z's of three vectors `v` (in lanes 0, 1, 2: `columns(v)[k]` holds
-    /// `v[0][k], v[1][k], v[2][k]`), the layout in which a kernel works on three points at once.
-    fn columns(v: [[Real; 3]; 3]) -> [Self; 3];
     /// Lane 0, lane 1 and lane 2, each in every lane.
     fn splats(self) -> [Self; 3];
     /// Lane 0 of `a`, of `b` and of `c`, in lanes 0, 1, 2.
     fn firsts(a: Self, b: Self, c: Self) -> Self;
+    /// Three points `v`, each in lanes x, y, z (on SSE three loads and one shuffle).
+    fn points(v: &[Point; 3]) -> [Self; 3];
+    /// The 3 × 3 transpose: lane `j` of result `k` is lane `k` of `v[j]` (from three vectors,
+    /// each in lanes x, y, z, to their x's, y's and z's, each in lanes 0, 1, 2, the layout in
+    /// which a kernel works on three points at once; and back).
+    fn transpose(v: [Self; 3]) -> [Self; 3];
     /// Lane `j` gets lane `(j + 1) % 3`.
     fn next1(self) -> Self;
     /// Lane `j` gets lane `(j + 2) % 3`.
@@ -83,37 +89,61 @@ pub(crate) trait Lanes: Copy {
 #[inline(always)]
 pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, Real, L) {
     let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
-    let va = L::new_w(qa.i, qa.j, qa.k, qa.w);
-    let vb = L::new_w(qb.i, qb.j, qb.k, qb.w);
-    let (wa, wb) = (qa.w, qb.w);
-    let s = L::splat(wa)
-        .mul(vb)
-        .sub(L::splat(wb).mul(va))
-        .sub(va.cross(vb));
-    let w = wa * wb + (qa.i * qb.i + qa.j * qb.j + qa.k * qb.k);
-    let d = L::translation_difference(pose_a, pose_b);
+    let w = qa.w * qb.w + (qa.i * qb.i + qa.j * qb.j + qa.k * qb.k);
+    let (s, va, wa, d) = relative_parts::<L>(pose_a, pose_b);
     let c = va.cross(d);
-    let t = d.add(L::splat(2.0).mul(va.cross(c).sub(L::splat(wa).mul(c))));
+    let t = d.add(L::splat(2.0).mul(va.cross(c).sub(wa.mul(c))));
     (s, w, t)
 }
 
-/// Three points `v` given as [`Lanes::columns`] (`v[k]`: their coordinate `k`), rotated by
-/// the unit quaternion `(s, w)` then moved by `t`: `v + 2 (w c + s × c) + t` with `c = s × v`,
-/// each coordinate by the same operations as [`Lanes::cross`] would do on one point in lanes.
+/// [`relative_pose`] with the quaternion's scalar part in every lane, summed as
+/// [`Lanes::rotation_dot`] does, and the translation summed as
+/// `(d − 2 w_a c) + v_a × 2c` with `2c = v_a × 2d` (one step shorter than [`relative_pose`]'s
+/// order): on lanes without moving the parts to scalars and back. Either may differ from
+/// [`relative_pose`]'s in the last bit.
 #[inline(always)]
-pub(crate) fn transform_columns<L: Lanes>(s: L, w: Real, t: L, v: [L; 3]) -> [L; 3] {
-    let cross = |[ax, ay, az]: [L; 3], [bx, by, bz]: [L; 3]| {
-        [
-            ay.mul(bz).sub(az.mul(by)),
-            az.mul(bx).sub(ax.mul(bz)),
-            ax.mul(by).sub(ay.mul(bx)),
-        ]
-    };
-    let s = s.splats();
-    let (w, two, t) = (L::splat(w), L::splat(2.0), t.splats());
-    let c = cross(s, v);
-    let d = cross(s, c);
-    [0, 1, 2].map(|k| v[k].add(two.mul(w.mul(c[k]).add(d[k]))).add(t[k]))
+pub(crate) fn relative_pose_lanes<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L, L) {
+    let (s, va, wa, d) = relative_parts::<L>(pose_a, pose_b);
+    let c2 = va.cross(d.add(d));
+    let t = d.sub(wa.mul(c2)).add(va.cross(c2));
+    (s, L::rotation_dot(pose_a, pose_b), t)
+}
+
+/// The parts of [`relative_pose`] both forms share: the vector part `s` of the relative
+/// quaternion, `A`'s vector part `v_a`, `w_a` in every lane, and `d = t_b − t_a`.
+#[inline(always)]
+fn relative_parts<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L, L, L) {
+    let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
+    let va = L::new_w(qa.i, qa.j, qa.k, qa.w);
+    let vb = L::new_w(qb.i, qb.j, qb.k, qb.w);
+    let wa = L::splat(qa.w);
+    let s = wa.mul(vb).sub(L::splat(qb.w).mul(va)).sub(va.cross(vb));
+    (s, va, wa, L::translation_difference(pose_a, pose_b))
+}
+
+/// The rotation matrix `R` of the unit quaternion `(s, w)` (vector part in lanes, `w` in every
+/// lane) as its three wrapped diagonals `[d, p, q]`: lane `r` of `d`, `p`, `q` holds `R[r][r]`,
+/// `R[r][r+1]`, `R[r][r+2]` (indices mod 3), so that `R v = d v + p v.next1() + q v.next2()`
+/// ([`transform_diagonals`]) takes no shuffle of `R`. From `R = (w² − |s|²) I + 2 s sᵀ + 2w[s]×`
+/// and `|s|² + w² = 1`: `d = (s · 2s − 1) + w · 2w`, `p = s · (2s).next1() − w (2s).next2()`,
+/// `q = s · (2s).next2() + w (2s).next1()`. `w` arrives before `s` (it takes fewer steps),
+/// so `w · 2w` is ready when `s · 2s − 1` is, and no step of `d` permutes lanes.
+#[inline(always)]
+pub(crate) fn rotation_diagonals<L: Lanes>(s: L, w: L) -> [L; 3] {
+    let s2 = s.add(s);
+    let (s2n1, s2n2) = (s2.next1(), s2.next2());
+    let d = s.mul(s2).sub(L::splat(1.0)).add(w.mul(w.add(w)));
+    let p = s.mul(s2n1).sub(w.mul(s2n2));
+    let q = s.mul(s2n2).add(w.mul(s2n1));
+    [d, p, q]
+}
+
+/// `R v + t` for `R` given by [`rotation_diagonals`] and `v`, `t` in lanes x, y, z, summed as
+/// `(p v.next1() + q v.next2()) + (d v + t)` (two sums deep after the products; `d` and `t`
+/// come last).
+#[inline(always)]
+pub(crate) fn transform_diagonals<L: Lanes>([d, p, q]: [L; 3], v: L, t: L) -> L {
+    p.mul(v.next1()).add(q.mul(v.next2())).add(d.mul(v).add(t))
 }
 
 /// A vector's `x, y, z` in lanes.
@@ -156,6 +186,11 @@ impl Lanes for Scalar {
     fn translation_difference(a: &Isometry, b: &Isometry) -> Self {
         let (a, b) = (&a.translation.vector, &b.translation.vector);
         Scalar([b.x - a.x, b.y - a.y, b.z - a.z])
+    }
+    #[inline(always)]
+    fn rotation_dot(a: &Isometry, b: &Isometry) -> Self {
+        let (a, b) = (&a.rotation, &b.rotation);
+        Scalar([(a.i * b.i + a.k * b.k) + (a.j * b.j + a.w * b.w); 3])
     }
     #[inline(always)]
     fn splat(v: Real) -> Self {
@@ -202,16 +237,20 @@ impl Lanes for Scalar {
         self.zip(o, |a, b| if a > b { a } else { b })
     }
     #[inline(always)]
-    fn columns(v: [[Real; 3]; 3]) -> [Self; 3] {
-        [0, 1, 2].map(|k| Scalar([v[0][k], v[1][k], v[2][k]]))
-    }
-    #[inline(always)]
     fn splats(self) -> [Self; 3] {
         self.0.map(|a| Scalar([a; 3]))
     }
     #[inline(always)]
     fn firsts(a: Self, b: Self, c: Self) -> Self {
         Scalar([a.0[0], b.0[0], c.0[0]])
+    }
+    #[inline(always)]
+    fn points(v: &[Point; 3]) -> [Self; 3] {
+        v.map(|c| Scalar([c.x, c.y, c.z]))
+    }
+    #[inline(always)]
+    fn transpose(v: [Self; 3]) -> [Self; 3] {
+        [0, 1, 2].map(|k| Scalar([v[0].0[k], v[1].0[k], v[2].0[k]]))
     }
     #[inline(always)]
     fn next1(self) -> Self {
@@ -245,7 +284,7 @@ pub(crate) use sse::Sse;
 #[cfg(target_arch = "x86_64")]
 mod sse {
     use super::Lanes;
-    use crate::math::{Isometry, Real};
+    use crate::math::{Isometry, Point, Real};
     use std::arch::x86_64::*;
 
     /// Three lanes in an SSE register (lane 3 ignored).
@@ -287,6 +326,23 @@ mod sse {
             Sse(unsafe {
                 let d = _mm_sub_ps(tail(b), tail(a));
                 _mm_shuffle_ps::<0b00_11_10_01>(d, d)
+            })
+        }
+        #[inline(always)]
+        fn rotation_dot(a: &Isometry, b: &Isometry) -> Self {
+            // The quaternion (i, j, k, w) is the first four `Real`s of an isometry (see
+            // `translation_difference`).
+            let q = |p: &Isometry| {
+                // SAFETY: SSE baseline on x86_64; the 16 bytes read lie inside the isometry
+                // (28 bytes, asserted in `translation_difference`); `loadu` needs no alignment.
+                unsafe { _mm_loadu_ps(p as *const Isometry as *const Real) }
+            };
+            // SAFETY: SSE baseline on x86_64.
+            Sse(unsafe {
+                let p = _mm_mul_ps(q(a), q(b));
+                // (ii' + kk', jj' + ww', kk' + ii', ww' + jj'), then each lane plus its neighbour.
+                let h = _mm_add_ps(p, _mm_shuffle_ps::<0b01_00_11_10>(p, p));
+                _mm_add_ps(h, _mm_shuffle_ps::<0b10_11_00_01>(h, h))
             })
         }
         #[inline(always)]
@@ -350,24 +406,6 @@ mod sse {
             Sse(unsafe { _mm_max_ps(self.0, o.0) })
         }
         #[inline(always)]
-        fn columns(v: [[Real; 3]; 3]) -> [Self; 3] {
-            // Two loads of four values and one of one, then five shuffles (lane 3 of each
-            // result repeats lane 2). `_mm_shuffle_ps::<m>(a, b)` takes lanes 0, 1 from `a`
-            // and 2, 3 from `b`, two bits of `m` per lane, lane 0 in the low bits.
-            // SAFETY: SSE baseline on x86_64.
-            unsafe {
-                let a = _mm_setr_ps(v[0][0], v[0][1], v[0][2], v[1][0]); // x0 y0 z0 x1
-                let b = _mm_setr_ps(v[1][1], v[1][2], v[2][0], v[2][1]); // y1 z1 x2 y2
-                let c = _mm_set_ss(v[2][2]); // z2
-                let x = _mm_shuffle_ps::<0b10_10_11_00>(a, b); // x0 x1 x2 x2
-                let t = _mm_shuffle_ps::<0b11_00_01_01>(a, b); // y0 y0 y1 y2
-                let y = _mm_shuffle_ps::<0b11_11_10_00>(t, t); // y0 y1 y2 y2
-                let u = _mm_shuffle_ps::<0b01_01_10_10>(a, b); // z0 z0 z1 z1
-                let z = _mm_shuffle_ps::<0b00_00_10_00>(u, c); // z0 z1 z2 z2
-                [Sse(x), Sse(y), Sse(z)]
-            }
-        }
-        #[inline(always)]
         fn splats(self) -> [Self; 3] {
             // SAFETY: SSE baseline on x86_64.
             unsafe {
@@ -383,6 +421,43 @@ mod sse {
             // (a0, b0, a1, b1), then its low half with c's: (a0, b0, c0, c1).
             // SAFETY: SSE baseline on x86_64.
             Sse(unsafe { _mm_movelh_ps(_mm_unpacklo_ps(a.0, b.0), c.0) })
+        }
+        #[inline(always)]
+        fn points(v: &[Point; 3]) -> [Self; 3] {
+            // Three points are nine `Real`s in a row, x, y, z each (checked below at compile
+            // time): three loads of four (lane 3 of the first two is the next point's x), the
+            // last one shifted by a shuffle (z1 x2 y2 z2 -> x2 y2 z2 z1).
+            const _: () = assert!(
+                std::mem::size_of::<[Point; 3]>() == 9 * 4
+                    && std::mem::offset_of!(Point, coords) == 0
+            );
+            let p = v as *const [Point; 3] as *const Real;
+            // SAFETY: SSE baseline on x86_64; `p` comes from a reference to the nine `Real`s
+            // (size asserted above) and the loads read `Real`s 0..4, 3..7 and 5..9 of them;
+            // `loadu` needs no alignment.
+            unsafe {
+                let c = _mm_loadu_ps(p.add(5));
+                [
+                    Sse(_mm_loadu_ps(p)),
+                    Sse(_mm_loadu_ps(p.add(3))),
+                    Sse(_mm_shuffle_ps::<0b00_11_10_01>(c, c)),
+                ]
+            }
+        }
+        #[inline(always)]
+        fn transpose(v: [Self; 3]) -> [Self; 3] {
+            // Five shuffles; lane 3 of each result repeats a lane of the 3 × 3 block.
+            // SAFETY: SSE baseline on x86_64.
+            unsafe {
+                let [a, b, c] = v.map(|s| s.0);
+                let lo = _mm_unpacklo_ps(a, b); // a0 b0 a1 b1
+                let hi = _mm_unpackhi_ps(a, b); // a2 b2 a3 b3
+                [
+                    Sse(_mm_movelh_ps(lo, c)),                   // a0 b0 c0 c1
+                    Sse(_mm_shuffle_ps::<0b01_01_11_10>(lo, c)), // a1 b1 c1 c1
+                    Sse(_mm_shuffle_ps::<0b10_10_01_00>(hi, c)), // a2 b2 c2 c2
+                ]
+            }
         }
         #[inline(always)]
         fn next1(self) -> Self {

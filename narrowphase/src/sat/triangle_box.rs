@@ -4,13 +4,23 @@
 //! With the triangle's corners `v0, v1, v2` in the box's frame (box centred at the origin,
 //! half-extents `e`), the candidates are, in this order (0-based index):
 //! - `0..3`: the box's face normals (the triangle's AABB against the box), `FaceB(j)`;
-//! - `3`: the triangle's normal, tried as each of `n = fₖ₊₁ × fₖ₊₂`, `k = 0, 1, 2`,
-//!   `FaceA(0)` (plane against box);
+//! - `3`: the triangle's normal, tried as each of `nᵢ = fᵢ₊₂ × fᵢ`, `i = 0, 1, 2` (the cross
+//!   product of the two edges at corner `i`), `FaceA(0)` (plane against box);
 //! - `4 + 3i + j`: triangle edge `fᵢ = v(i+1) − vᵢ` × box axis `j`, `EdgeEdge(i, j)`.
 //!
 //! On an edge axis `a = uⱼ × fᵢ` two corners project to the same value, so only two
 //! projections are needed, and the box's radius is `Σ eₖ |aₖ|` (each `aₖ` is a single entry of
-//! `fᵢ`). An edge parallel to a box axis gives `a = 0`, all projections 0 and radius 0: it
+//! `fᵢ`). Corner `i` projects to `p₀ = a · vᵢ = (fᵢ × vᵢ)ⱼ`; corner `i + 2` to
+//! `p₀ + a · (vᵢ₊₂ − vᵢ) = p₀ + (fᵢ₊₂ × fᵢ)ⱼ = p₀ + (nᵢ)ⱼ` (as `vᵢ₊₂ − vᵢ = −fᵢ₊₂`), an entry of
+//! the normal the plane test computes anyway: one addition instead of a second projection.
+//! That sum rounds differently from `a · vᵢ₊₂` computed directly: the entries of `a` are
+//! entries of `fᵢ`, so both `p₀` and `(nᵢ)ⱼ` round by a few `u |a| (|vᵢ| + |fᵢ₊₂|)` (`u` = 2⁻²⁴),
+//! the order of what the direct product rounds by (`|fᵢ₊₂| ≤ |vᵢ| + |vᵢ₊₂|`): the corner moves
+//! by a few `u (|vᵢ| + |fᵢ₊₂|)` metres along the axis. So a pair whose gap on that axis is
+//! within that rounding may be reported touching, and an overlapping pair is reported apart
+//! only when its overlap is within it (the property tests compare with the report path and
+//! oracles at 10⁻⁴ relative).
+//! An edge parallel to a box axis gives `a = 0`, all projections 0 and radius 0: it
 //! cannot report a gap. The radius is widened by a relative `10⁻⁶` so rounding on a
 //! near-parallel edge cannot fake one either.
 //!
@@ -25,14 +35,16 @@
 //! test on it and cannot report a gap that axis does not show (nearly collinear corners
 //! can still turn it; then it may say "touching" for a pair a little apart, never the converse).
 //! So all three cross products are tried, each a sound axis, which costs nothing on lanes
-//! (lane `k` tries `fₖ₊₁ × fₖ₊₂`) and includes the one from the two shorter edges: picking it
+//! (lane `i` tries `nᵢ = fᵢ₊₂ × fᵢ`) and includes the one from the two shorter edges: picking it
 //! by the longest edge was a data-dependent choice (a branch that mispredicted on random
 //! triangles, then lane masks).
 //!
 //! Every test reads "the triangle's interval `[lo, hi]` on the axis misses the box's
 //! `[−r, r]`" as `max(lo, −hi) > r`, one comparison.
 
-use super::lanes::{relative_pose, transform_columns, vector, Fast, Lanes};
+use super::lanes::{
+    relative_pose_lanes, rotation_diagonals, transform_diagonals, vector, Fast, Lanes,
+};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::Obb;
@@ -96,14 +108,14 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             max(lo, -hi) > e[k]
         }
         3 => {
-            // Each n = f(k+1) × f(k+2) (see the module docs); the corners projected in the
-            // order k, k + 1, k + 2, summed x, y, z, as the lanes of [`overlap_with`] do.
+            // Each nᵢ = f(i+2) × fᵢ (see the module docs), the corners projected in the
+            // order i, i + 1, i + 2, summed x, y, z, as lane i of [`overlap_with`] does.
             let eg = e * (1.0 + REL_EPS);
-            let f = [0, 1, 2].map(|i| v[(i + 1) % 3] - v[i]);
-            (0..3).any(|k| {
-                let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-                let n = f[k1].cross(&f[k2]);
-                let [p0, p1, p2] = [k, k1, k2].map(|c| n.x * v[c].x + n.y * v[c].y + n.z * v[c].z);
+            (0..3).any(|i| {
+                let n = normal(v, i);
+                let [p0, p1, p2] = [0, 1, 2].map(|m| {
+                    n.x * v[(i + m) % 3].x + n.y * v[(i + m) % 3].y + n.z * v[(i + m) % 3].z
+                });
                 let (lo, hi) = (min(p2, min(p0, p1)), max(p2, max(p1, p0)));
                 let r = eg.x * n.x.abs() + eg.y * n.y.abs() + eg.z * n.z.abs();
                 max(lo, -hi) > r
@@ -114,16 +126,26 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
             let f = v[(i + 1) % 3] - v[i];
             // a = uⱼ × f = (aⱼ = 0, a_j1 = −f_j2, a_j2 = f_j1), written out: multiplying by
-            // the zero and unit entries cannot be folded away in floating point.
-            let (va, vc) = (v[i], v[(i + 2) % 3]);
+            // the zero and unit entries cannot be folded away in floating point. Corner i
+            // projects to p0 = (f × vᵢ)ⱼ; corner i + 2 to p0 + a · (v(i+2) − vᵢ) = p0 + nⱼ
+            // (module docs).
+            let va = v[i];
             let p0 = f[j1] * va[j2] - f[j2] * va[j1];
-            let p2 = f[j1] * vc[j2] - f[j2] * vc[j1];
+            let p2 = p0 + normal(v, i)[j];
             let eg = e * (1.0 + REL_EPS);
             let r = eg[j1] * f[j2].abs() + eg[j2] * f[j1].abs();
             let (lo, hi) = (min(p0, p2), max(p2, p0));
             max(lo, -hi) > r
         }
     }
+}
+
+/// The triangle's normal at corner `i`, `nᵢ = f(i+2) × fᵢ` with `fₖ = v(k+1) − vₖ` (lane `i`
+/// of [`overlap_with`]).
+#[inline(always)]
+fn normal(v: &[Vector; 3], i: usize) -> Vector {
+    let f = |k: usize| v[(k + 1) % 3] - v[k];
+    f((i + 2) % 3).cross(&f(i))
 }
 
 /// The first of the 13 candidates separating the triangle with corners `v` (in the box's
@@ -148,13 +170,14 @@ pub fn first_separating_axis(v: &[Vector; 3], e: &Vector) -> Option<u16> {
 /// without early exit, on the fastest lane backend of the target.
 #[inline]
 pub fn overlap(v: &[Vector; 3], e: &Vector) -> bool {
-    overlap_with::<Fast>(Fast::columns(v.map(|c| [c.x, c.y, c.z])), vector(e))
+    overlap_with::<Fast>(v.map(|c| vector(&c)), vector(e))
 }
 
 /// True when the triangle `tri` (local corners) at `pose_t` and the box of half-extents `e`
 /// at `pose_b` overlap or touch: the corners are brought into the box's frame on lanes (one
-/// quaternion product, then the three corners rotated together), then [`overlap`]'s test runs.
-/// No matrix, no data-dependent branch.
+/// quaternion product, its rotation matrix as three wrapped diagonals, then each corner
+/// rotated with three products and no shuffle on the pose's path), then [`overlap`]'s test
+/// runs. No data-dependent branch.
 #[inline]
 pub fn overlap_poses(pose_t: &Isometry, tri: &[Point; 3], pose_b: &Isometry, e: &Vector) -> bool {
     overlap_poses_with::<Fast>(pose_t, tri, pose_b, e)
@@ -168,70 +191,67 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     pose_b: &Isometry,
     e: &Vector,
 ) -> bool {
-    let (s, w, t) = relative_pose::<L>(pose_b, pose_t);
-    let v = transform_columns(s, w, t, L::columns(tri.map(|c| [c.x, c.y, c.z])));
+    let (s, w, t) = relative_pose_lanes::<L>(pose_b, pose_t);
+    let m = rotation_diagonals(s, w);
+    let v = L::points(tri).map(|c| transform_diagonals(m, c, t));
     overlap_with(v, vector(e))
 }
 
 /// Edge × box axis `j` for the three edges at once (lane `i`: edge `i`), given the entries
-/// `j1 = j + 1`, `j2 = j + 2` of the edges `f`, of their first corners `va` and of the corners
-/// opposite them `vc`, and the widened half-extents `eg`: the line of [`separates`] for that
-/// axis.
+/// `j1 = j + 1`, `j2 = j + 2` of the edges `f` and of their first corners `va`, entry `j` of
+/// the normals `n` (lane `i`: `f(i+2) × fᵢ`) and the widened half-extents `eg`: the line of
+/// [`separates`] for that axis.
 #[inline(always)]
-fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], vc: [L; 2], eg: [L; 2]) -> L::Mask {
+fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], n: L, eg: [L; 2]) -> L::Mask {
     let p0 = f[0].mul(va[1]).sub(f[1].mul(va[0]));
-    let p2 = f[0].mul(vc[1]).sub(f[1].mul(vc[0]));
+    let p2 = p0.add(n);
     let r = eg[0].mul(f[1].abs()).add(eg[1].mul(f[0].abs()));
     let (lo, hi) = (p0.min(p2), p2.max(p0));
     lo.max(hi.neg()).gt(r)
 }
 
-/// The lane kernel, on the corners as [`Lanes::columns`] (`v[k]`: coordinate `k` of corners
-/// 0, 1, 2 in lanes 0, 1, 2; so lane `i` of a lane permutation `next1` / `next2` is corner
-/// `i + 1` / `i + 2`) and the half-extents `e` in lanes x, y, z. Every axis family is
-/// lane-wise, with few lane permutations (the previous layout, lanes = box axes, needed ~80
-/// shuffles per call, all on one execution port, and took 10 % more time per call in the micro
-/// benchmark with its pairs in cache):
-/// - box faces: the corners gathered back to lanes x, y, z, their min and max;
+/// The lane kernel, on the corners `v` (each in lanes x, y, z) and the half-extents `e` in
+/// lanes x, y, z. Every axis family is lane-wise, with few lane permutations (the previous
+/// layout, lanes = box axes for everything, needed ~80 shuffles per call, all on one execution
+/// port, and took 10 % more time per call in the micro benchmark with its pairs in cache):
+/// - box faces (lane k): the corners' min and max on axis k, on the corners as given;
+/// - then the corners transposed ([`Lanes::transpose`]: `x` holds the x's of corners
+///   0, 1, 2 in lanes 0, 1, 2; so lane `i` of a lane permutation `next1` / `next2` is corner
+///   `i + 1` / `i + 2`);
 /// - edge `i` × box axis `j`: lane `i`, one call of `edge_axis` per `j`;
-/// - the plane: lane `k` tests the normal `f(k+1) × f(k+2)`.
+/// - the plane: lane `i` tests the normal `nᵢ = f(i+2) × fᵢ`.
 ///
 /// Each lane computes the scalar line of its axis in [`separates`] (same operations, same
 /// order), so the two agree bit for bit.
 #[inline(always)]
 pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
-    let [x, y, z] = v;
+    // Box faces (lane k): the corners' extent on axis k against [−eₖ, eₖ].
+    let [v0, v1, v2] = v;
+    let (lo, hi) = (v2.min(v0.min(v1)), v2.max(v1.max(v0)));
+    let mut sep = lo.max(hi.neg()).gt(e);
+    let [x, y, z] = L::transpose(v);
     // Lane i: corner i + 1, corner i + 2.
     let (x1, y1, z1) = (x.next1(), y.next1(), z.next1());
     let (x2, y2, z2) = (x.next2(), y.next2(), z.next2());
-    // Box faces (lane k): the corners' extent on axis k against [−eₖ, eₖ], on the corners
-    // gathered back to lanes x, y, z (six shuffles, then four min / max instead of twelve).
-    let (v0, v1, v2) = (
-        L::firsts(x, y, z),
-        L::firsts(x1, y1, z1),
-        L::firsts(x2, y2, z2),
-    );
-    let (lo, hi) = (v2.min(v0.min(v1)), v2.max(v1.max(v0)));
-    let mut sep = lo.max(hi.neg()).gt(e);
-    // Edge i × box axis j: a = uⱼ × fᵢ; corners i and i + 2 projected (corner i + 1
-    // projects as corner i).
+    // Edge i × box axis j: a = uⱼ × fᵢ; corner i projected, corner i + 2 as that plus
+    // (nᵢ)ⱼ (corner i + 1 projects as corner i).
     let [ex, ey, ez] = e.mul(L::splat(1.0 + REL_EPS)).splats();
     let (fx, fy, fz) = (x1.sub(x), y1.sub(y), z1.sub(z));
-    // The triangle's plane (lane k): n = f(k+1) × f(k+2), the corners' interval
-    // [min n · vᵢ, max n · vᵢ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
-    let (ax, ay, az) = (fx.next1(), fy.next1(), fz.next1());
-    let (bx, by, bz) = (fx.next2(), fy.next2(), fz.next2());
-    let nx = ay.mul(bz).sub(az.mul(by));
-    let ny = az.mul(bx).sub(ax.mul(bz));
-    let nz = ax.mul(by).sub(ay.mul(bx));
+    // The triangle's plane (lane i): nᵢ = f(i+2) × fᵢ, the corners' interval
+    // [min n · vₖ, max n · vₖ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
+    let (ax, ay, az) = (fx.next2(), fy.next2(), fz.next2());
+    let nx = ay.mul(fz).sub(az.mul(fy));
+    let ny = az.mul(fx).sub(ax.mul(fz));
+    let nz = ax.mul(fy).sub(ay.mul(fx));
     let project = |x: L, y: L, z: L| nx.mul(x).add(ny.mul(y)).add(nz.mul(z));
     let (p0, p1, p2) = (project(x, y, z), project(x1, y1, z1), project(x2, y2, z2));
     let (lo, hi) = (p2.min(p0.min(p1)), p2.max(p1.max(p0)));
     let r = ex.mul(nx.abs()).add(ey.mul(ny.abs())).add(ez.mul(nz.abs()));
+    sep = L::or(sep, edge_axis([fy, fz], [y, z], nx, [ey, ez]));
+    sep = L::or(sep, edge_axis([fz, fx], [z, x], ny, [ez, ex]));
+    sep = L::or(sep, edge_axis([fx, fy], [x, y], nz, [ex, ey]));
+    // The plane's mask last: it is the last one ready.
     sep = L::or(sep, lo.max(hi.neg()).gt(r));
-    sep = L::or(sep, edge_axis([fy, fz], [y, z], [y2, z2], [ey, ez]));
-    sep = L::or(sep, edge_axis([fz, fx], [z, x], [z2, x2], [ez, ex]));
-    sep = L::or(sep, edge_axis([fx, fy], [x, y], [x2, y2], [ex, ey]));
     !L::any(sep)
 }
 
@@ -323,7 +343,7 @@ mod tests {
             let want = first_separating_axis(&v, &e).is_none();
             seen[want as usize] += 1;
             assert_eq!(overlap(&v, &e), want, "case {k}");
-            let lanes = Scalar::columns(v.map(|c| [c.x, c.y, c.z]));
+            let lanes = v.map(|c| Scalar([c.x, c.y, c.z]));
             assert_eq!(
                 overlap_with(lanes, Scalar([e.x, e.y, e.z])),
                 want,
