@@ -14,7 +14,8 @@ use crate::math::{Matrix, Real};
 use std::ops::{Add, Sub};
 pub(crate) use tumble_narrowphase::simd::{prefetch, transpose, F4, LANES, M4};
 
-/// [`M4::select`] for vectors.
+/// [`M4::select`] for vectors (a trait because `M4` belongs to the narrow-phase crate, which
+/// knows nothing of `V4`).
 pub(crate) trait SelectV {
     /// `a` in the lanes where the mask is true, `b` elsewhere, for vectors.
     fn select_v(self, a: V4, b: V4) -> V4;
