@@ -75,7 +75,7 @@ mod stages;
 
 use crate::math::{Matrix, Real, Vector};
 use crate::world::ContactPair;
-use lanes::{transpose, F4, LANES, M3W, M4, V4};
+use lanes::{transpose, SelectV, F4, LANES, M3W, M4, V4};
 use rayon::prelude::*;
 use stages::Stages;
 

@@ -32,6 +32,8 @@ pub mod query;
 pub mod ray;
 pub mod sat;
 pub mod shape;
+#[doc(hidden)]
+pub mod simd;
 pub mod sweep;
 #[cfg(test)]
 mod test_util;

@@ -2,7 +2,7 @@
 
 use crate::contact::{ContactPoint, Manifold};
 use crate::math::{Isometry, Point, Real, Vector};
-use crate::sat::lanes::{Fast, Lanes};
+use crate::simd::{Fast, Lanes};
 
 /// True when spheres (`ca`, `ra`) and (`cb`, `rb`) overlap or touch: `|cb − ca|² ≤ (ra + rb)²`.
 #[inline]

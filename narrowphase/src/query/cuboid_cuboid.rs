@@ -26,7 +26,7 @@ use crate::contact::clipping::{reduce_to_four, ClipPolygon, MAX_CLIP_VERTICES};
 use crate::contact::{ContactPoint, Manifold};
 use crate::math::{Isometry, Matrix, Point, Real, Vector};
 use crate::sat::box_box::overlap_poses;
-use crate::sat::lanes::{vector, Fast, Lanes};
+use crate::simd::{vector, Fast, Lanes};
 
 /// Edge pairs whose cross product is shorter than this (sine of their angle) are skipped by
 /// the contact query. The entries of `R` are accurate to a few `f32::EPSILON` (≈ 10⁻⁶ at
@@ -635,7 +635,7 @@ fn closest_on_crossing_segments(
 mod tests {
     use super::*;
     use crate::math::{Rotation, Translation};
-    use crate::sat::lanes::Scalar;
+    use crate::simd::Scalar;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

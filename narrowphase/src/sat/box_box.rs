@@ -27,10 +27,11 @@
 //! Candidate order (0-based index): faces of A `0, 1, 2`; faces of B `3, 4, 5`;
 //! edge `i` of A × edge `j` of B at `6 + 3i + j`.
 
-use super::lanes::{relative_pose, vector, Fast, Lanes};
+use super::pose::relative_pose;
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Matrix, Real, Vector};
 use crate::shape::Obb;
+use crate::simd::{vector, Fast, Lanes};
 
 /// How many candidate axes the box–box test has.
 pub const AXIS_COUNT: u16 = 15;
@@ -324,9 +325,9 @@ fn report(index: u16) -> AxisReport {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lanes::Scalar;
     use super::*;
     use crate::math::{Rotation, Translation};
+    use crate::simd::Scalar;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

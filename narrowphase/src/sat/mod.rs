@@ -12,8 +12,8 @@
 //! - [`box_box`]: two boxes, 15 axes on the relative rotation matrix, `|R| + ε` so that
 //!   near-parallel edge pairs cannot fake a gap (Ericson §4.4.1). Never projects corners.
 //!   Its plain boolean (`box_box::overlap_poses`, what `query::intersection_test` runs) takes
-//!   the 15 axes three at a time without early exit, on the lanes of the private `lanes` module (SSE on
-//!   x86_64, the crate's one SIMD module, with a scalar twin).
+//!   the 15 axes three at a time without early exit, on three lanes of [`crate::simd`] (SSE on
+//!   x86_64, the project's one SIMD module, with a scalar twin).
 //! - [`triangle_box`]: 13 axes (3 box faces, the triangle normal, 9 edge × edge), in the box's
 //!   frame (Akenine-Möller's test, Ericson §5.2.9).
 //! - [`triangle_triangle`]: 11 axes (2 normals, 9 edge × edge), plus the 6 in-plane edge normals
@@ -35,7 +35,7 @@
 pub mod box_box;
 pub mod convex;
 pub mod gauss_map;
-pub(crate) mod lanes;
+mod pose;
 pub mod triangle_box;
 pub mod triangle_triangle;
 

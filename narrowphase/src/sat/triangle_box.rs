@@ -42,12 +42,11 @@
 //! Every test reads "the triangle's interval `[lo, hi]` on the axis misses the box's
 //! `[−r, r]`" as `max(lo, −hi) > r`, one comparison.
 
-use super::lanes::{
-    relative_pose_lanes, rotation_diagonals, transform_diagonals, vector, Fast, Lanes,
-};
+use super::pose::{relative_pose_lanes, rotation_diagonals, transform_diagonals};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::Obb;
+use crate::simd::{vector, Fast, Lanes};
 
 /// How many candidate axes the triangle–box test has.
 pub const AXIS_COUNT: u16 = 13;
@@ -295,9 +294,9 @@ fn report(index: u16) -> AxisReport {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lanes::Scalar;
     use super::*;
     use crate::math::{Rotation, Translation};
+    use crate::simd::Scalar;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

@@ -1,0 +1,71 @@
+//! Poses on lanes for the SAT kernels: the pose of one box in the other's frame and its
+//! rotation matrix, computed on three lanes ([`Lanes`], from [`crate::simd`], the crate's one
+//! SIMD module) and generic over the backend, so each kernel's tests can compare the SSE and
+//! scalar backends. Plain arithmetic on lanes, no `unsafe`.
+
+use crate::math::{Isometry, Real};
+use crate::simd::Lanes;
+
+/// The pose of B in A's frame, `A⁻¹ B`, as a quaternion `(s, w)` (vector part in lanes) and a
+/// translation: `q = conj(q_a) q_b = (w_a v_b − w_b v_a − v_a × v_b, w_a w_b + v_a · v_b)`,
+/// `t = conj(q_a) (t_b − t_a) = d + 2 (v_a × c − w_a c)` with `c = v_a × d`, `d = t_b − t_a`
+/// (Rodrigues' form for a unit quaternion).
+#[inline(always)]
+pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, Real, L) {
+    let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
+    let w = qa.w * qb.w + (qa.i * qb.i + qa.j * qb.j + qa.k * qb.k);
+    let (s, va, wa, d) = relative_parts::<L>(pose_a, pose_b);
+    let c = va.cross(d);
+    let t = d.add(L::splat(2.0).mul(va.cross(c).sub(wa.mul(c))));
+    (s, w, t)
+}
+
+/// [`relative_pose`] with the quaternion's scalar part in every lane, summed as
+/// [`Lanes::rotation_dot`] does, and the translation summed as
+/// `(d − 2 w_a c) + v_a × 2c` with `2c = v_a × 2d` (one step shorter than [`relative_pose`]'s
+/// order): on lanes without moving the parts to scalars and back. Either may differ from
+/// [`relative_pose`]'s in the last bit.
+#[inline(always)]
+pub(crate) fn relative_pose_lanes<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L, L) {
+    let (s, va, wa, d) = relative_parts::<L>(pose_a, pose_b);
+    let c2 = va.cross(d.add(d));
+    let t = d.sub(wa.mul(c2)).add(va.cross(c2));
+    (s, L::rotation_dot(pose_a, pose_b), t)
+}
+
+/// The parts of [`relative_pose`] both forms share: the vector part `s` of the relative
+/// quaternion, `A`'s vector part `v_a`, `w_a` in every lane, and `d = t_b − t_a`.
+#[inline(always)]
+fn relative_parts<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L, L, L) {
+    let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
+    let va = L::new_w(qa.i, qa.j, qa.k, qa.w);
+    let vb = L::new_w(qb.i, qb.j, qb.k, qb.w);
+    let wa = L::splat(qa.w);
+    let s = wa.mul(vb).sub(L::splat(qb.w).mul(va)).sub(va.cross(vb));
+    (s, va, wa, L::translation_difference(pose_a, pose_b))
+}
+
+/// The rotation matrix `R` of the unit quaternion `(s, w)` (vector part in lanes, `w` in every
+/// lane) as its three wrapped diagonals `[d, p, q]`: lane `r` of `d`, `p`, `q` holds `R[r][r]`,
+/// `R[r][r+1]`, `R[r][r+2]` (indices mod 3), so that `R v = d v + p v.next1() + q v.next2()`
+/// ([`transform_diagonals`]) takes no shuffle of `R`. From `R = (w² − |s|²) I + 2 s sᵀ + 2w[s]×`
+/// and `|s|² + w² = 1`: `d = (s · 2s − 1) + w · 2w`, `p = s · (2s).next1() − w (2s).next2()`,
+/// `q = s · (2s).next2() + w (2s).next1()`. `w` arrives before `s` (it takes fewer steps),
+/// so `w · 2w` is ready when `s · 2s − 1` is, and no step of `d` permutes lanes.
+#[inline(always)]
+pub(crate) fn rotation_diagonals<L: Lanes>(s: L, w: L) -> [L; 3] {
+    let s2 = s.add(s);
+    let (s2n1, s2n2) = (s2.next1(), s2.next2());
+    let d = s.mul(s2).sub(L::splat(1.0)).add(w.mul(w.add(w)));
+    let p = s.mul(s2n1).sub(w.mul(s2n2));
+    let q = s.mul(s2n2).add(w.mul(s2n1));
+    [d, p, q]
+}
+
+/// `R v + t` for `R` given by [`rotation_diagonals`] and `v`, `t` in lanes x, y, z, summed as
+/// `(p v.next1() + q v.next2()) + (d v + t)` (two sums deep after the products; `d` and `t`
+/// come last).
+#[inline(always)]
+pub(crate) fn transform_diagonals<L: Lanes>([d, p, q]: [L; 3], v: L, t: L) -> L {
+    p.mul(v.next1()).add(q.mul(v.next2())).add(d.mul(v).add(t))
+}
