@@ -20,7 +20,7 @@ pub fn closest_point_on_segment(p: &Point, a: &Point, b: &Point) -> (Point, Real
 /// and `[p2, q2]` (Ericson's ClosestPtSegmentSegment, §5.1.9): returns `(c1, c2, s, t)`.
 /// Handles degenerate (point) segments and parallel ones (then one of the many pairs).
 ///
-/// Nearly parallel segments (sine of their angle below [`NEAR_PARALLEL_SINE`]) are solved in
+/// Nearly parallel segments (sine of their angle below 10⁻², `NEAR_PARALLEL_SINE`) are solved in
 /// f64: the denominator `|d1|²|d2|² − (d1 · d2)²` is `sin²` of the angle times `|d1|²|d2|²`,
 /// so in f32 its rounding (about one ulp of `|d1|²|d2|²`) swamps it below a sine of ~10⁻³,
 /// and the f32 routine then takes `s = 0`: a pair up to `|d1| · sin` farther apart than the

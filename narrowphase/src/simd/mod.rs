@@ -11,10 +11,10 @@
 //! - four lanes, [`F4`] with its mask [`M4`]: concrete types with operators (`+ − ·`, unary
 //!   `−`) and methods, for the solver, which solves four constraints of one colour at once (as
 //!   Box2D v3's `contact_solver.c` does with its `b2FloatW`, and rapier with its `SimdReal`);
-//! - three lanes, the [`Lanes`] trait: the SAT kernels (box–box and triangle–box boolean tests,
+//! - three lanes, the `Lanes` trait: the SAT kernels (box–box and triangle–box boolean tests,
 //!   the box–box contact's axis search) and the ball–ball test are written once, generic over
-//!   it, and run on [`Fast`] (the three-lane view of an [`F4`] on x86-64, lane 3 ignored) or
-//!   [`Scalar`] (three `Real`s). Being generic lets each kernel's tests run both backends side
+//!   it, and run on `Fast` (the three-lane view of an [`F4`] on x86-64, lane 3 ignored) or
+//!   `Scalar` (three `Real`s). Being generic lets each kernel's tests run both backends side
 //!   by side on the same random inputs; the solver's code is not generic and only needs the
 //!   one type.
 //!
@@ -36,8 +36,8 @@
 //! (signed zeros, NaN, infinities, denormals, ties), and each kernel's tests compare the two
 //! backends on random inputs.
 //!
-//! Lane permutations are named after where lane `j` reads from: [`Lanes::next1`] puts lane
-//! `(j + 1) % 3` in lane `j`, [`Lanes::next2`] lane `(j + 2) % 3`.
+//! Lane permutations are named after where lane `j` reads from: `Lanes::next1` puts lane
+//! `(j + 1) % 3` in lane `j`, `Lanes::next2` lane `(j + 2) % 3`.
 
 mod scalar;
 #[cfg(target_arch = "x86_64")]
