@@ -27,7 +27,7 @@
 //! Candidate order (0-based index): faces of A `0, 1, 2`; faces of B `3, 4, 5`;
 //! edge `i` of A × edge `j` of B at `6 + 3i + j`.
 
-use super::pose::relative_pose;
+use super::pose::{relative_pose, rotation_diagonals};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Matrix, Real, Vector};
 use crate::shape::Obb;
@@ -177,9 +177,10 @@ pub(crate) fn overlap_matrix_with<L: Lanes>(
 /// 15-axis test of [`overlap`] on the relative pose, computed from the two quaternions
 /// without building a matrix first.
 ///
-/// Cost on x86_64: about 150 instructions, no data-dependent branch. The relative rotation
-/// `q = conj(q_a) q_b` (one quaternion product), `t = conj(q_a) (t_b − t_a)` (Rodrigues' form,
-/// two cross products), then the three cyclic diagonals of `R` straight from `q`.
+/// Cost on x86_64: about 150 instructions, no data-dependent branch. The relative pose and the
+/// three cyclic diagonals of `R` straight from its quaternion come from the pose helpers the
+/// triangle–box test uses too (`sat::pose::relative_pose`,
+/// `rotation_diagonals`).
 /// Assumes unit quaternions, as [`Isometry`] guarantees. Differs from
 /// `overlap(R, t, ..)` with `R`, `t` from nalgebra's `inv_mul` only by rounding in `R` and
 /// `t` (a few ulps).
@@ -197,16 +198,7 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     eb: &Vector,
 ) -> bool {
     let (s, w, t) = relative_pose::<L>(pose_a, pose_b);
-    // R from the unit quaternion (s, w): diagonal 1 − 2(y² + z²), …; off-diagonal
-    // R01 = 2(xy − wz), R10 = 2(xy + wz), and cyclically.
-    let s2 = s.add(s);
-    let sq = s.mul(s2); // (2x², 2y², 2z²)
-    let o = s.mul(s2.next1()); // (2xy, 2yz, 2zx)
-    let ws = L::splat(w).mul(s2).next2(); // (2wz, 2wx, 2wy)
-    let d0 = L::splat(1.0).sub(sq.next1().add(sq.next2()));
-    let d1 = o.sub(ws); // (R01, R12, R20)
-    let d2 = o.add(ws).next2(); // (R02, R10, R21)
-    overlap_diagonals([d0, d1, d2], t, ea, eb)
+    overlap_diagonals(rotation_diagonals(s, w), t, ea, eb)
 }
 
 /// The 15 axes of [`first_separating_axis`], three at a time, OR-ed without early exit:

@@ -3,46 +3,25 @@
 //! SIMD module) and generic over the backend, so each kernel's tests can compare the SSE and
 //! scalar backends. Plain arithmetic on lanes, no `unsafe`.
 
-use crate::math::{Isometry, Real};
+use crate::math::Isometry;
 use crate::simd::Lanes;
 
-/// The pose of B in A's frame, `A⁻¹ B`, as a quaternion `(s, w)` (vector part in lanes) and a
-/// translation: `q = conj(q_a) q_b = (w_a v_b − w_b v_a − v_a × v_b, w_a w_b + v_a · v_b)`,
-/// `t = conj(q_a) (t_b − t_a) = d + 2 (v_a × c − w_a c)` with `c = v_a × d`, `d = t_b − t_a`
-/// (Rodrigues' form for a unit quaternion).
+/// The pose of B in A's frame, `A⁻¹ B`, all on lanes: the relative quaternion's vector part
+/// `s = w_a v_b − w_b v_a − v_a × v_b` (lanes x, y, z), its scalar part
+/// `w = w_a w_b + v_a · v_b` in every lane (summed as [`Lanes::rotation_dot`] does), and the
+/// translation `t = conj(q_a) (t_b − t_a)` by Rodrigues' form for a unit quaternion, summed as
+/// `(d − 2 w_a c) + v_a × 2c` with `d = t_b − t_a`, `2c = v_a × 2d` (the late operand last).
 #[inline(always)]
-pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, Real, L) {
-    let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
-    let w = qa.w * qb.w + (qa.i * qb.i + qa.j * qb.j + qa.k * qb.k);
-    let (s, va, wa, d) = relative_parts::<L>(pose_a, pose_b);
-    let c = va.cross(d);
-    let t = d.add(L::splat(2.0).mul(va.cross(c).sub(wa.mul(c))));
-    (s, w, t)
-}
-
-/// [`relative_pose`] with the quaternion's scalar part in every lane, summed as
-/// [`Lanes::rotation_dot`] does, and the translation summed as
-/// `(d − 2 w_a c) + v_a × 2c` with `2c = v_a × 2d` (one step shorter than [`relative_pose`]'s
-/// order): on lanes without moving the parts to scalars and back. Either may differ from
-/// [`relative_pose`]'s in the last bit.
-#[inline(always)]
-pub(crate) fn relative_pose_lanes<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L, L) {
-    let (s, va, wa, d) = relative_parts::<L>(pose_a, pose_b);
-    let c2 = va.cross(d.add(d));
-    let t = d.sub(wa.mul(c2)).add(va.cross(c2));
-    (s, L::rotation_dot(pose_a, pose_b), t)
-}
-
-/// The parts of [`relative_pose`] both forms share: the vector part `s` of the relative
-/// quaternion, `A`'s vector part `v_a`, `w_a` in every lane, and `d = t_b − t_a`.
-#[inline(always)]
-fn relative_parts<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L, L, L) {
+pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L, L) {
     let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
     let va = L::new_w(qa.i, qa.j, qa.k, qa.w);
     let vb = L::new_w(qb.i, qb.j, qb.k, qb.w);
     let wa = L::splat(qa.w);
     let s = wa.mul(vb).sub(L::splat(qb.w).mul(va)).sub(va.cross(vb));
-    (s, va, wa, L::translation_difference(pose_a, pose_b))
+    let d = L::translation_difference(pose_a, pose_b);
+    let c2 = va.cross(d.add(d));
+    let t = d.sub(wa.mul(c2)).add(va.cross(c2));
+    (s, L::rotation_dot(pose_a, pose_b), t)
 }
 
 /// The rotation matrix `R` of the unit quaternion `(s, w)` (vector part in lanes, `w` in every

@@ -42,7 +42,7 @@
 //! Every test reads "the triangle's interval `[lo, hi]` on the axis misses the box's
 //! `[−r, r]`" as `max(lo, −hi) > r`, one comparison.
 
-use super::pose::{relative_pose_lanes, rotation_diagonals, transform_diagonals};
+use super::pose::{relative_pose, rotation_diagonals, transform_diagonals};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::Obb;
@@ -190,7 +190,7 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     pose_b: &Isometry,
     e: &Vector,
 ) -> bool {
-    let (s, w, t) = relative_pose_lanes::<L>(pose_b, pose_t);
+    let (s, w, t) = relative_pose::<L>(pose_b, pose_t);
     let m = rotation_diagonals(s, w);
     let v = L::points(tri).map(|c| transform_diagonals(m, c, t));
     overlap_with(v, vector(e))
