@@ -75,7 +75,7 @@ mod stages;
 
 use crate::math::{Matrix, Real, Vector};
 use crate::world::ContactPair;
-use lanes::{transpose, SelectV, F4, LANES, M3W, M4, V4};
+use lanes::{transpose, F4, LANES, M3W, M4, V4};
 use rayon::prelude::*;
 use stages::Stages;
 
@@ -365,8 +365,8 @@ impl RowW {
         let z = V4::ZERO;
         (
             Self {
-                ang_a: keep.select_v(ang_a, z),
-                ang_b: keep.select_v(ang_b, z),
+                ang_a: V4::select(keep, ang_a, z),
+                ang_b: V4::select(keep, ang_b, z),
                 mass: keep.select(mass, F4::ZERO),
             },
             cross_a,
@@ -1474,10 +1474,10 @@ impl Velocities {
                 self.wb = wb;
             }
             Some(m) => {
-                self.va = m.select_v(va, self.va);
-                self.wa = m.select_v(wa, self.wa);
-                self.vb = m.select_v(vb, self.vb);
-                self.wb = m.select_v(wb, self.wb);
+                self.va = V4::select(m, va, self.va);
+                self.wa = V4::select(m, wa, self.wa);
+                self.vb = V4::select(m, vb, self.vb);
+                self.wb = V4::select(m, wb, self.wb);
             }
         }
     }

@@ -14,24 +14,6 @@ use crate::math::{Matrix, Real};
 use std::ops::{Add, Sub};
 pub(crate) use tumble_narrowphase::simd::{prefetch, transpose, F4, LANES, M4};
 
-/// [`M4::select`] for vectors (a trait because `M4` belongs to the narrow-phase crate, which
-/// knows nothing of `V4`).
-pub(crate) trait SelectV {
-    /// `a` in the lanes where the mask is true, `b` elsewhere, for vectors.
-    fn select_v(self, a: V4, b: V4) -> V4;
-}
-
-impl SelectV for M4 {
-    #[inline(always)]
-    fn select_v(self, a: V4, b: V4) -> V4 {
-        V4 {
-            x: self.select(a.x, b.x),
-            y: self.select(a.y, b.y),
-            z: self.select(a.z, b.z),
-        }
-    }
-}
-
 /// Four 3-vectors, stored by component (structure of arrays).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct V4 {
@@ -46,6 +28,16 @@ impl V4 {
         y: F4::ZERO,
         z: F4::ZERO,
     };
+
+    /// `a` in the lanes where `m` is true, `b` elsewhere ([`M4::select`] for vectors).
+    #[inline(always)]
+    pub fn select(m: M4, a: V4, b: V4) -> V4 {
+        V4 {
+            x: m.select(a.x, b.x),
+            y: m.select(a.y, b.y),
+            z: m.select(a.z, b.z),
+        }
+    }
 
     /// The vectors `f(0)`, …, `f(3)` in lanes 0 to 3.
     #[inline(always)]
