@@ -196,6 +196,13 @@ fn best_axes<L: Lanes>(
             .add(rows[1].mul(s[1]))
             .add(rows[2].mul(s[2]))
     };
+    // A box's radius on lane-wise face axes: `e + Σₖ |R|[k] · other[k]`, summed in the order
+    // k = 0, 1, 2 after `e`.
+    let radius = |e: L, abs: &[L; 3], other: [L; 3]| {
+        e.add(abs[0].mul(other[0]))
+            .add(abs[1].mul(other[1]))
+            .add(abs[2].mul(other[2]))
+    };
     let (a, b) = (vector::<L>(ea), vector::<L>(eb));
     let limit = L::splat(prediction);
     let d = fb.centre() - fa.centre();
@@ -206,11 +213,8 @@ fn best_axes<L: Lanes>(
     let abs_cols = cols.map(L::abs);
 
     // Faces of A, lane i: |tᵢ| − (aᵢ + Σₖ bₖ |R[i][k]|), summed in the order k = 0, 1, 2.
-    let [b0, b1, b2] = b.splats();
-    let rad_a = a
-        .add(abs_cols[0].mul(b0))
-        .add(abs_cols[1].mul(b1))
-        .add(abs_cols[2].mul(b2));
+    let bs = b.splats();
+    let rad_a = radius(a, &abs_cols, bs);
     let sep_a = t.abs().sub(rad_a);
     if L::any(sep_a.gt(limit)) {
         return None;
@@ -223,12 +227,8 @@ fn best_axes<L: Lanes>(
     };
     let rows_r = [0, 1, 2].map(|i| row(&cols, i));
     let abs_rows = rows_r.map(L::abs);
-    let [a0, a1, a2] = a.splats();
     let tb = combine(&rows_r, t.splats());
-    let rad_b = b
-        .add(abs_rows[0].mul(a0))
-        .add(abs_rows[1].mul(a1))
-        .add(abs_rows[2].mul(a2));
+    let rad_b = radius(b, &abs_rows, a.splats());
     let sep_b = tb.abs().sub(rad_b);
     if L::any(sep_b.gt(limit)) {
         return None;
@@ -238,7 +238,6 @@ fn best_axes<L: Lanes>(
     // R[i2][j]², A's radius aᵢ₁ |R[i2][j]| + aᵢ₂ |R[i1][j]|, B's radius bⱼ₁ |R[i][j2]| +
     // bⱼ₂ |R[i][j1]| and t · L = tᵢ₂ R[i1][j] − tᵢ₁ R[i2][j]; the separation is
     // (|t · L| − A's − B's) / |L|.
-    let bs = [b0, b1, b2];
     let mut by_j = [L::splat(0.0); 3];
     let mut apart = sep_a.gt(limit);
     for j in 0..3 {
