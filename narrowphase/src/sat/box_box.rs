@@ -203,65 +203,73 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 
 /// The 15 axes of [`first_separating_axis`], three at a time, OR-ed without early exit:
 /// straight-line code with no data-dependent branch, so a stream of random pairs costs no
-/// branch misprediction, and on the SSE backend about 90 instructions for the 15 axes.
+/// branch misprediction.
 ///
 /// Measured alternatives (micro benchmark, parry-micro's cuboid pairs, half of them apart):
 /// returning early when a face axis separates skips the nine edge axes for many apart pairs
 /// (−21 instructions per call on average) but that branch follows random data and mispredicts:
 /// 16 % slower per call (median of 9 alternating runs, pairs in cache). With its pairs in
-/// cache the test is bound by the floating-point ports (~100 arithmetic operations per call,
-/// most of them here), not by lane permutations.
+/// cache the test is bound by the vector ports (~130 vector arithmetic operations and lane
+/// permutations per call with the relative pose, about 80 of them here), so the kernel is
+/// written for the fewest of those: every product of the 15 axes is a different one
+/// (`e_k |R_mn|` for each of the 27 pairs of a half-extent and an entry of `R` in A's and in
+/// B's radii, `t_k R_mn` for the centre), so the work left to cut is in the lane permutations.
 ///
-/// `R` comes as its cyclic diagonals `d[k][m] = R[m][(m + k) % 3]` (the layout in which every
-/// axis family is lane-wise: no broadcast needed); `t`, `ea`, `eb` as in
-/// [`first_separating_axis`]. Each lane computes the same expression, in the same order, as
-/// the scalar line of its axis in [`first_separating_axis`], so the two agree bit for bit.
+/// `R` comes as its cyclic diagonals `d[k][m] = R[m][(m + k) % 3]` (row `m` in lane `m`),
+/// from which two permutations give the transposed ones `c[k][m] = R[(m + k) % 3][m]`
+/// (column `m` in lane `m`: `c[1] = d[2].next1`, `c[2] = d[1].next2`, `c[0] = d[0]`), and
+/// likewise for `|R| + ε`. Faces of A and the edge axes `aᵢ × bᵢ` work on rows (lane `i`),
+/// faces of B on columns (lane `j`). An edge axis `aᵢ × bⱼ` with `j ≠ i` needs rows for B's
+/// radius and columns for A's radius and the centre: it is summed on columns (lane `j`)
+/// with B's radius made on rows (lane `i = j − k`) and moved to lane `j` by one permutation.
+/// So 12 permutations in all: two for each transposed diagonal (of `R` and of `|R| + ε`),
+/// two for `t`, two for each half-extent and one for each of the two edge families `j ≠ i`.
+///
+/// `t`, `ea`, `eb` as in [`first_separating_axis`]. Each lane computes the same expression,
+/// in the same order, as the scalar line of its axis in [`first_separating_axis`], so the two
+/// agree bit for bit.
 #[inline(always)]
 pub(crate) fn overlap_diagonals<L: Lanes>(d: [L; 3], t: L, ea: &Vector, eb: &Vector) -> bool {
     let eps = L::splat(PARALLEL_EPSILON);
     let ad = d.map(|x| x.abs().add(eps));
-    // The half-extents rotated by one lane as they are loaded (on SSE one shuffle joins the
-    // 8-byte (y, z) and the 4-byte x), the other two orders by one shuffle each.
-    let (ea1, eb1) = (L::new(ea.y, ea.z, ea.x), L::new(eb.y, eb.z, eb.x));
+    // Transposed diagonals: c[k][m] = R[m + k][m], ac the same of |R| + ε.
+    let (c1, c2) = (d[2].next1(), d[1].next2());
+    let (ac1, ac2) = (ad[2].next1(), ad[1].next2());
+    // ea1[m] = ea[m + 1], ea2[m] = ea[m + 2]; likewise eb, t. The half-extents are loaded
+    // rotated by one lane, (y, z, x), with x in the unused lane 3 too: on SSE one shuffle
+    // joins the 8-byte (y, z) and the 4-byte x, and one more makes each other order (lane 3
+    // set to 0, as `new` does, took two more).
+    let ea1 = L::new_w(ea.y, ea.z, ea.x, ea.x);
     let (ea, ea2) = (ea1.next2(), ea1.next1());
+    let eb1 = L::new_w(eb.y, eb.z, eb.x, eb.x);
     let (eb, eb2) = (eb1.next2(), eb1.next1());
     let (t1, t2) = (t.next1(), t.next2());
-    // ebk[k][i] = eb[i + k].
-    let ebk = [eb, eb1, eb2];
-    // Edge i of A × edge j of B along the diagonal j = i + k (lane i), with i1, i2 = i + 1,
-    // i + 2 and j1, j2 = j + 1, j + 2:
-    // |t_i2 R_i1j − t_i1 R_i2j| > ea_i1 |R_i2j| + ea_i2 |R_i1j| + eb_j1 |R_ij2| + eb_j2 |R_ij1|,
-    // where R_i2j = n2 = d[k + 1].next2, R_i1j = n1 = d[k + 2].next1, R_ij2 = d[k + 2] and
-    // R_ij1 = d[k + 1] (a rotated diagonal: d[k].next1[m] = R[m + 1][m + k + 1],
-    // d[k].next2[m] = R[m + 2][m + k + 2]; an2, an1 the same of |R| + ε). The rotated diagonals are
-    // made where they are first needed and the tests ordered so that they die soon after:
-    // fewer live values, fewer register spills on SSE's 16 registers (11 loads and stores
-    // instead of 17 in the micro benchmark's loop).
-    let edge = |k: usize, an2: L, an1: L, n2: L, n1: L| {
-        let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-        let ra = ea1.mul(an2).add(ea2.mul(an1));
-        let rb = ebk[k1].mul(ad[k2]).add(ebk[k2].mul(ad[k1]));
-        let tl = t2.mul(n1).sub(t1.mul(n2));
-        tl.abs().gt(ra.add(rb))
-    };
-    // Faces of B (lane j): |Σₖ tₖ Rₖⱼ| > Σₖ eaₖ |Rₖⱼ| + ebⱼ, k = j, j − 1, j − 2. Column j's
-    // entries R[j − 1][j] = d[1].next2[j] and R[j − 2][j] = d[2].next1[j], which edge 0 uses too.
-    let (an2_1, an1_2, n2_1, n1_2) = (ad[1].next2(), ad[2].next1(), d[1].next2(), d[2].next1());
-    let ra = ea.mul(ad[0]).add(ea2.mul(an2_1)).add(ea1.mul(an1_2));
-    let tj = t.mul(d[0]).add(t2.mul(n2_1)).add(t1.mul(n1_2));
+    // Faces of B (lane j): |Σₖ tₖ Rₖⱼ| > Σₖ eaₖ |Rₖⱼ| + ebⱼ, k = j, j + 2, j + 1.
+    let ra = ea.mul(ad[0]).add(ea2.mul(ac2)).add(ea1.mul(ac1));
+    let tj = t.mul(d[0]).add(t2.mul(c2)).add(t1.mul(c1));
     let mut sep = tj.abs().gt(ra.add(eb));
-    sep = L::or(sep, edge(0, an2_1, an1_2, n2_1, n1_2));
+    // Edge i of A × edge j of B, with i1, i2 = i + 1, i + 2 and j1, j2 = j + 1, j + 2:
+    // |t_i2 R_i1j − t_i1 R_i2j| > (ea_i1 |R_i2j| + ea_i2 |R_i1j|) + (eb_j1 |R_ij2| + eb_j2 |R_ij1|).
+    // j = i, lane i: R_i1i = c1, R_i2i = c2, R_ij1 = d[1], R_ij2 = d[2].
+    let ra = ea1.mul(ac2).add(ea2.mul(ac1));
+    let rb = eb1.mul(ad[2]).add(eb2.mul(ad[1]));
+    let tl = t2.mul(c1).sub(t1.mul(c2));
+    sep = L::or(sep, tl.abs().gt(ra.add(rb)));
     // Faces of A (lane i): |tᵢ| > eaᵢ + Σₖ ebₖ |Rᵢₖ|, k = i, i + 1, i + 2.
     let rb = eb.mul(ad[0]).add(eb1.mul(ad[1])).add(eb2.mul(ad[2]));
     sep = L::or(sep, t.abs().gt(ea.add(rb)));
-    sep = L::or(
-        sep,
-        edge(1, ad[2].next2(), ad[0].next1(), d[2].next2(), d[0].next1()),
-    );
-    sep = L::or(
-        sep,
-        edge(2, ad[0].next2(), ad[1].next1(), d[0].next2(), d[1].next1()),
-    );
+    // j = i + 1, lane j (i = j + 2, i1 = j, i2 = j + 1): R_i1j = d[0], R_i2j = c1; B's
+    // radius on lane i (R_ij1 = d[2], R_ij2 = d[0]), then moved to lane j = i + 1.
+    let ra = ea.mul(ac1).add(ea1.mul(ad[0]));
+    let rb = eb2.mul(ad[0]).add(eb.mul(ad[2])).next2();
+    let tl = t1.mul(d[0]).sub(t.mul(c1));
+    sep = L::or(sep, tl.abs().gt(ra.add(rb)));
+    // j = i + 2, lane j (i = j + 1, i1 = j + 2, i2 = j): R_i1j = c2, R_i2j = d[0]; B's
+    // radius on lane i (R_ij1 = d[0], R_ij2 = d[1]), then moved to lane j = i + 2.
+    let ra = ea2.mul(ad[0]).add(ea.mul(ac2));
+    let rb = eb.mul(ad[1]).add(eb1.mul(ad[0])).next1();
+    let tl = t.mul(c2).sub(t2.mul(d[0]));
+    sep = L::or(sep, tl.abs().gt(ra.add(rb)));
     !L::any(sep)
 }
 
