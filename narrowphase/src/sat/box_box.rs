@@ -177,7 +177,8 @@ pub(crate) fn overlap_matrix_with<L: Lanes>(
 /// 15-axis test of [`overlap`] on the relative pose, computed from the two quaternions
 /// without building a matrix first.
 ///
-/// Cost on x86_64: about 150 instructions, no data-dependent branch. The relative pose and the
+/// Cost on x86_64: about 200 instructions (129 of them vector arithmetic, comparisons, masks
+/// and lane permutations), no data-dependent branch. The relative pose and the
 /// three cyclic diagonals of `R` straight from its quaternion come from the pose helpers the
 /// triangle–box test uses too (`sat::pose::relative_pose`,
 /// `rotation_diagonals`).
@@ -209,21 +210,27 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 /// returning early when a face axis separates skips the nine edge axes for many apart pairs
 /// (−21 instructions per call on average) but that branch follows random data and mispredicts:
 /// 16 % slower per call (median of 9 alternating runs, pairs in cache). With its pairs in
-/// cache the test is bound by the vector ports (~130 vector arithmetic operations and lane
-/// permutations per call with the relative pose, about 80 of them here), so the kernel is
-/// written for the fewest of those: every product of the 15 axes is a different one
-/// (`e_k |R_mn|` for each of the 27 pairs of a half-extent and an entry of `R` in A's and in
-/// B's radii, `t_k R_mn` for the centre), so the work left to cut is in the lane permutations.
+/// cache the test is bound by the vector ports: with the relative pose, 129 vector operations
+/// per call (SSE: products and sums, comparisons, masks, lane permutations; register copies
+/// are nearly free), 81 of them here. So the kernel is written for the fewest of those. Its
+/// arithmetic cannot shrink: every product of the 15 axes is a different one (`eaₖ |Rₘₙ|` and
+/// `ebₖ |Rₘₙ|` for each of the 27 pairs of a half-extent and an entry of `R`, in face or edge
+/// radii, and `tₖ Rₘₙ` for each of the 27 pairs of the centre), 27 lane products, with the
+/// sums, absolute values, comparisons and ORs they need; what is left to cut are the lane
+/// permutations.
 ///
 /// `R` comes as its cyclic diagonals `d[k][m] = R[m][(m + k) % 3]` (row `m` in lane `m`),
-/// from which two permutations give the transposed ones `c[k][m] = R[(m + k) % 3][m]`
+/// from which one permutation each gives the transposed ones `c[k][m] = R[(m + k) % 3][m]`
 /// (column `m` in lane `m`: `c[1] = d[2].next1`, `c[2] = d[1].next2`, `c[0] = d[0]`), and
 /// likewise for `|R| + ε`. Faces of A and the edge axes `aᵢ × bᵢ` work on rows (lane `i`),
 /// faces of B on columns (lane `j`). An edge axis `aᵢ × bⱼ` with `j ≠ i` needs rows for B's
-/// radius and columns for A's radius and the centre: it is summed on columns (lane `j`)
-/// with B's radius made on rows (lane `i = j − k`) and moved to lane `j` by one permutation.
-/// So 12 permutations in all: two for each transposed diagonal (of `R` and of `|R| + ε`),
-/// two for `t`, two for each half-extent and one for each of the two edge families `j ≠ i`.
+/// radius and columns for A's radius and for the centre term: it is summed on columns (lane
+/// `j`), with B's radius made on rows (lane `i = j − k`) and moved to lane `j` by one
+/// permutation. So 14 permutations in all: one for each of the four transposed diagonals
+/// (of `R` and of `|R| + ε`), two for `t`, three for each half-extent (loading it, then its two
+/// other orders) and one for each of the two edge families `j ≠ i`. The previous layout, all
+/// on rows, rotated `R` and `|R| + ε` for every edge family: 22 permutations (8 more uops per
+/// call in all, in cache 4 % slower).
 ///
 /// `t`, `ea`, `eb` as in [`first_separating_axis`]. Each lane computes the same expression,
 /// in the same order, as the scalar line of its axis in [`first_separating_axis`], so the two
