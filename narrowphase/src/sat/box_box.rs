@@ -245,7 +245,7 @@ pub(crate) fn overlap_diagonals<L: Lanes>(d: [L; 3], t: L, ea: &Vector, eb: &Vec
     // ea1[m] = ea[m + 1], ea2[m] = ea[m + 2]; likewise eb, t. The half-extents are loaded
     // rotated by one lane, (y, z, x), with x in the unused lane 3 too: on SSE one shuffle
     // joins the 8-byte (y, z) and the 4-byte x, and one more makes each other order (lane 3
-    // set to 0, as `new` does, took two more).
+    // set to 0, as `new` does, took one more for each).
     let ea1 = L::new_w(ea.y, ea.z, ea.x, ea.x);
     let (ea, ea2) = (ea1.next2(), ea1.next1());
     let eb1 = L::new_w(eb.y, eb.z, eb.x, eb.x);
