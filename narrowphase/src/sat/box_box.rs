@@ -177,7 +177,8 @@ pub(crate) fn overlap_matrix_with<L: Lanes>(
 /// 15-axis test of [`overlap`] on the relative pose, computed from the two quaternions
 /// without building a matrix first.
 ///
-/// Cost on x86_64: about 150 instructions, no data-dependent branch. The relative pose and the
+/// Cost on x86_64: about 200 instructions (129 of them vector arithmetic, comparisons, masks
+/// and lane permutations), no data-dependent branch. The relative pose and the
 /// three cyclic diagonals of `R` straight from its quaternion come from the pose helpers the
 /// triangle–box test uses too (`sat::pose::relative_pose`,
 /// `rotation_diagonals`).
@@ -203,65 +204,79 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 
 /// The 15 axes of [`first_separating_axis`], three at a time, OR-ed without early exit:
 /// straight-line code with no data-dependent branch, so a stream of random pairs costs no
-/// branch misprediction, and on the SSE backend about 90 instructions for the 15 axes.
+/// branch misprediction.
 ///
 /// Measured alternatives (micro benchmark, parry-micro's cuboid pairs, half of them apart):
 /// returning early when a face axis separates skips the nine edge axes for many apart pairs
 /// (−21 instructions per call on average) but that branch follows random data and mispredicts:
 /// 16 % slower per call (median of 9 alternating runs, pairs in cache). With its pairs in
-/// cache the test is bound by the floating-point ports (~100 arithmetic operations per call,
-/// most of them here), not by lane permutations.
+/// cache the test is bound by the vector ports: with the relative pose, 129 vector operations
+/// per call (SSE: products and sums, comparisons, masks, lane permutations; register copies
+/// are nearly free), 81 of them here. So the kernel is written for the fewest of those. Its
+/// arithmetic cannot shrink: every product of the 15 axes is a different one (`eaₖ |Rₘₙ|` and
+/// `ebₖ |Rₘₙ|` for each of the 27 pairs of a half-extent and an entry of `R`, in face or edge
+/// radii, and `tₖ Rₘₙ` for each of the 27 pairs of the centre), 27 lane products, with the
+/// sums, absolute values, comparisons and ORs they need; what is left to cut are the lane
+/// permutations.
 ///
-/// `R` comes as its cyclic diagonals `d[k][m] = R[m][(m + k) % 3]` (the layout in which every
-/// axis family is lane-wise: no broadcast needed); `t`, `ea`, `eb` as in
-/// [`first_separating_axis`]. Each lane computes the same expression, in the same order, as
-/// the scalar line of its axis in [`first_separating_axis`], so the two agree bit for bit.
+/// `R` comes as its cyclic diagonals `d[k][m] = R[m][(m + k) % 3]` (row `m` in lane `m`),
+/// from which one permutation each gives the transposed ones `c[k][m] = R[(m + k) % 3][m]`
+/// (column `m` in lane `m`: `c[1] = d[2].next1`, `c[2] = d[1].next2`, `c[0] = d[0]`), and
+/// likewise for `|R| + ε`. Faces of A and the edge axes `aᵢ × bᵢ` work on rows (lane `i`),
+/// faces of B on columns (lane `j`). An edge axis `aᵢ × bⱼ` with `j ≠ i` needs rows for B's
+/// radius and columns for A's radius and for the centre term: it is summed on columns (lane
+/// `j`), with B's radius made on rows (lane `i = j − k`) and moved to lane `j` by one
+/// permutation. So 14 permutations in all: one for each of the four transposed diagonals
+/// (of `R` and of `|R| + ε`), two for `t`, three for each half-extent (loading it, then its two
+/// other orders) and one for each of the two edge families `j ≠ i`. The previous layout, all
+/// on rows, rotated `R` and `|R| + ε` for every edge family: 22 permutations (8 more uops per
+/// call in all, in cache 4 % slower).
+///
+/// `t`, `ea`, `eb` as in [`first_separating_axis`]. Each lane computes the same expression,
+/// in the same order, as the scalar line of its axis in [`first_separating_axis`], so the two
+/// agree bit for bit.
 #[inline(always)]
 pub(crate) fn overlap_diagonals<L: Lanes>(d: [L; 3], t: L, ea: &Vector, eb: &Vector) -> bool {
     let eps = L::splat(PARALLEL_EPSILON);
     let ad = d.map(|x| x.abs().add(eps));
-    // The half-extents rotated by one lane as they are loaded (on SSE one shuffle joins the
-    // 8-byte (y, z) and the 4-byte x), the other two orders by one shuffle each.
-    let (ea1, eb1) = (L::new(ea.y, ea.z, ea.x), L::new(eb.y, eb.z, eb.x));
+    // Transposed diagonals: c[k][m] = R[m + k][m], ac the same of |R| + ε.
+    let (c1, c2) = (d[2].next1(), d[1].next2());
+    let (ac1, ac2) = (ad[2].next1(), ad[1].next2());
+    // ea1[m] = ea[m + 1], ea2[m] = ea[m + 2]; likewise eb, t. The half-extents are loaded
+    // rotated by one lane, (y, z, x), with x in the unused lane 3 too: on SSE one shuffle
+    // joins the 8-byte (y, z) and the 4-byte x, and one more makes each other order (lane 3
+    // set to 0, as `new` does, took one more for each).
+    let ea1 = L::new_w(ea.y, ea.z, ea.x, ea.x);
     let (ea, ea2) = (ea1.next2(), ea1.next1());
+    let eb1 = L::new_w(eb.y, eb.z, eb.x, eb.x);
     let (eb, eb2) = (eb1.next2(), eb1.next1());
     let (t1, t2) = (t.next1(), t.next2());
-    // ebk[k][i] = eb[i + k].
-    let ebk = [eb, eb1, eb2];
-    // Edge i of A × edge j of B along the diagonal j = i + k (lane i), with i1, i2 = i + 1,
-    // i + 2 and j1, j2 = j + 1, j + 2:
-    // |t_i2 R_i1j − t_i1 R_i2j| > ea_i1 |R_i2j| + ea_i2 |R_i1j| + eb_j1 |R_ij2| + eb_j2 |R_ij1|,
-    // where R_i2j = n2 = d[k + 1].next2, R_i1j = n1 = d[k + 2].next1, R_ij2 = d[k + 2] and
-    // R_ij1 = d[k + 1] (a rotated diagonal: d[k].next1[m] = R[m + 1][m + k + 1],
-    // d[k].next2[m] = R[m + 2][m + k + 2]; an2, an1 the same of |R| + ε). The rotated diagonals are
-    // made where they are first needed and the tests ordered so that they die soon after:
-    // fewer live values, fewer register spills on SSE's 16 registers (11 loads and stores
-    // instead of 17 in the micro benchmark's loop).
-    let edge = |k: usize, an2: L, an1: L, n2: L, n1: L| {
-        let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-        let ra = ea1.mul(an2).add(ea2.mul(an1));
-        let rb = ebk[k1].mul(ad[k2]).add(ebk[k2].mul(ad[k1]));
-        let tl = t2.mul(n1).sub(t1.mul(n2));
-        tl.abs().gt(ra.add(rb))
-    };
-    // Faces of B (lane j): |Σₖ tₖ Rₖⱼ| > Σₖ eaₖ |Rₖⱼ| + ebⱼ, k = j, j − 1, j − 2. Column j's
-    // entries R[j − 1][j] = d[1].next2[j] and R[j − 2][j] = d[2].next1[j], which edge 0 uses too.
-    let (an2_1, an1_2, n2_1, n1_2) = (ad[1].next2(), ad[2].next1(), d[1].next2(), d[2].next1());
-    let ra = ea.mul(ad[0]).add(ea2.mul(an2_1)).add(ea1.mul(an1_2));
-    let tj = t.mul(d[0]).add(t2.mul(n2_1)).add(t1.mul(n1_2));
+    // Faces of B (lane j): |Σₖ tₖ Rₖⱼ| > Σₖ eaₖ |Rₖⱼ| + ebⱼ, k = j, j + 2, j + 1.
+    let ra = ea.mul(ad[0]).add(ea2.mul(ac2)).add(ea1.mul(ac1));
+    let tj = t.mul(d[0]).add(t2.mul(c2)).add(t1.mul(c1));
     let mut sep = tj.abs().gt(ra.add(eb));
-    sep = L::or(sep, edge(0, an2_1, an1_2, n2_1, n1_2));
+    // Edge i of A × edge j of B, with i1, i2 = i + 1, i + 2 and j1, j2 = j + 1, j + 2:
+    // |t_i2 R_i1j − t_i1 R_i2j| > (ea_i1 |R_i2j| + ea_i2 |R_i1j|) + (eb_j1 |R_ij2| + eb_j2 |R_ij1|).
+    // j = i, lane i: R_i1i = c1, R_i2i = c2, R_ij1 = d[1], R_ij2 = d[2].
+    let ra = ea1.mul(ac2).add(ea2.mul(ac1));
+    let rb = eb1.mul(ad[2]).add(eb2.mul(ad[1]));
+    let tl = t2.mul(c1).sub(t1.mul(c2));
+    sep = L::or(sep, tl.abs().gt(ra.add(rb)));
     // Faces of A (lane i): |tᵢ| > eaᵢ + Σₖ ebₖ |Rᵢₖ|, k = i, i + 1, i + 2.
     let rb = eb.mul(ad[0]).add(eb1.mul(ad[1])).add(eb2.mul(ad[2]));
     sep = L::or(sep, t.abs().gt(ea.add(rb)));
-    sep = L::or(
-        sep,
-        edge(1, ad[2].next2(), ad[0].next1(), d[2].next2(), d[0].next1()),
-    );
-    sep = L::or(
-        sep,
-        edge(2, ad[0].next2(), ad[1].next1(), d[0].next2(), d[1].next1()),
-    );
+    // j = i + 1, lane j (i = j + 2, i1 = j, i2 = j + 1): R_i1j = d[0], R_i2j = c1; B's
+    // radius on lane i (R_ij1 = d[2], R_ij2 = d[0]), then moved to lane j = i + 1.
+    let ra = ea.mul(ac1).add(ea1.mul(ad[0]));
+    let rb = eb2.mul(ad[0]).add(eb.mul(ad[2])).next2();
+    let tl = t1.mul(d[0]).sub(t.mul(c1));
+    sep = L::or(sep, tl.abs().gt(ra.add(rb)));
+    // j = i + 2, lane j (i = j + 1, i1 = j + 2, i2 = j): R_i1j = c2, R_i2j = d[0]; B's
+    // radius on lane i (R_ij1 = d[0], R_ij2 = d[1]), then moved to lane j = i + 2.
+    let ra = ea2.mul(ad[0]).add(ea.mul(ac2));
+    let rb = eb.mul(ad[1]).add(eb1.mul(ad[0])).next1();
+    let tl = t.mul(c2).sub(t2.mul(d[0]));
+    sep = L::or(sep, tl.abs().gt(ra.add(rb)));
     !L::any(sep)
 }
 
@@ -366,6 +381,32 @@ mod tests {
             );
         }
         assert!(seen[0] > 20_000 && seen[1] > 20_000, "{seen:?}");
+    }
+
+    /// Each of the 15 axes, alone: pairs that exactly one candidate separates (by the scalar
+    /// lines of [`first_separating_axis`]) are found for every candidate, and the lane kernel
+    /// calls all of them apart on both backends. A wrong lane or permutation in one axis
+    /// family shows here as that family's axes failing, not as a rare mismatch in the mix.
+    #[test]
+    fn every_axis_alone_separates_on_both_backends() {
+        let mut r = ChaCha8Rng::seed_from_u64(9);
+        let mut alone = [0usize; AXIS_COUNT as usize];
+        for k in 0..400_000 {
+            let (m, t, ea, eb) = case(&mut r);
+            let (rows, t3) = (rows(&m), [t.x, t.y, t.z]);
+            let (ar, ea3, eb3) = (abs_eps(&rows), [ea.x, ea.y, ea.z], [eb.x, eb.y, eb.z]);
+            let mut seps = (0..AXIS_COUNT).filter(|&a| separates(a, &rows, &ar, &t3, &ea3, &eb3));
+            let (Some(axis), None) = (seps.next(), seps.next()) else {
+                continue;
+            };
+            alone[axis as usize] += 1;
+            assert!(!overlap(&m, &t, &ea, &eb), "case {k}: axis {axis} alone");
+            assert!(
+                !overlap_matrix_with::<Scalar>(&m, &t, &ea, &eb),
+                "case {k}: axis {axis} alone (scalar)"
+            );
+        }
+        assert!(alone.iter().all(|&n| n >= 50), "{alone:?}");
     }
 
     /// The pose path gives the same bits on the SIMD and scalar backends, and agrees with
