@@ -9,37 +9,58 @@
 //! - `4 + 3i + j`: triangle edge `fᵢ = v(i+1) − vᵢ` × box axis `j`, `EdgeEdge(i, j)`.
 //!
 //! On an edge axis `a = uⱼ × fᵢ` two corners project to the same value, so only two
-//! projections are needed, and the box's radius is `Σ eₖ |aₖ|` (each `aₖ` is a single entry of
-//! `fᵢ`). Corner `i` projects to `p₀ = a · vᵢ = (fᵢ × vᵢ)ⱼ`; corner `i + 2` to
-//! `p₀ + a · (vᵢ₊₂ − vᵢ) = p₀ + (fᵢ₊₂ × fᵢ)ⱼ = p₀ + (nᵢ)ⱼ` (as `vᵢ₊₂ − vᵢ = −fᵢ₊₂`), an entry of
-//! the normal the plane test computes anyway: one addition instead of a second projection.
-//! That sum rounds differently from `a · vᵢ₊₂` computed directly: the entries of `a` are
-//! entries of `fᵢ`, so both `p₀` and `(nᵢ)ⱼ` round by a few `u |a| (|vᵢ| + |fᵢ₊₂|)` (`u` = 2⁻²⁴),
-//! the order of what the direct product rounds by (`|fᵢ₊₂| ≤ |vᵢ| + |vᵢ₊₂|`): the corner moves
-//! by a few `u (|vᵢ| + |fᵢ₊₂|)` metres along the axis. So a pair whose gap on that axis is
-//! within that rounding may be reported touching, and an overlapping pair is reported apart
-//! only when its overlap is within it (the property tests compare with the report path and
-//! oracles at 10⁻⁴ relative).
-//! An edge parallel to a box axis gives `a = 0`, all projections 0 and radius 0: it
-//! cannot report a gap. The radius is widened by a relative `10⁻⁶` so rounding on a
+//! projections are needed, and the box's radius is `r = Σ eₖ |aₖ|` (each `aₖ` is a single entry
+//! of `fᵢ`). Corner `i` projects to `P = a · vᵢ = (fᵢ × vᵢ)ⱼ`; corner `i + 2` to
+//! `P + a · (vᵢ₊₂ − vᵢ) = P + (fᵢ₊₂ × fᵢ)ⱼ = P + (nᵢ)ⱼ` (as `vᵢ₊₂ − vᵢ = −fᵢ₊₂`), an entry of
+//! the normal the plane test computes anyway. The interval `[P, P + nⱼ]` misses `[−r, r]`
+//! exactly when its centre is farther than the two half-widths: `|2P + nⱼ| − |nⱼ| > 2r`. With
+//! the doubled edge `2fᵢ = fᵢ + fᵢ` (exact), `2P = (2fᵢ × vᵢ)ⱼ` and `2r = Σ eₖ |2aₖ|` come
+//! exactly doubled at no extra multiplication, and `|nⱼ|` is the plane radius's: four
+//! operations after the projection (a sum, an absolute value, a difference, a comparison)
+//! instead of five for `min`, `max`, a negation, `max` and the comparison.
+//! That rounds differently from projecting `vᵢ₊₂` directly: the entries of `a` are entries of
+//! `fᵢ`, so `P` and `(nᵢ)ⱼ` round by a few `u |a| (|vᵢ| + |fᵢ₊₂|)` (`u` = 2⁻²⁴), and the sum
+//! `2P + nⱼ` and the difference with `|nⱼ|` add one rounding each of at most
+//! `u (|2P| + |nⱼ|)`, the same order: the corners move by a few `u (|vᵢ| + |fᵢ₊₂|)` metres
+//! along the axis. (Corner `i + 1` projects as corner `i` up to `a · (vᵢ₊₁ − vᵢ − fᵢ)`, the
+//! rounding of the edge, `≤ 2u |fᵢ|²`.) So a pair whose gap on that axis is within that rounding
+//! may be reported touching, and an overlapping pair is reported apart only when its overlap
+//! is within it (the property tests compare with the report path and oracles at 10⁻⁴
+//! relative). An edge parallel to a box axis gives `a = 0`, all projections 0 and radius 0:
+//! it cannot report a gap. The radius is widened by a relative `10⁻⁶` so rounding on a
 //! near-parallel edge cannot fake one either.
 //!
-//! The normal: `f × g` rounds each entry by about `u |f| |g|` (`u` = 2⁻²⁴) while
-//! `|f × g|` is twice the area, so the turn of the rounded normal is about
-//! `u |f| |g| / (2 area)`; the two shorter edges make it smallest (they meet at the largest
-//! angle, ≥ 60° unless the corners are nearly collinear). With the two long edges of a
-//! sliver (one edge 6·10⁻⁵ m, two of 6 m: fuzz input
-//! `cuboid_triangle_sliver_depth_minus_tol_separates`) the turn is up to ~10⁻² rad, and as
-//! only `v0` was projected the test reported a gap inside a 1.8 m overlap. Now all
-//! three corners are projected: whatever axis rounding gives, the test is a plain SAT
-//! test on it and cannot report a gap that axis does not show (nearly collinear corners
-//! can still turn it; then it may say "touching" for a pair a little apart, never the converse).
-//! So all three cross products are tried, each a sound axis, which costs nothing on lanes
-//! (lane `i` tries `nᵢ = fᵢ₊₂ × fᵢ`) and includes the one from the two shorter edges: picking it
-//! by the longest edge was a data-dependent choice (a branch that mispredicted on random
-//! triangles, then lane masks).
+//! The normal: `f × g` rounds each entry by about `u |f| |g|` while `|f × g|` is twice the
+//! area, so the turn of the rounded normal is about `u |f| |g| / (2 area)`; the two shorter
+//! edges make it smallest (they meet at the largest angle, ≥ 60° unless the corners are nearly
+//! collinear). With the two long edges of a sliver (one edge 6·10⁻⁵ m, two of 6 m: fuzz input
+//! `cuboid_triangle_sliver_depth_minus_tol_separates`) the turn is up to ~10⁻² rad, and a test
+//! that projected only `v0` and took the triangle as flat along that turned normal reported a
+//! gap inside a 1.8 m overlap. So the plane is tried as each of the three normals
+//! `nᵢ = fᵢ₊₂ × fᵢ` (the cross product of the two edges at corner `i`; free on lanes: lane `i`
+//! tries `nᵢ`), which includes the one from the two shorter edges, and each is a plain SAT
+//! axis whose test accounts for the triangle's thickness along it: lane `i` projects corner `i`
+//! only, `p = nᵢ · vᵢ`, and bounds how far the other two corners can lie from `p` along the
+//! rounded `ñ = fl(a × f)` (`a = fᵢ₊₂`, `f = fᵢ`, both as rounded). As `(a × f) · f = 0`,
+//! `ñ · f = δ · f` with `δ` the cross product's rounding, `|δₖ| ≤ γ₂ (|a_k₁ f_k₂| + |a_k₂ f_k₁|)`
+//! (`γ₂ = 2u/(1 − 2u)`), so `|ñ · f| ≤ γ₂ · 2 Σₖ |aₖ| |fₖ₊₁| |fₖ₊₂| ≤ γ₂ A F² / 2` with the
+//! 1-norms `A = ‖a‖₁`, `F = ‖f‖₁`; the edge's own rounding (`vᵢ₊₁ − vᵢ = f + ε`,
+//! `|εₖ| ≤ u |fₖ|`) adds `|ñ · ε| ≤ u (1 + γ₂) A F² / 2`. So corner `i + 1` lies within
+//! `1.5 u A F² (1 + O(u))` of `p` along `ñ`, and corner `i + 2` within `1.5 u F A² (1 + O(u))`
+//! likewise: all three within `S = 1.5 u A F max(A, F) (1 + O(u))`. The test is
+//! `|p| > Σ eₖ |ñₖ| (1 + 10⁻⁶) + B` with `B = 2⁻²⁶ · 2A · 2F · max(2A, 2F) = 2u A F max(A, F)`
+//! from the doubled edges' 1-norms (their `|2fₖ|` serve the edge radii), which covers `S`
+//! and the rounding of the 1-norms, of `B` and of the sum with the radius (the `10⁻⁶` covers
+//! the radius's). So it cannot report a gap the axis `ñ` does not show, up to the rounding of
+//! `p` itself, a few `u |ñ| |vᵢ|` (barring underflow of the products, for triangles under
+//! ~10⁻¹⁸ m). `B` costs some sharpness: on the normal from the two shorter edges `S / |ñ|`
+//! is a few `u` times the triangle's size over the sine of its largest angle, the order of
+//! the rounded normal's turn itself (a few 10⁻⁷ m per metre of triangle for a fair one); on
+//! the other lanes it may be large, and those lanes only rarely separate. Projecting all three
+//! corners instead took two more projections, three lane permutations and an interval.
+//! Each lane computes the scalar line of [`separates`] (same operations, same order).
 //!
-//! Every test reads "the triangle's interval `[lo, hi]` on the axis misses the box's
+//! The box's faces read "the triangle's interval `[lo, hi]` on the axis misses the box's
 //! `[−r, r]`" as `max(lo, −hi) > r`, one comparison.
 
 use super::pose::{relative_pose, rotation_diagonals, transform_diagonals};
@@ -52,6 +73,10 @@ use crate::simd::{vector, Fast, Lanes};
 pub const AXIS_COUNT: u16 = 13;
 
 const REL_EPS: Real = 1e-6;
+
+/// `B = SPREAD · ‖2fᵢ‖₁ ‖2fᵢ₊₂‖₁ max(‖2fᵢ‖₁, ‖2fᵢ₊₂‖₁)` bounds how far the corners lie from
+/// corner `i`'s projection on the rounded normal `nᵢ` (module docs): `2⁻²⁶ · 8 = 2u`.
+const SPREAD: Real = 1.0 / (1u32 << 26) as Real;
 
 /// The axis kind of candidate `index` (0..13).
 pub fn axis_of_index(index: u16) -> SeparatingAxis {
@@ -94,9 +119,10 @@ fn max(a: Real, b: Real) -> Real {
 
 /// True when candidate `index` separates the triangle `v` (box frame) from the box `e`.
 ///
-/// Every test reads "the triangle's interval `[lo, hi]` on the axis misses the box's
-/// `[−r, r]`" as `max(lo, −hi) > r`; on the edge and plane axes `r` is computed from the
-/// half-extents widened by `1 + 10⁻⁶` (see the module docs).
+/// Box faces: the triangle's interval `[lo, hi]` misses `[−eₖ, eₖ]`, `max(lo, −hi) > eₖ`.
+/// The plane (normal `nᵢ`, `i = 0, 1, 2`): `|nᵢ · vᵢ| > Σ eₖ |nᵢₖ| (1 + 10⁻⁶) + B`, `B` bounding
+/// the other corners' offsets along the rounded normal. Edge `i` × box axis `j`: the interval's
+/// centre against its half-width plus the radius, `|2P + nⱼ| − |nⱼ| > 2r`. See the module docs.
 #[inline(always)]
 fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
     match index {
@@ -107,36 +133,42 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             max(lo, -hi) > e[k]
         }
         3 => {
-            // Each nᵢ = f(i+2) × fᵢ (see the module docs), the corners projected in the
-            // order i, i + 1, i + 2, summed x, y, z, as lane i of [`overlap_with`] does.
+            // Lane i of [`overlap_with`]: nᵢ = f(i+2) × fᵢ, corner i projected, summed x, y, z.
             let eg = e * (1.0 + REL_EPS);
             (0..3).any(|i| {
-                let n = normal(v, i);
-                let [p0, p1, p2] = [0, 1, 2].map(|m| {
-                    n.x * v[(i + m) % 3].x + n.y * v[(i + m) % 3].y + n.z * v[(i + m) % 3].z
-                });
-                let (lo, hi) = (min(p2, min(p0, p1)), max(p2, max(p1, p0)));
+                let (n, c) = (normal(v, i), v[i]);
+                let p = n.x * c.x + n.y * c.y + n.z * c.z;
                 let r = eg.x * n.x.abs() + eg.y * n.y.abs() + eg.z * n.z.abs();
-                max(lo, -hi) > r
+                let (g, h) = (doubled_norm1(v, i), doubled_norm1(v, (i + 2) % 3));
+                let b = g * h * max(g, h) * SPREAD;
+                p.abs() > r + b
             })
         }
         _ => {
             let (i, j) = (((index - 4) / 3) as usize, ((index - 4) % 3) as usize);
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
             let f = v[(i + 1) % 3] - v[i];
+            let g = f + f;
             // a = uⱼ × f = (aⱼ = 0, a_j1 = −f_j2, a_j2 = f_j1), written out: multiplying by
             // the zero and unit entries cannot be folded away in floating point. Corner i
-            // projects to p0 = (f × vᵢ)ⱼ; corner i + 2 to p0 + a · (v(i+2) − vᵢ) = p0 + nⱼ
-            // (module docs).
+            // projects to P = (f × vᵢ)ⱼ, here doubled; corner i + 2 to P + nⱼ (module docs).
             let va = v[i];
-            let p0 = f[j1] * va[j2] - f[j2] * va[j1];
-            let p2 = p0 + normal(v, i)[j];
+            let n = normal(v, i)[j];
+            let c = (g[j1] * va[j2] - g[j2] * va[j1]) + n;
             let eg = e * (1.0 + REL_EPS);
-            let r = eg[j1] * f[j2].abs() + eg[j2] * f[j1].abs();
-            let (lo, hi) = (min(p0, p2), max(p2, p0));
-            max(lo, -hi) > r
+            let r2 = eg[j1] * g[j2].abs() + eg[j2] * g[j1].abs();
+            c.abs() - n.abs() > r2
         }
     }
+}
+
+/// `‖2fₖ‖₁` summed x, y, z, with `2fₖ = fₖ + fₖ`, `fₖ = v(k+1) − vₖ` (lane `k` of
+/// [`overlap_with`]'s doubled edges).
+#[inline(always)]
+fn doubled_norm1(v: &[Vector; 3], k: usize) -> Real {
+    let f = v[(k + 1) % 3] - v[k];
+    let g = f + f;
+    g.x.abs() + g.y.abs() + g.z.abs()
 }
 
 /// The triangle's normal at corner `i`, `nᵢ = f(i+2) × fᵢ` with `fₖ = v(k+1) − vₖ` (lane `i`
@@ -197,16 +229,15 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 }
 
 /// Edge × box axis `j` for the three edges at once (lane `i`: edge `i`), given the entries
-/// `j1 = j + 1`, `j2 = j + 2` of the edges `f` and of their first corners `va`, entry `j` of
-/// the normals `n` (lane `i`: `f(i+2) × fᵢ`) and the widened half-extents `eg`: the line of
-/// [`separates`] for that axis.
+/// `j1 = j + 1`, `j2 = j + 2` of the doubled edges `g = 2f`, of their absolute values `ag` and of
+/// the edges' first corners `va`, entry `j` of the normals `n` (lane `i`: `f(i+2) × fᵢ`) and its
+/// absolute value `an`, and the widened half-extents `eg`: the line of [`separates`] for that
+/// axis, `|2P + nⱼ| − |nⱼ| > 2r`.
 #[inline(always)]
-fn edge_axis<L: Lanes>(f: [L; 2], va: [L; 2], n: L, eg: [L; 2]) -> L::Mask {
-    let p0 = f[0].mul(va[1]).sub(f[1].mul(va[0]));
-    let p2 = p0.add(n);
-    let r = eg[0].mul(f[1].abs()).add(eg[1].mul(f[0].abs()));
-    let (lo, hi) = (p0.min(p2), p2.max(p0));
-    lo.max(hi.neg()).gt(r)
+fn edge_axis<L: Lanes>(g: [L; 2], ag: [L; 2], va: [L; 2], n: L, an: L, eg: [L; 2]) -> L::Mask {
+    let c = g[0].mul(va[1]).sub(g[1].mul(va[0])).add(n);
+    let r2 = eg[0].mul(ag[1]).add(eg[1].mul(ag[0]));
+    c.abs().sub(an).gt(r2)
 }
 
 /// The lane kernel, on the corners `v` (each in lanes x, y, z) and the half-extents `e` in
@@ -229,28 +260,36 @@ pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
     let (lo, hi) = (v2.min(v0.min(v1)), v2.max(v1.max(v0)));
     let mut sep = lo.max(hi.neg()).gt(e);
     let [x, y, z] = L::transpose(v);
-    // Lane i: corner i + 1, corner i + 2.
-    let (x1, y1, z1) = (x.next1(), y.next1(), z.next1());
-    let (x2, y2, z2) = (x.next2(), y.next2(), z.next2());
-    // Edge i × box axis j: a = uⱼ × fᵢ; corner i projected, corner i + 2 as that plus
-    // (nᵢ)ⱼ (corner i + 1 projects as corner i).
+    // Lane i: the edge fᵢ = corner i + 1 − corner i, doubled (exact), and f(i+2).
     let [ex, ey, ez] = e.mul(L::splat(1.0 + REL_EPS)).splats();
-    let (fx, fy, fz) = (x1.sub(x), y1.sub(y), z1.sub(z));
-    // The triangle's plane (lane i): nᵢ = f(i+2) × fᵢ, the corners' interval
-    // [min n · vₖ, max n · vₖ] against ±Σ eₖ |nₖ| (1 + 10⁻⁶).
+    let (fx, fy, fz) = (x.next1().sub(x), y.next1().sub(y), z.next1().sub(z));
+    let (gx, gy, gz) = (fx.add(fx), fy.add(fy), fz.add(fz));
+    let (agx, agy, agz) = (gx.abs(), gy.abs(), gz.abs());
     let (ax, ay, az) = (fx.next2(), fy.next2(), fz.next2());
+    // The triangle's plane (lane i): nᵢ = f(i+2) × fᵢ; corner i's projection against the
+    // radius Σ eₖ |nₖ| (1 + 10⁻⁶) plus the bound B on the other corners' offsets.
     let nx = ay.mul(fz).sub(az.mul(fy));
     let ny = az.mul(fx).sub(ax.mul(fz));
     let nz = ax.mul(fy).sub(ay.mul(fx));
-    let project = |x: L, y: L, z: L| nx.mul(x).add(ny.mul(y)).add(nz.mul(z));
-    let (p0, p1, p2) = (project(x, y, z), project(x1, y1, z1), project(x2, y2, z2));
-    let (lo, hi) = (p2.min(p0.min(p1)), p2.max(p1.max(p0)));
-    let r = ex.mul(nx.abs()).add(ey.mul(ny.abs())).add(ez.mul(nz.abs()));
-    sep = L::or(sep, edge_axis([fy, fz], [y, z], nx, [ey, ez]));
-    sep = L::or(sep, edge_axis([fz, fx], [z, x], ny, [ez, ex]));
-    sep = L::or(sep, edge_axis([fx, fy], [x, y], nz, [ex, ey]));
-    // The plane's mask last: it is the last one ready.
-    sep = L::or(sep, lo.max(hi.neg()).gt(r));
+    let (anx, any, anz) = (nx.abs(), ny.abs(), nz.abs());
+    let p = nx.mul(x).add(ny.mul(y)).add(nz.mul(z));
+    let r = ex.mul(anx).add(ey.mul(any)).add(ez.mul(anz));
+    let g1 = agx.add(agy).add(agz);
+    let h1 = g1.next2();
+    let b = g1.mul(h1).mul(g1.max(h1)).mul(L::splat(SPREAD));
+    sep = L::or(
+        sep,
+        edge_axis([gy, gz], [agy, agz], [y, z], nx, anx, [ey, ez]),
+    );
+    sep = L::or(
+        sep,
+        edge_axis([gz, gx], [agz, agx], [z, x], ny, any, [ez, ex]),
+    );
+    sep = L::or(
+        sep,
+        edge_axis([gx, gy], [agx, agy], [x, y], nz, anz, [ex, ey]),
+    );
+    sep = L::or(sep, p.abs().gt(r.add(b)));
     !L::any(sep)
 }
 

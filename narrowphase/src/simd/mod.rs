@@ -71,6 +71,9 @@ pub(crate) trait Lanes: Copy {
     type Mask: Copy;
     /// Lanes `(x, y, z)`.
     fn new(x: Real, y: Real, z: Real) -> Self;
+    /// Lanes `(x, y, z)` of a vector read from memory (on SSE one 8-byte load, one 4-byte
+    /// load and one shuffle; building it from three `Real`s took two shuffles).
+    fn load(v: &Vector) -> Self;
     /// Lanes `(x, y, z)`, `w` kept where no result reads it (SSE: lane 3), so that four
     /// values next to each other in memory (a quaternion) load in one instruction.
     fn new_w(x: Real, y: Real, z: Real, w: Real) -> Self;
@@ -123,17 +126,22 @@ pub(crate) trait Lanes: Copy {
     /// True when some lane of the mask is set.
     fn any(m: Self::Mask) -> bool;
 
-    /// `self × o` as 3-vectors (lanes x, y, z).
+    /// `self × o` as 3-vectors (lanes x, y, z): lane `j` is
+    /// `self[j+1] o[j+2] − self[j+2] o[j+1]`, computed as `(self · o.next1() − self.next1() · o)`
+    /// moved one lane on (`next1`): the same two products and one difference per lane, so the
+    /// same bits as the textbook `self.next1() o.next2() − self.next2() o.next1()`, with three
+    /// lane permutations instead of four (two when `self.next1()` is shared with another
+    /// product by `self`).
     #[inline(always)]
     fn cross(self, o: Self) -> Self {
-        self.next1().mul(o.next2()).sub(self.next2().mul(o.next1()))
+        self.mul(o.next1()).sub(self.next1().mul(o)).next1()
     }
 }
 
 /// A vector's `x, y, z` in lanes.
 #[inline(always)]
 pub(crate) fn vector<L: Lanes>(v: &Vector) -> L {
-    L::new(v.x, v.y, v.z)
+    L::load(v)
 }
 
 #[cfg(test)]
@@ -333,8 +341,10 @@ mod tests {
                 assert!(same(x.to_array(), y.to_array()), "points: {t:?}");
                 assert!(same(y.to_array(), t[k]));
             }
-            let vector_lanes = vector::<Fast>(&Vector::new(t[0][0], t[0][1], t[0][2]));
-            assert!(same(vector_lanes.to_array(), t[0]));
+            let v = Vector::new(t[0][0], t[0][1], t[0][2]);
+            assert!(same(vector::<Fast>(&v).to_array(), t[0]));
+            assert!(same(Fast::load(&v).to_array(), Scalar::load(&v).to_array()));
+            assert!(same(Scalar::load(&v).to_array(), t[0]));
         }
     }
 
