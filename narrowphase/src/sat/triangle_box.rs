@@ -8,13 +8,27 @@
 //!   product of the two edges at corner `i`), `FaceA(0)` (plane against box);
 //! - `4 + 3i + j`: triangle edge `fᵢ = v(i+1) − vᵢ` × box axis `j`, `EdgeEdge(i, j)`.
 //!
+//! The tests run on the unit box: every corner is first multiplied, entry by entry, by
+//! `k = (1 − 2⁻²⁰) / e` (one division per call, off the critical path; on the pose path `k`
+//! scales the rows of the rotation matrix and the translation instead). A diagonal scaling maps
+//! the box's face normals to themselves, the triangle's normal and the edge × box-axis
+//! directions to those of the scaled triangle, so the 13 candidates of the scaled pair are the
+//! images of the original ones and the test is the same test; but the box's radius on an axis
+//! `a` becomes `Σ |aₖ|`, with no product by a half-extent (nine fewer multiplications and no
+//! lane broadcasts of `e`). As `1/k ≥ e (1 − 2⁻²⁰)⁻¹ (1 − u) > e (1 + 0.9·10⁻⁶)` (`u` = 2⁻²⁴),
+//! the unit box is the box widened by at least `0.9·10⁻⁶` relative, which covers the rounding
+//! of the radii's sums (at most three roundings, `3u < 2·10⁻⁷` relative), so rounding cannot
+//! shrink a radius below the box's true one: a pair a hair apart (within about `10⁻⁶ e`) may
+//! be reported touching. The scaling itself moves each corner by a
+//! relative `u` per entry, the order of the pose's own rounding.
+//!
 //! On an edge axis `a = uⱼ × fᵢ` two corners project to the same value, so only two
-//! projections are needed, and the box's radius is `r = Σ eₖ |aₖ|` (each `aₖ` is a single entry
-//! of `fᵢ`). Corner `i` projects to `P = a · vᵢ = (fᵢ × vᵢ)ⱼ`; corner `i + 2` to
+//! projections are needed, and the unit box's radius is `r = Σ |aₖ|` (each `aₖ` is a single
+//! entry of `fᵢ`). Corner `i` projects to `P = a · vᵢ = (fᵢ × vᵢ)ⱼ`; corner `i + 2` to
 //! `P + a · (vᵢ₊₂ − vᵢ) = P + (fᵢ₊₂ × fᵢ)ⱼ = P + (nᵢ)ⱼ` (as `vᵢ₊₂ − vᵢ = −fᵢ₊₂`), an entry of
 //! the normal the plane test computes anyway. The interval `[P, P + nⱼ]` misses `[−r, r]`
 //! exactly when its centre is farther than the two half-widths: `|2P + nⱼ| − |nⱼ| > 2r`. With
-//! the doubled edge `2fᵢ = fᵢ + fᵢ` (exact), `2P = (2fᵢ × vᵢ)ⱼ` and `2r = Σ eₖ |2aₖ|` come
+//! the doubled edge `2fᵢ = fᵢ + fᵢ` (exact), `2P = (2fᵢ × vᵢ)ⱼ` and `2r = Σ |2aₖ|` come
 //! exactly doubled at no extra multiplication, and `|nⱼ|` is the plane radius's: four
 //! operations after the projection (a sum, an absolute value, a difference, a comparison)
 //! instead of five for `min`, `max`, a negation, `max` and the comparison.
@@ -27,8 +41,7 @@
 //! may be reported touching, and an overlapping pair is reported apart only when its overlap
 //! is within it (the property tests compare with the report path and oracles at 10⁻⁴
 //! relative). An edge parallel to a box axis gives `a = 0`, all projections 0 and radius 0:
-//! it cannot report a gap. The radius is widened by a relative `10⁻⁶` so rounding on a
-//! near-parallel edge cannot fake one either.
+//! it cannot report a gap.
 //!
 //! The normal: `f × g` rounds each entry by about `u |f| |g|` while `|f × g|` is twice the
 //! area, so the turn of the rounded normal is about `u |f| |g| / (2 area)`; the two shorter
@@ -48,9 +61,9 @@
 //! `|εₖ| ≤ u |fₖ|`) adds `|ñ · ε| ≤ u (1 + γ₂) A F² / 2`. So corner `i + 1` lies within
 //! `1.5 u A F² (1 + O(u))` of `p` along `ñ`, and corner `i + 2` within `1.5 u F A² (1 + O(u))`
 //! likewise: all three within `S = 1.5 u A F max(A, F) (1 + O(u))`. The test is
-//! `|p| > Σ eₖ |ñₖ| (1 + 10⁻⁶) + B` with `B = 2⁻²⁶ · 2A · 2F · max(2A, 2F) = 2u A F max(A, F)`
-//! from the doubled edges' 1-norms (their `|2fₖ|` serve the edge radii), which covers `S`
-//! and the rounding of the 1-norms, of `B` and of the sum with the radius (the `10⁻⁶` covers
+//! `|p| > Σ |ñₖ| + B` with `B = 2⁻²⁶ · 2A · 2F · max(2A, 2F) = 2u A F max(A, F)` from the
+//! doubled edges' 1-norms (their `|2fₖ|` serve the edge radii), which covers `S` and the
+//! rounding of the 1-norms, of `B` and of the sum with the radius (the box's widening covers
 //! the radius's). So it cannot report a gap the axis `ñ` does not show, up to the rounding of
 //! `p` itself, a few `u |ñ| |vᵢ|` (barring underflow of the products, for triangles under
 //! ~10⁻¹⁸ m). `B` costs some sharpness: on the normal from the two shorter edges `S / |ñ|`
@@ -60,10 +73,10 @@
 //! corners instead took two more projections, three lane permutations and an interval.
 //! Each lane computes the scalar line of [`separates`] (same operations, same order).
 //!
-//! The box's faces read "the triangle's interval `[lo, hi]` on the axis misses the box's
-//! `[−r, r]`" as `max(lo, −hi) > r`, one comparison.
+//! The box's faces read "the triangle's interval `[lo, hi]` on the axis misses the unit box's
+//! `[−1, 1]`" as `max(lo, −hi) > 1`, one comparison.
 
-use super::pose::{relative_pose, rotation_diagonals, transform_diagonals};
+use super::pose::{relative_pose, scaled_rotation_diagonals, transform_diagonals};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::Obb;
@@ -72,7 +85,9 @@ use crate::simd::{vector, Fast, Lanes};
 /// How many candidate axes the triangle–box test has.
 pub const AXIS_COUNT: u16 = 13;
 
-const REL_EPS: Real = 1e-6;
+/// `1 − 2⁻²⁰` (exact; about `(1 + 10⁻⁶)⁻¹`): the corners are scaled by `WIDEN / e`, which
+/// widens the box by about `10⁻⁶` relative (module docs).
+const WIDEN: Real = 1.0 - 1.0 / (1u32 << 20) as Real;
 
 /// `B = SPREAD · ‖2fᵢ‖₁ ‖2fᵢ₊₂‖₁ max(‖2fᵢ‖₁, ‖2fᵢ₊₂‖₁)` bounds how far the corners lie from
 /// corner `i`'s projection on the rounded normal `nᵢ` (module docs): `2⁻²⁶ · 8 = 2u`.
@@ -117,30 +132,30 @@ fn max(a: Real, b: Real) -> Real {
     }
 }
 
-/// True when candidate `index` separates the triangle `v` (box frame) from the box `e`.
+/// True when candidate `index` separates the triangle `v` (corners scaled to the unit box,
+/// see [`unit_corners`]) from the unit box.
 ///
-/// Box faces: the triangle's interval `[lo, hi]` misses `[−eₖ, eₖ]`, `max(lo, −hi) > eₖ`.
-/// The plane (normal `nᵢ`, `i = 0, 1, 2`): `|nᵢ · vᵢ| > Σ eₖ |nᵢₖ| (1 + 10⁻⁶) + B`, `B` bounding
-/// the other corners' offsets along the rounded normal. Edge `i` × box axis `j`: the interval's
-/// centre against its half-width plus the radius, `|2P + nⱼ| − |nⱼ| > 2r`. See the module docs.
+/// Box faces: the triangle's interval `[lo, hi]` misses `[−1, 1]`, `max(lo, −hi) > 1`.
+/// The plane (normal `nᵢ`, `i = 0, 1, 2`): `|nᵢ · vᵢ| > Σ |nᵢₖ| + B`, `B` bounding the other
+/// corners' offsets along the rounded normal. Edge `i` × box axis `j`: the interval's centre
+/// against its half-width plus the radius, `|2P + nⱼ| − |nⱼ| > 2r`. See the module docs.
 #[inline(always)]
-fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
+fn separates(index: u16, v: &[Vector; 3]) -> bool {
     match index {
         0..=2 => {
             let k = index as usize;
             let (a, b, c) = (v[0][k], v[1][k], v[2][k]);
             let (lo, hi) = (min(c, min(a, b)), max(c, max(b, a)));
-            max(lo, -hi) > e[k]
+            max(lo, -hi) > 1.0
         }
         3 => {
             // Lane i of [`overlap_with`]: nᵢ = f(i+2) × fᵢ, corner i projected, summed x, y, z.
-            let eg = e * (1.0 + REL_EPS);
             (0..3).any(|i| {
                 let (n, c) = (normal(v, i), v[i]);
                 let p = n.x * c.x + n.y * c.y + n.z * c.z;
-                let r = eg.x * n.x.abs() + eg.y * n.y.abs() + eg.z * n.z.abs();
+                let r = n.x.abs() + n.y.abs() + n.z.abs();
                 let (g, h) = (doubled_norm1(v, i), doubled_norm1(v, (i + 2) % 3));
-                let b = g * h * max(g, h) * SPREAD;
+                let b = (g * h) * (max(g, h) * SPREAD);
                 p.abs() > r + b
             })
         }
@@ -155,11 +170,22 @@ fn separates(index: u16, v: &[Vector; 3], e: &Vector) -> bool {
             let va = v[i];
             let n = normal(v, i)[j];
             let c = (g[j1] * va[j2] - g[j2] * va[j1]) + n;
-            let eg = e * (1.0 + REL_EPS);
-            let r2 = eg[j1] * g[j2].abs() + eg[j2] * g[j1].abs();
-            c.abs() - n.abs() > r2
+            c.abs() - n.abs() > g[j1].abs() + g[j2].abs()
         }
     }
+}
+
+/// The scale `k = WIDEN / e` (lane-wise) that maps the box, widened by `10⁻⁶`, to the unit box.
+#[inline(always)]
+fn unit_scale<L: Lanes>(e: &Vector) -> L {
+    L::splat(WIDEN).div(vector(e))
+}
+
+/// The corners `v` (box frame) scaled to the unit box: `vₖ · k` entry by entry (lane-wise in
+/// [`overlap`]).
+fn unit_corners(v: &[Vector; 3], e: &Vector) -> [Vector; 3] {
+    let k = Vector::new(WIDEN / e.x, WIDEN / e.y, WIDEN / e.z);
+    v.map(|c| c.component_mul(&k))
 }
 
 /// `‖2fₖ‖₁` summed x, y, z, with `2fₖ = fₖ + fₖ`, `fₖ = v(k+1) − vₖ` (lane `k` of
@@ -181,13 +207,14 @@ fn normal(v: &[Vector; 3], i: usize) -> Vector {
 
 /// The first of the 13 candidates separating the triangle with corners `v` (in the box's
 /// frame, metres) from the box of half-extents `e` centred at the origin; None when they
-/// overlap or touch.
+/// overlap or touch (or are apart by less than about `10⁻⁶ e`: module docs).
 #[inline]
 pub fn first_separating_axis(v: &[Vector; 3], e: &Vector) -> Option<u16> {
+    let v = &unit_corners(v, e);
     // The 13 tests written out with constant indices, each exiting early.
     macro_rules! try_axes {
         ($($k:literal)*) => {
-            $(if separates($k, v, e) {
+            $(if separates($k, v) {
                 return Some($k);
             })*
         };
@@ -201,14 +228,15 @@ pub fn first_separating_axis(v: &[Vector; 3], e: &Vector) -> Option<u16> {
 /// without early exit, on the fastest lane backend of the target.
 #[inline]
 pub fn overlap(v: &[Vector; 3], e: &Vector) -> bool {
-    overlap_with::<Fast>(v.map(|c| vector(&c)), vector(e))
+    let k = unit_scale::<Fast>(e);
+    overlap_with(v.map(|c| vector::<Fast>(&c).mul(k)))
 }
 
 /// True when the triangle `tri` (local corners) at `pose_t` and the box of half-extents `e`
-/// at `pose_b` overlap or touch: the corners are brought into the box's frame on lanes (one
-/// quaternion product, its rotation matrix as three wrapped diagonals, then each corner
-/// rotated with three products and no shuffle on the pose's path), then [`overlap`]'s test
-/// runs. No data-dependent branch.
+/// at `pose_b` overlap or touch: the corners are brought into the box's frame scaled to the
+/// unit box on lanes (one quaternion product, its rotation matrix as three wrapped diagonals
+/// with the rows scaled by `k`, then each corner rotated with three products and no shuffle on
+/// the pose's path), then [`overlap`]'s test runs. No data-dependent branch.
 #[inline]
 pub fn overlap_poses(pose_t: &Isometry, tri: &[Point; 3], pose_b: &Isometry, e: &Vector) -> bool {
     overlap_poses_with::<Fast>(pose_t, tri, pose_b, e)
@@ -222,28 +250,27 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     pose_b: &Isometry,
     e: &Vector,
 ) -> bool {
+    let k = unit_scale::<L>(e);
     let (s, w, t) = relative_pose::<L>(pose_b, pose_t);
-    let m = rotation_diagonals(s, w);
-    let v = L::points(tri).map(|c| transform_diagonals(m, c, t));
-    overlap_with(v, vector(e))
+    let m = scaled_rotation_diagonals(s, w, k);
+    let t = t.mul(k);
+    overlap_with(L::points(tri).map(|c| transform_diagonals(m, c, t)))
 }
 
 /// Edge × box axis `j` for the three edges at once (lane `i`: edge `i`), given the entries
 /// `j1 = j + 1`, `j2 = j + 2` of the doubled edges `g = 2f`, of their absolute values `ag` and of
 /// the edges' first corners `va`, entry `j` of the normals `n` (lane `i`: `f(i+2) × fᵢ`) and its
-/// absolute value `an`, and the widened half-extents `eg`: the line of [`separates`] for that
-/// axis, `|2P + nⱼ| − |nⱼ| > 2r`.
+/// absolute value `an`: the line of [`separates`] for that axis, `|2P + nⱼ| − |nⱼ| > 2r`.
 #[inline(always)]
-fn edge_axis<L: Lanes>(g: [L; 2], ag: [L; 2], va: [L; 2], n: L, an: L, eg: [L; 2]) -> L::Mask {
+fn edge_axis<L: Lanes>(g: [L; 2], ag: [L; 2], va: [L; 2], n: L, an: L) -> L::Mask {
     let c = g[0].mul(va[1]).sub(g[1].mul(va[0])).add(n);
-    let r2 = eg[0].mul(ag[1]).add(eg[1].mul(ag[0]));
-    c.abs().sub(an).gt(r2)
+    c.abs().sub(an).gt(ag[0].add(ag[1]))
 }
 
-/// The lane kernel, on the corners `v` (each in lanes x, y, z) and the half-extents `e` in
-/// lanes x, y, z. Every axis family is lane-wise, with few lane permutations (the previous
-/// layout, lanes = box axes for everything, needed ~80 shuffles per call, all on one execution
-/// port, and took 10 % more time per call in the micro benchmark with its pairs in cache):
+/// The lane kernel, on the corners `v` (each in lanes x, y, z) scaled to the unit box. Every
+/// axis family is lane-wise, with few lane permutations (the previous layout, lanes = box axes
+/// for everything, needed ~80 shuffles per call, all on one execution port, and took 10 % more
+/// time per call in the micro benchmark with its pairs in cache):
 /// - box faces (lane k): the corners' min and max on axis k, on the corners as given;
 /// - then the corners transposed ([`Lanes::transpose`]: `x` holds the x's of corners
 ///   0, 1, 2 in lanes 0, 1, 2; so lane `i` of a lane permutation `next1` / `next2` is corner
@@ -254,52 +281,42 @@ fn edge_axis<L: Lanes>(g: [L; 2], ag: [L; 2], va: [L; 2], n: L, an: L, eg: [L; 2
 /// Each lane computes the scalar line of its axis in [`separates`] (same operations, same
 /// order), so the two agree bit for bit.
 #[inline(always)]
-pub(crate) fn overlap_with<L: Lanes>(v: [L; 3], e: L) -> bool {
-    // Box faces (lane k): the corners' extent on axis k against [−eₖ, eₖ].
+pub(crate) fn overlap_with<L: Lanes>(v: [L; 3]) -> bool {
+    // Box faces (lane k): the corners' extent on axis k against [−1, 1].
     let [v0, v1, v2] = v;
     let (lo, hi) = (v2.min(v0.min(v1)), v2.max(v1.max(v0)));
-    let mut sep = lo.max(hi.neg()).gt(e);
+    let mut sep = lo.max(hi.neg()).gt(L::splat(1.0));
     let [x, y, z] = L::transpose(v);
     // Lane i: the edge fᵢ = corner i + 1 − corner i, doubled (exact), and f(i+2).
-    let [ex, ey, ez] = e.mul(L::splat(1.0 + REL_EPS)).splats();
     let (fx, fy, fz) = (x.next1().sub(x), y.next1().sub(y), z.next1().sub(z));
     let (gx, gy, gz) = (fx.add(fx), fy.add(fy), fz.add(fz));
     let (agx, agy, agz) = (gx.abs(), gy.abs(), gz.abs());
     let (ax, ay, az) = (fx.next2(), fy.next2(), fz.next2());
     // The triangle's plane (lane i): nᵢ = f(i+2) × fᵢ; corner i's projection against the
-    // radius Σ eₖ |nₖ| (1 + 10⁻⁶) plus the bound B on the other corners' offsets.
+    // radius Σ |nₖ| plus the bound B on the other corners' offsets.
     let nx = ay.mul(fz).sub(az.mul(fy));
     let ny = az.mul(fx).sub(ax.mul(fz));
     let nz = ax.mul(fy).sub(ay.mul(fx));
     let (anx, any, anz) = (nx.abs(), ny.abs(), nz.abs());
     let p = nx.mul(x).add(ny.mul(y)).add(nz.mul(z));
-    let r = ex.mul(anx).add(ey.mul(any)).add(ez.mul(anz));
     let g1 = agx.add(agy).add(agz);
     let h1 = g1.next2();
-    let b = g1.mul(h1).mul(g1.max(h1)).mul(L::splat(SPREAD));
-    sep = L::or(
-        sep,
-        edge_axis([gy, gz], [agy, agz], [y, z], nx, anx, [ey, ez]),
-    );
-    sep = L::or(
-        sep,
-        edge_axis([gz, gx], [agz, agx], [z, x], ny, any, [ez, ex]),
-    );
-    sep = L::or(
-        sep,
-        edge_axis([gx, gy], [agx, agy], [x, y], nz, anz, [ex, ey]),
-    );
-    sep = L::or(sep, p.abs().gt(r.add(b)));
+    let b = g1.mul(h1).mul(g1.max(h1).mul(L::splat(SPREAD)));
+    sep = L::or(sep, edge_axis([gy, gz], [agy, agz], [y, z], nx, anx));
+    sep = L::or(sep, edge_axis([gz, gx], [agz, agx], [z, x], ny, any));
+    sep = L::or(sep, edge_axis([gx, gy], [agx, agy], [x, y], nz, anz));
+    sep = L::or(sep, p.abs().gt(anx.add(any).add(anz).add(b)));
     !L::any(sep)
 }
 
 /// Like [`first_separating_axis`], trying candidate `cached` (0..13) first.
 #[inline]
 pub fn first_separating_axis_cached(v: &[Vector; 3], e: &Vector, cached: u16) -> Option<u16> {
-    if cached < AXIS_COUNT && separates(cached, v, e) {
+    let v = &unit_corners(v, e);
+    if cached < AXIS_COUNT && separates(cached, v) {
         return Some(cached);
     }
-    (0..AXIS_COUNT).find(|&k| k != cached && separates(k, v, e))
+    (0..AXIS_COUNT).find(|&k| k != cached && separates(k, v))
 }
 
 fn to_box_frame(tri: &[Point; 3], obb: &Obb) -> [Vector; 3] {
@@ -381,12 +398,9 @@ mod tests {
             let want = first_separating_axis(&v, &e).is_none();
             seen[want as usize] += 1;
             assert_eq!(overlap(&v, &e), want, "case {k}");
-            let lanes = v.map(|c| Scalar([c.x, c.y, c.z]));
-            assert_eq!(
-                overlap_with(lanes, Scalar([e.x, e.y, e.z])),
-                want,
-                "case {k} (scalar)"
-            );
+            let scale = unit_scale::<Scalar>(&e);
+            let lanes = v.map(|c| Scalar([c.x, c.y, c.z]).mul(scale));
+            assert_eq!(overlap_with(lanes), want, "case {k} (scalar)");
         }
         assert!(seen[0] > 20_000 && seen[1] > 20_000, "{seen:?}");
     }
