@@ -126,15 +126,10 @@ pub(crate) trait Lanes: Copy {
     /// True when some lane of the mask is set.
     fn any(m: Self::Mask) -> bool;
 
-    /// `self × o` as 3-vectors (lanes x, y, z): lane `j` is
-    /// `self[j+1] o[j+2] − self[j+2] o[j+1]`, computed as `(self · o.next1() − self.next1() · o)`
-    /// moved one lane on (`next1`): the same two products and one difference per lane, so the
-    /// same bits as the textbook `self.next1() o.next2() − self.next2() o.next1()`, with three
-    /// lane permutations instead of four (two when `self.next1()` is shared with another
-    /// product by `self`).
+    /// `self × o` as 3-vectors (lanes x, y, z).
     #[inline(always)]
     fn cross(self, o: Self) -> Self {
-        self.mul(o.next1()).sub(self.next1().mul(o)).next1()
+        self.next1().mul(o.next2()).sub(self.next2().mul(o.next1()))
     }
 }
 
