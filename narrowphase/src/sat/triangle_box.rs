@@ -9,8 +9,8 @@
 //! - `4 + 3i + j`: triangle edge `fᵢ = v(i+1) − vᵢ` × box axis `j`, `EdgeEdge(i, j)`.
 //!
 //! The tests run on the unit box: every corner is first multiplied, entry by entry, by
-//! `k = (1 − 2⁻²⁰) / e` (one division per call, off the critical path; on the pose path `k`
-//! scales the rows of the rotation matrix and the translation instead). A diagonal scaling maps
+//! `k = (1 − 2⁻²⁰) / e` (one division per call; on the pose path `k` scales the rows of the
+//! rotation matrix and the translation instead). A diagonal scaling maps
 //! the box's face normals to themselves, the triangle's normal and the edge × box-axis
 //! directions to those of the scaled triangle, so the 13 candidates of the scaled pair are the
 //! images of the original ones and the test is the same test; but the box's radius on an axis
@@ -19,8 +19,8 @@
 //! the unit box is the box widened by at least `0.9·10⁻⁶` relative, which covers the rounding
 //! of the radii's sums (at most three roundings, `3u < 2·10⁻⁷` relative), so rounding cannot
 //! shrink a radius below the box's true one: a pair a hair apart (within about `10⁻⁶ e`) may
-//! be reported touching. The scaling itself moves each corner by a
-//! relative `u` per entry, the order of the pose's own rounding.
+//! be reported touching. The scaling itself moves each corner by a relative `u` per entry,
+//! the order of the pose's own rounding.
 //!
 //! On an edge axis `a = uⱼ × fᵢ` two corners project to the same value, so only two
 //! projections are needed, and the unit box's radius is `r = Σ |aₖ|` (each `aₖ` is a single
@@ -68,8 +68,9 @@
 //! `p` itself, a few `u |ñ| |vᵢ|` (barring underflow of the products, for triangles under
 //! ~10⁻¹⁸ m). `B` costs some sharpness: on the normal from the two shorter edges `S / |ñ|`
 //! is a few `u` times the triangle's size over the sine of its largest angle, the order of
-//! the rounded normal's turn itself (a few 10⁻⁷ m per metre of triangle for a fair one); on
-//! the other lanes it may be large, and those lanes only rarely separate. Projecting all three
+//! the rounded normal's turn itself (for an equilateral triangle of side `L`, at most
+//! `12 u L`, under 10⁻⁶ m per metre); on the other lanes it may be large, and those lanes only
+//! rarely separate. Projecting all three
 //! corners instead took two more projections, three lane permutations and an interval.
 //! Each lane computes the scalar line of [`separates`] (same operations, same order).
 //!
@@ -401,6 +402,79 @@ mod tests {
             let scale = unit_scale::<Scalar>(&e);
             let lanes = v.map(|c| Scalar([c.x, c.y, c.z]).mul(scale));
             assert_eq!(overlap_with(lanes), want, "case {k} (scalar)");
+        }
+        assert!(seen[0] > 20_000 && seen[1] > 20_000, "{seen:?}");
+    }
+
+    /// The largest gap, in metres, that any of the 13 axes shows between the triangle `v` and
+    /// the box `e`, in `f64` with the exact normal and all three corners projected (negative:
+    /// overlap by that much on the least-overlapping axis).
+    fn gap_f64(v: &[Vector; 3], e: &Vector) -> f64 {
+        let v = v.map(|c| c.cast::<f64>());
+        let e = e.cast::<f64>();
+        let f = [0, 1, 2].map(|i| v[(i + 1) % 3] - v[i]);
+        let mut axes = vec![f[2].cross(&f[0])];
+        for j in 0..3 {
+            axes.push(nalgebra::Vector3::ith(j, 1.0));
+            for fi in &f {
+                axes.push(nalgebra::Vector3::ith(j, 1.0).cross(fi));
+            }
+        }
+        axes.iter()
+            .filter(|a| a.norm() > 0.0)
+            .map(|a| {
+                let p = v.map(|c| a.dot(&c));
+                let (lo, hi) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
+                let r = e.x * a.x.abs() + e.y * a.y.abs() + e.z * a.z.abs();
+                (lo.max(-hi) - r) / a.norm()
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// Against an independent `f64` SAT, on fair triangles and on slivers like the fuzz input
+    /// `cuboid_triangle_sliver_depth_minus_tol_separates` (one edge 10⁻⁶..10⁻³ m, two up to
+    /// 6 m, a third of them along a box axis) near touching: "apart" only for pairs that do
+    /// not overlap by more than `10⁻⁶` of their size (rounding), "touching" only for pairs
+    /// within `10⁻⁴` of it (the fuzz oracle's tolerance); the plane's bound on the corners'
+    /// offsets along the rounded normal is what this checks on the slivers.
+    #[test]
+    fn overlap_matches_an_f64_sat_on_fair_and_sliver_triangles() {
+        let mut r = ChaCha8Rng::seed_from_u64(11);
+        let mut seen = [0usize; 2];
+        for k in 0..200_000 {
+            let e = vector(&mut r, 0.05, 1.0);
+            let v = if k % 2 == 0 {
+                corners(&mut r)
+            } else {
+                let inside = vector(&mut r, -1.2, 1.2).component_mul(&e);
+                let far = vector(&mut r, -1.0, 1.0).normalize() * r.gen_range(0.5..6.0);
+                let dir = match r.gen_range(0..3) {
+                    0 => Vector::ith(r.gen_range(0..3), 1.0),
+                    _ => vector(&mut r, -1.0, 1.0).normalize(),
+                };
+                let tiny = (10.0 as Real).powf(r.gen_range(-6.0..-3.0));
+                [far, inside, inside + dir * tiny]
+            };
+            // Only triangles `Triangle::new` accepts (twice the area above 10⁻⁶ × the longest
+            // edge).
+            let longest = (0..3)
+                .map(|i| (v[(i + 1) % 3] - v[i]).norm())
+                .fold(0.0, Real::max);
+            if (v[1] - v[0]).cross(&(v[2] - v[0])).norm() <= 1e-6 * longest {
+                continue;
+            }
+            let size = v.iter().map(|c| c.abs().max()).fold(e.max(), Real::max) as f64;
+            let (apart, gap) = (!overlap(&v, &e), gap_f64(&v, &e));
+            seen[apart as usize] += 1;
+            if apart {
+                assert!(
+                    gap > -1e-6 * size,
+                    "case {k}: apart, but overlapping by {}",
+                    -gap
+                );
+            } else {
+                assert!(gap < 1e-4 * size, "case {k}: touching, but apart by {gap}");
+            }
         }
         assert!(seen[0] > 20_000 && seen[1] > 20_000, "{seen:?}");
     }
