@@ -326,7 +326,8 @@ fn to_box_frame(tri: &[Point; 3], obb: &Obb) -> [Vector; 3] {
 }
 
 /// The first axis separating a world-space triangle from an oriented box (triangle = A,
-/// box = B), or None when they overlap or touch.
+/// box = B), or None when they overlap or touch (or are apart by less than about `10⁻⁶` of the
+/// half-extents: the box is widened by that much, see the module docs).
 pub fn triangle_obb(tri: &[Point; 3], obb: &Obb) -> Option<AxisReport> {
     first_separating_axis(&to_box_frame(tri, obb), &obb.half_extents()).map(report)
 }
