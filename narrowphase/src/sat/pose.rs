@@ -31,13 +31,26 @@ pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (
 /// and `|s|² + w² = 1`: `d = (s · 2s − 1) + w · 2w`, `p = s · (2s).next1() − w (2s).next2()`,
 /// `q = s · (2s).next2() + w (2s).next1()`. `w` arrives before `s` (it takes fewer steps),
 /// so `w · 2w` is ready when `s · 2s − 1` is, and no step of `d` permutes lanes.
+/// ([`scaled_rotation_diagonals`] with `k = 1`, whose products by 1 are exact and fold away.)
 #[inline(always)]
 pub(crate) fn rotation_diagonals<L: Lanes>(s: L, w: L) -> [L; 3] {
+    scaled_rotation_diagonals(s, w, L::splat(1.0))
+}
+
+/// The wrapped diagonals (as [`rotation_diagonals`]) of `diag(k) R`, row `r` of `R` scaled by
+/// lane `r` of `k`: the same sums with `s k` and `w k` as the left factors and `k` for the 1,
+/// `d = (s k · 2s − k) + w k · 2w`, `p = s k · (2s).next1() − w k (2s).next2()`,
+/// `q = s k · (2s).next2() + w k (2s).next1()` (a kernel that works on a box scaled to the
+/// unit box gets its corners scaled at the cost of two products; `s k` is ready as soon as
+/// `(2s).next1()` is).
+#[inline(always)]
+pub(crate) fn scaled_rotation_diagonals<L: Lanes>(s: L, w: L, k: L) -> [L; 3] {
     let s2 = s.add(s);
     let (s2n1, s2n2) = (s2.next1(), s2.next2());
-    let d = s.mul(s2).sub(L::splat(1.0)).add(w.mul(w.add(w)));
-    let p = s.mul(s2n1).sub(w.mul(s2n2));
-    let q = s.mul(s2n2).add(w.mul(s2n1));
+    let (sk, wk) = (s.mul(k), w.mul(k));
+    let d = sk.mul(s2).sub(k).add(wk.mul(w.add(w)));
+    let p = sk.mul(s2n1).sub(wk.mul(s2n2));
+    let q = sk.mul(s2n2).add(wk.mul(s2n1));
     [d, p, q]
 }
 

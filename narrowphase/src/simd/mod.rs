@@ -71,6 +71,9 @@ pub(crate) trait Lanes: Copy {
     type Mask: Copy;
     /// Lanes `(x, y, z)`.
     fn new(x: Real, y: Real, z: Real) -> Self;
+    /// Lanes `(x, y, z)` of a vector read from memory (on SSE one 8-byte load, one 4-byte
+    /// load and one shuffle; building it from three `Real`s took two shuffles).
+    fn load(v: &Vector) -> Self;
     /// Lanes `(x, y, z)`, `w` kept where no result reads it (SSE: lane 3), so that four
     /// values next to each other in memory (a quaternion) load in one instruction.
     fn new_w(x: Real, y: Real, z: Real, w: Real) -> Self;
@@ -133,7 +136,7 @@ pub(crate) trait Lanes: Copy {
 /// A vector's `x, y, z` in lanes.
 #[inline(always)]
 pub(crate) fn vector<L: Lanes>(v: &Vector) -> L {
-    L::new(v.x, v.y, v.z)
+    L::load(v)
 }
 
 #[cfg(test)]
@@ -333,8 +336,10 @@ mod tests {
                 assert!(same(x.to_array(), y.to_array()), "points: {t:?}");
                 assert!(same(y.to_array(), t[k]));
             }
-            let vector_lanes = vector::<Fast>(&Vector::new(t[0][0], t[0][1], t[0][2]));
-            assert!(same(vector_lanes.to_array(), t[0]));
+            let v = Vector::new(t[0][0], t[0][1], t[0][2]);
+            assert!(same(vector::<Fast>(&v).to_array(), t[0]));
+            assert!(same(Fast::load(&v).to_array(), Scalar::load(&v).to_array()));
+            assert!(same(Scalar::load(&v).to_array(), t[0]));
         }
     }
 

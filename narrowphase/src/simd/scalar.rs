@@ -5,7 +5,7 @@
 #![cfg_attr(target_arch = "x86_64", allow(dead_code))]
 
 use super::{Lanes, LANES};
-use crate::math::{Isometry, Point, Real};
+use crate::math::{Isometry, Point, Real, Vector};
 use std::ops::{Add, Mul, Neg, Sub};
 
 /// Four independent `Real`s, one per lane.
@@ -184,6 +184,10 @@ impl Lanes for Scalar {
     #[inline(always)]
     fn new(x: Real, y: Real, z: Real) -> Self {
         Scalar([x, y, z])
+    }
+    #[inline(always)]
+    fn load(v: &Vector) -> Self {
+        Scalar([v.x, v.y, v.z])
     }
     #[inline(always)]
     fn new_w(x: Real, y: Real, z: Real, _w: Real) -> Self {

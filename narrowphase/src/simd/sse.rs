@@ -11,7 +11,7 @@
 //! pattern is valid.
 
 use super::{Lanes, LANES};
-use crate::math::{Isometry, Point, Real};
+use crate::math::{Isometry, Point, Real, Vector};
 use std::arch::x86_64::*;
 use std::ops::{Add, Mul, Neg, Sub};
 
@@ -239,6 +239,20 @@ impl Lanes for Sse {
     fn new(x: Real, y: Real, z: Real) -> Self {
         // SAFETY: SSE on registers (see the file's note).
         Sse(F4(unsafe { _mm_setr_ps(x, y, z, 0.0) }))
+    }
+    #[inline(always)]
+    fn load(v: &Vector) -> Self {
+        // A vector is three `Real`s in a row (checked below at compile time): x and y in one
+        // 8-byte load, z in a 4-byte one, then joined.
+        const _: () = assert!(std::mem::size_of::<Vector>() == 3 * 4);
+        let p = v as *const Vector as *const Real;
+        // SAFETY: SSE/SSE2; `p` comes from a reference to the three `Real`s (size asserted
+        // above): `loadu_si64` reads `Real`s 0..2 (it needs no alignment), `load_ss` reads
+        // `Real` 2 (aligned as a `Real`).
+        Sse(F4(unsafe {
+            let xy = _mm_castsi128_ps(_mm_loadu_si64(p.cast::<u8>()));
+            _mm_movelh_ps(xy, _mm_load_ss(p.add(2)))
+        }))
     }
     #[inline(always)]
     fn new_w(x: Real, y: Real, z: Real, w: Real) -> Self {
