@@ -30,8 +30,8 @@ pub(crate) fn intersection_ball_ball_poses(
 /// SSE one 8-byte load per pose, one subtraction and one product for both), `x` stays a scalar.
 /// Then `x² + y²` takes `y²` from lane 0 as it is and only `z²` needs a shuffle: one shuffle
 /// and no register copy, where the difference of the two 16-byte loads (`w, x, y, z`) needed
-/// three shuffles and two copies to bring `x²`, `y²` and `z²` to lane 0 (micro ball–ball: 16
-/// instructions for this function instead of 17, 1 shuffle instead of 3).
+/// three shuffles and two copies to bring `x²`, `y²` and `z²` to lane 0 (in `micro`: 15
+/// instructions from the radius load to the comparison's `setae` instead of 16).
 #[inline(always)]
 fn poses_on<L: Lanes>(pose_a: &Isometry, ra: Real, pose_b: &Isometry, rb: Real) -> bool {
     let (a, b) = (&pose_a.translation.vector, &pose_b.translation.vector);
