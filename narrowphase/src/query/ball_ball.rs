@@ -12,9 +12,15 @@ pub fn intersection_ball_ball(ca: &Point, ra: Real, cb: &Point, rb: Real) -> boo
 }
 
 /// [`intersection_ball_ball`] of spheres centred at the translations of `pose_a` and `pose_b`
-/// (their rotations are ignored), with the same result bit for bit: the same differences,
-/// squares and sum, in the same order, `(x² + y²) + z² ≤ (ra + rb)²`. What the general entry
-/// point runs for a ball pair.
+/// (their rotations are ignored), with the same result bit for bit: the centre difference comes
+/// from [`Lanes::translation_difference`] (on SSE two 16-byte loads and one subtraction instead
+/// of six scalar loads), then the same squares summed in the same order, `(x² + y²) + z²`.
+/// What the general entry point runs for a ball pair.
+///
+/// Its four loads (the two radii, one per pose) are the fewest possible. A form with one shuffle
+/// instead of three (`y, z` from one 8-byte load per pose, `x` scalar: one instruction fewer,
+/// two loads more) was no faster in `micro` ball–ball in cache (1–2 % slower, within the
+/// benchmark's noise).
 #[inline(always)]
 pub(crate) fn intersection_ball_ball_poses(
     pose_a: &Isometry,
@@ -25,21 +31,13 @@ pub(crate) fn intersection_ball_ball_poses(
     poses_on::<Fast>(pose_a, ra, pose_b, rb)
 }
 
-/// [`intersection_ball_ball_poses`] on lanes `L`. The centre difference is split to suit the
-/// sum's order: `y` and `z`, next to each other in the translation, go in lanes 0 and 1 (on
-/// SSE one 8-byte load per pose, one subtraction and one product for both), `x` stays a scalar.
-/// Then `x² + y²` takes `y²` from lane 0 as it is and only `z²` needs a shuffle: one shuffle
-/// and no register copy, where the difference of the two 16-byte loads (`w, x, y, z`) needed
-/// three shuffles and two copies to bring `x²`, `y²` and `z²` to lane 0 (in `micro`: 15
-/// instructions from the radius load to the comparison's `setae` instead of 16).
+/// [`intersection_ball_ball_poses`] on lanes `L` (the tests run both backends).
 #[inline(always)]
 fn poses_on<L: Lanes>(pose_a: &Isometry, ra: Real, pose_b: &Isometry, rb: Real) -> bool {
-    let (a, b) = (&pose_a.translation.vector, &pose_b.translation.vector);
-    let yz = L::new(b.y, b.z, 0.0).sub(L::new(a.y, a.z, 0.0));
-    let [y2, z2, _] = yz.mul(yz).to_array();
-    let x = b.x - a.x;
+    let d = L::translation_difference(pose_a, pose_b);
+    let [x, y, z] = d.mul(d).to_array();
     let r = ra + rb;
-    (x * x + y2) + z2 <= r * r
+    (x + y) + z <= r * r
 }
 
 /// Contact of two spheres if their gap is at most `prediction` metres. The normal points from
