@@ -177,7 +177,7 @@ pub(crate) fn overlap_matrix_with<L: Lanes>(
 /// 15-axis test of [`overlap`] on the relative pose, computed from the two quaternions
 /// without building a matrix first.
 ///
-/// Cost on x86_64: about 200 instructions (129 of them vector arithmetic, comparisons, masks
+/// Cost on x86_64: about 200 instructions (126 of them vector arithmetic, comparisons, masks
 /// and lane permutations), no data-dependent branch. The relative pose and the
 /// wrapped diagonals of `R` straight from its quaternion come from the pose helpers
 /// (`sat::pose::relative_pose`, which the triangle–box test uses too, and
@@ -210,9 +210,9 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 /// returning early when a face axis separates skips the nine edge axes for many apart pairs
 /// (−21 instructions per call on average) but that branch follows random data and mispredicts:
 /// 16 % slower per call (median of 9 alternating runs, pairs in cache). With its pairs in
-/// cache the test is bound by the vector ports: with the relative pose, 129 vector operations
+/// cache the test is bound by the vector ports: with the relative pose, 126 vector operations
 /// per call (SSE: products and sums, comparisons, masks, lane permutations; register copies
-/// are nearly free), 81 of them here. So the kernel is written for the fewest of those. Its
+/// are nearly free), 80 of them here. So the kernel is written for the fewest of those. Its
 /// arithmetic cannot shrink: every product of the 15 axes is a different one (`eaₖ |Rₘₙ|` and
 /// `ebₖ |Rₘₙ|` for each of the 27 pairs of a half-extent and an entry of `R`, in face or edge
 /// radii, and `tₖ Rₘₙ` for each of the 27 pairs of the centre), 27 lane products, with the

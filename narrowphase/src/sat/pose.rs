@@ -10,10 +10,7 @@ use crate::simd::Lanes;
 /// `s = w_a v_b − w_b v_a − v_a × v_b` (lanes x, y, z), its scalar part
 /// `w = w_a w_b + v_a · v_b` in every lane (summed as [`Lanes::rotation_dot`] does), and the
 /// translation `t = conj(q_a) (t_b − t_a)` by Rodrigues' form for a unit quaternion, summed as
-/// `(d − 2 w_a c) + v_a × 2c` with `d = t_b − t_a`, `2c = (v_a × d) + (v_a × d)` (the late
-/// operand last). Doubling is exact, so `2c` has the bits of `v_a × 2d` (but for overflow);
-/// doubling after the cross product lets its two permutations of `d` come straight from the
-/// loaded translations (see [`Lanes::translation_difference`]).
+/// `(d − 2 w_a c) + v_a × 2c` with `d = t_b − t_a`, `2c = v_a × 2d` (the late operand last).
 #[inline(always)]
 pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (L, L, L) {
     let (qa, qb) = (&pose_a.rotation, &pose_b.rotation);
@@ -22,8 +19,7 @@ pub(crate) fn relative_pose<L: Lanes>(pose_a: &Isometry, pose_b: &Isometry) -> (
     let wa = L::splat(qa.w);
     let s = wa.mul(vb).sub(L::splat(qb.w).mul(va)).sub(va.cross(vb));
     let d = L::translation_difference(pose_a, pose_b);
-    let c = va.cross(d);
-    let c2 = c.add(c);
+    let c2 = va.cross(d.add(d));
     let t = d.sub(wa.mul(c2)).add(va.cross(c2));
     (s, L::rotation_dot(pose_a, pose_b), t)
 }
