@@ -27,7 +27,7 @@
 //! Candidate order (0-based index): faces of A `0, 1, 2`; faces of B `3, 4, 5`;
 //! edge `i` of A × edge `j` of B at `6 + 3i + j`.
 
-use super::pose::{relative_pose, rotation_diagonals};
+use super::pose::{relative_pose, rotation_rows_and_columns};
 use super::{AxisReport, SeparatingAxis};
 use crate::math::{Isometry, Matrix, Real, Vector};
 use crate::shape::Obb;
@@ -164,11 +164,11 @@ pub(crate) fn overlap_matrix_with<L: Lanes>(
     ea: &Vector,
     eb: &Vector,
 ) -> bool {
-    // Cyclic diagonals: D_k[m] = R[m][(m + k) % 3].
+    // Wrapped diagonals: R[m][m], R[m][m + 1] and R[m + 1][m] in lane m (indices mod 3).
     let d = [
         L::new(r.m11, r.m22, r.m33),
         L::new(r.m12, r.m23, r.m31),
-        L::new(r.m13, r.m21, r.m32),
+        L::new(r.m21, r.m32, r.m13),
     ];
     overlap_diagonals(d, vector(t), ea, eb)
 }
@@ -177,11 +177,11 @@ pub(crate) fn overlap_matrix_with<L: Lanes>(
 /// 15-axis test of [`overlap`] on the relative pose, computed from the two quaternions
 /// without building a matrix first.
 ///
-/// Cost on x86_64: about 200 instructions (129 of them vector arithmetic, comparisons, masks
+/// Cost on x86_64: about 200 instructions (126 of them vector arithmetic, comparisons, masks
 /// and lane permutations), no data-dependent branch. The relative pose and the
-/// three cyclic diagonals of `R` straight from its quaternion come from the pose helpers the
-/// triangle–box test uses too (`sat::pose::relative_pose`,
-/// `rotation_diagonals`).
+/// wrapped diagonals of `R` straight from its quaternion come from the pose helpers
+/// (`sat::pose::relative_pose`, which the triangle–box test uses too, and
+/// `rotation_rows_and_columns`).
 /// Assumes unit quaternions, as [`Isometry`] guarantees. Differs from
 /// `overlap(R, t, ..)` with `R`, `t` from nalgebra's `inv_mul` only by rounding in `R` and
 /// `t` (a few ulps).
@@ -199,7 +199,7 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
     eb: &Vector,
 ) -> bool {
     let (s, w, t) = relative_pose::<L>(pose_a, pose_b);
-    overlap_diagonals(rotation_diagonals(s, w), t, ea, eb)
+    overlap_diagonals(rotation_rows_and_columns(s, w), t, ea, eb)
 }
 
 /// The 15 axes of [`first_separating_axis`], three at a time, OR-ed without early exit:
@@ -210,27 +210,32 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 /// returning early when a face axis separates skips the nine edge axes for many apart pairs
 /// (−21 instructions per call on average) but that branch follows random data and mispredicts:
 /// 16 % slower per call (median of 9 alternating runs, pairs in cache). With its pairs in
-/// cache the test is bound by the vector ports: with the relative pose, 129 vector operations
+/// cache the test is bound by the vector ports: with the relative pose, 126 vector operations
 /// per call (SSE: products and sums, comparisons, masks, lane permutations; register copies
-/// are nearly free), 81 of them here. So the kernel is written for the fewest of those. Its
+/// are nearly free), 80 of them here. So the kernel is written for the fewest of those. Its
 /// arithmetic cannot shrink: every product of the 15 axes is a different one (`eaₖ |Rₘₙ|` and
 /// `ebₖ |Rₘₙ|` for each of the 27 pairs of a half-extent and an entry of `R`, in face or edge
 /// radii, and `tₖ Rₘₙ` for each of the 27 pairs of the centre), 27 lane products, with the
 /// sums, absolute values, comparisons and ORs they need; what is left to cut are the lane
 /// permutations.
 ///
-/// `R` comes as its cyclic diagonals `d[k][m] = R[m][(m + k) % 3]` (row `m` in lane `m`),
-/// from which one permutation each gives the transposed ones `c[k][m] = R[(m + k) % 3][m]`
-/// (column `m` in lane `m`: `c[1] = d[2].next1`, `c[2] = d[1].next2`, `c[0] = d[0]`), and
-/// likewise for `|R| + ε`. Faces of A and the edge axes `aᵢ × bᵢ` work on rows (lane `i`),
-/// faces of B on columns (lane `j`). An edge axis `aᵢ × bⱼ` with `j ≠ i` needs rows for B's
-/// radius and columns for A's radius and for the centre term: it is summed on columns (lane
-/// `j`), with B's radius made on rows (lane `i = j − k`) and moved to lane `j` by one
-/// permutation. So 14 permutations in all: one for each of the four transposed diagonals
-/// (of `R` and of `|R| + ε`), two for `t`, three for each half-extent (loading it, then its two
-/// other orders) and one for each of the two edge families `j ≠ i`. The previous layout, all
-/// on rows, rotated `R` and `|R| + ε` for every edge family: 22 permutations (8 more uops per
-/// call in all, in cache 4 % slower).
+/// `R` comes as three of its wrapped diagonals, `d[0][m] = R[m][m]`, `d[1][m] = R[m][m + 1]`
+/// and `d[2][m] = R[m + 1][m]` (indices mod 3, as `sat::pose::rotation_rows_and_columns` makes
+/// them: the last two share their products). Write `dₖ[m] = R[m][m + k]` (row `m` in lane `m`)
+/// and `cₖ[m] = R[m + k][m]` (column `m` in lane `m`): `d₀ = c₀`, `d₁ = d[1]`, `c₁ = d[2]`,
+/// and one permutation each gives the other two, `d₂ = c₁.next2` and `c₂ = d₁.next2`; `c₂`
+/// is needed as it is, `d₂` only in `|R| + ε`, which is taken of `d₀`, `d₁`, `c₁` and then
+/// permuted. Faces of A and the edge axes `aᵢ × bᵢ` work on rows (lane `i`), faces of B on
+/// columns (lane `j`). An edge axis `aᵢ × bⱼ` with `j ≠ i` needs rows for B's radius and
+/// columns for A's radius and for the centre term: it is summed on columns (lane `j`), with
+/// B's radius made on rows (lane `i = j − k`) and moved to lane `j` by one permutation. So 13
+/// permutations in the kernel: three for the diagonals (`c₂`, and `d₂`, `c₂` of `|R| + ε`),
+/// two for `t`, three for each half-extent (loading it, then its two other orders) and one
+/// for each of the two edge families `j ≠ i`. (Taking `R` as `d₀, d₁, d₂`, as the
+/// triangle–box test does, cost two more products in the pose and one more permutation
+/// here: 129 uops per call, in cache 4 % slower, median of 8 alternating runs. The layout
+/// before that, all on rows, rotated `R` and `|R| + ε` for every edge family: 22
+/// permutations, 8 more uops per call again, in cache 4 % slower again.)
 ///
 /// `t`, `ea`, `eb` as in [`first_separating_axis`]. Each lane computes the same expression,
 /// in the same order, as the scalar line of its axis in [`first_separating_axis`], so the two
@@ -238,10 +243,12 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 #[inline(always)]
 pub(crate) fn overlap_diagonals<L: Lanes>(d: [L; 3], t: L, ea: &Vector, eb: &Vector) -> bool {
     let eps = L::splat(PARALLEL_EPSILON);
-    let ad = d.map(|x| x.abs().add(eps));
-    // Transposed diagonals: c[k][m] = R[m + k][m], ac the same of |R| + ε.
-    let (c1, c2) = (d[2].next1(), d[1].next2());
-    let (ac1, ac2) = (ad[2].next1(), ad[1].next2());
+    // Rows dₖ[m] = R[m][m + k] and columns cₖ[m] = R[m + k][m]; ad, ac the same of |R| + ε.
+    let (d0, d1, c1) = (d[0], d[1], d[2]);
+    let c2 = d1.next2();
+    let [ad0, ad1, ac1] = d.map(|x| x.abs().add(eps));
+    let (ad2, ac2) = (ac1.next2(), ad1.next2());
+    let ad = [ad0, ad1, ad2];
     // ea1[m] = ea[m + 1], ea2[m] = ea[m + 2]; likewise eb, t. The half-extents are loaded
     // rotated by one lane, (y, z, x), with x in the unused lane 3 too: on SSE one shuffle
     // joins the 8-byte (y, z) and the 4-byte x, and one more makes each other order (lane 3
@@ -253,11 +260,11 @@ pub(crate) fn overlap_diagonals<L: Lanes>(d: [L; 3], t: L, ea: &Vector, eb: &Vec
     let (t1, t2) = (t.next1(), t.next2());
     // Faces of B (lane j): |Σₖ tₖ Rₖⱼ| > Σₖ eaₖ |Rₖⱼ| + ebⱼ, k = j, j + 2, j + 1.
     let ra = ea.mul(ad[0]).add(ea2.mul(ac2)).add(ea1.mul(ac1));
-    let tj = t.mul(d[0]).add(t2.mul(c2)).add(t1.mul(c1));
+    let tj = t.mul(d0).add(t2.mul(c2)).add(t1.mul(c1));
     let mut sep = tj.abs().gt(ra.add(eb));
     // Edge i of A × edge j of B, with i1, i2 = i + 1, i + 2 and j1, j2 = j + 1, j + 2:
     // |t_i2 R_i1j − t_i1 R_i2j| > (ea_i1 |R_i2j| + ea_i2 |R_i1j|) + (eb_j1 |R_ij2| + eb_j2 |R_ij1|).
-    // j = i, lane i: R_i1i = c1, R_i2i = c2, R_ij1 = d[1], R_ij2 = d[2].
+    // j = i, lane i: R_i1i = c1, R_i2i = c2, R_ij1 = d₁, R_ij2 = d₂.
     let ra = ea1.mul(ac2).add(ea2.mul(ac1));
     let rb = eb1.mul(ad[2]).add(eb2.mul(ad[1]));
     let tl = t2.mul(c1).sub(t1.mul(c2));
@@ -265,17 +272,17 @@ pub(crate) fn overlap_diagonals<L: Lanes>(d: [L; 3], t: L, ea: &Vector, eb: &Vec
     // Faces of A (lane i): |tᵢ| > eaᵢ + Σₖ ebₖ |Rᵢₖ|, k = i, i + 1, i + 2.
     let rb = eb.mul(ad[0]).add(eb1.mul(ad[1])).add(eb2.mul(ad[2]));
     sep = L::or(sep, t.abs().gt(ea.add(rb)));
-    // j = i + 1, lane j (i = j + 2, i1 = j, i2 = j + 1): R_i1j = d[0], R_i2j = c1; B's
-    // radius on lane i (R_ij1 = d[2], R_ij2 = d[0]), then moved to lane j = i + 1.
+    // j = i + 1, lane j (i = j + 2, i1 = j, i2 = j + 1): R_i1j = d₀, R_i2j = c1; B's
+    // radius on lane i (R_ij1 = d₂, R_ij2 = d₀), then moved to lane j = i + 1.
     let ra = ea.mul(ac1).add(ea1.mul(ad[0]));
     let rb = eb2.mul(ad[0]).add(eb.mul(ad[2])).next2();
-    let tl = t1.mul(d[0]).sub(t.mul(c1));
+    let tl = t1.mul(d0).sub(t.mul(c1));
     sep = L::or(sep, tl.abs().gt(ra.add(rb)));
-    // j = i + 2, lane j (i = j + 1, i1 = j + 2, i2 = j): R_i1j = c2, R_i2j = d[0]; B's
-    // radius on lane i (R_ij1 = d[0], R_ij2 = d[1]), then moved to lane j = i + 2.
+    // j = i + 2, lane j (i = j + 1, i1 = j + 2, i2 = j): R_i1j = c2, R_i2j = d₀; B's
+    // radius on lane i (R_ij1 = d₀, R_ij2 = d₁), then moved to lane j = i + 2.
     let ra = ea2.mul(ad[0]).add(ea.mul(ac2));
     let rb = eb.mul(ad[1]).add(eb1.mul(ad[0])).next1();
-    let tl = t.mul(c2).sub(t2.mul(d[0]));
+    let tl = t.mul(c2).sub(t2.mul(d0));
     sep = L::or(sep, tl.abs().gt(ra.add(rb)));
     !L::any(sep)
 }

@@ -126,7 +126,11 @@ pub(crate) trait Lanes: Copy {
     /// True when some lane of the mask is set.
     fn any(m: Self::Mask) -> bool;
 
-    /// `self × o` as 3-vectors (lanes x, y, z).
+    /// `self × o` as 3-vectors (lanes x, y, z): lane `k` is `a₍ₖ₊₁₎ b₍ₖ₊₂₎ − a₍ₖ₊₂₎ b₍ₖ₊₁₎`
+    /// (indices mod 3, `a = self`, `b = o`). (The three-permutation form
+    /// `(a · b.next1() − a.next1() · b).next1()` gives the same bits with one permutation
+    /// fewer when several cross products share `a`, but puts a permutation after the
+    /// products: in the relative pose, one uop fewer per box–box call ran 3 % slower in cache.)
     #[inline(always)]
     fn cross(self, o: Self) -> Self {
         self.next1().mul(o.next2()).sub(self.next2().mul(o.next1()))
@@ -295,6 +299,14 @@ mod tests {
                 for (i, (x, y)) in binary.into_iter().enumerate() {
                     assert!(same(x.to_array(), y.to_array()), "op {i}: {a:?} {b:?}");
                 }
+                // The cross product is the textbook one, lane by lane, bit for bit.
+                assert!(same(
+                    sa.cross(sb).to_array(),
+                    std::array::from_fn(|k| {
+                        let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+                        a[k1] * b[k2] - a[k2] * b[k1]
+                    })
+                ));
                 assert!(same(
                     sa.max(sb).to_array(),
                     std::array::from_fn(|l| if a[l] > b[l] { a[l] } else { b[l] })
