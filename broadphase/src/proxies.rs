@@ -243,6 +243,17 @@ pub(crate) struct Ray {
 }
 
 impl Ray {
+    /// The ray `origin + t·dir`, `t ∈ [0, max_t]`, as [`BroadPhase::cast_ray`](crate::BroadPhase::cast_ray)
+    /// takes it (not checked: see [`Ray::valid`]).
+    #[inline]
+    pub fn new(origin: &Point, dir: &Vector, max_t: Real) -> Self {
+        Self {
+            origin: *origin,
+            dir: *dir,
+            max_t,
+        }
+    }
+
     /// The ray if its inputs are usable (finite origin and direction, `max_t ≥ 0`, not NaN).
     pub fn valid(&self) -> Option<&Ray> {
         let ok = (0..3).all(|i| self.origin[i].is_finite() && self.dir[i].is_finite())

@@ -487,11 +487,7 @@ impl BroadPhase for Bvh {
         max_t: Real,
         out: &mut Vec<(ProxyHandle, Real)>,
     ) {
-        let ray = Ray {
-            origin: *origin,
-            dir: *dir,
-            max_t,
-        };
+        let ray = Ray::new(origin, dir, max_t);
         if self.dirty || self.rebuild_needed {
             return self.store.scan_ray(&ray, out);
         }

@@ -39,7 +39,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{pair_key, pairs_of, sort_ray_hits, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, pairs_of, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHandle};
 use rayon::prelude::*;
 
@@ -1297,13 +1297,7 @@ impl BroadPhase for Grid {
         max_t: Real,
         out: &mut Vec<(ProxyHandle, Real)>,
     ) {
-        let ray = Ray {
-            origin: *origin,
-            dir: *dir,
-            max_t,
-        };
-        self.store.scan_ray(&ray, out);
-        sort_ray_hits(out);
+        self.store.scan_ray(&Ray::new(origin, dir, max_t), out);
     }
 
     fn validate(&self) -> Result<(), String> {
