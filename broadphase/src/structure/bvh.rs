@@ -108,9 +108,9 @@ impl Bvh {
         self.rebuild_needed = true;
         self.dirty = true;
     }
-    fn on_remove(&mut self, _slot: usize) {
-        self.rebuild_needed = true;
-        self.dirty = true;
+    /// A removal invalidates what an insert does.
+    fn on_remove(&mut self, slot: usize) {
+        self.on_insert(slot);
     }
     fn on_moved(&mut self) {
         self.dirty = true;

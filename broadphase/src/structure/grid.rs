@@ -306,9 +306,9 @@ impl Grid {
         self.dirty = true;
         self.order_ok = false;
     }
-    fn on_remove(&mut self, _slot: usize) {
-        self.dirty = true;
-        self.order_ok = false;
+    /// A removal invalidates what an insert does.
+    fn on_remove(&mut self, slot: usize) {
+        self.on_insert(slot);
     }
     fn on_moved(&mut self) {
         self.dirty = true;
