@@ -2,7 +2,7 @@
 //! half-spaces (Cyrus–Beck clipping, Ericson RTCD §5.3.8).
 
 use super::types::{valid_max_t, Ray, RayHit};
-use crate::error::ShapeError;
+use crate::error::{serde_via_new, ShapeError};
 use crate::math::{is_finite_point, is_finite_vector, Point, Real, Vector};
 use serde::{Deserialize, Serialize};
 
@@ -19,28 +19,7 @@ pub struct Plane {
     offset: Real,
 }
 
-/// The serialised form of a [`Plane`].
-#[derive(Clone, Copy, Serialize, Deserialize)]
-struct PlaneParts {
-    normal: Vector,
-    offset: Real,
-}
-
-impl TryFrom<PlaneParts> for Plane {
-    type Error = ShapeError;
-    fn try_from(p: PlaneParts) -> Result<Self, ShapeError> {
-        Plane::new(p.normal, p.offset)
-    }
-}
-
-impl From<Plane> for PlaneParts {
-    fn from(p: Plane) -> Self {
-        PlaneParts {
-            normal: p.normal,
-            offset: p.offset,
-        }
-    }
-}
+serde_via_new! { Plane, PlaneParts { normal: Vector, offset: Real } }
 
 impl Plane {
     /// A plane from any non-zero finite normal and an offset; both are scaled so the stored
