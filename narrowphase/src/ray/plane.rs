@@ -74,44 +74,41 @@ impl Plane {
 /// the entry time up (front-facing) or the exit time down (back-facing). The hit normal is the
 /// entering plane's normal. Origin inside or on the solid → `t = 0` (see [`RayHit`]).
 pub fn ray_convex_polyhedron(ray: &Ray, planes: &[Plane], max_t: Real) -> Option<RayHit> {
-    ray_convex_polyhedron_raw(ray, planes, max_t).filter(RayHit::is_finite)
-}
-
-/// The body of [`ray_convex_polyhedron`], before its output is checked to be finite.
-fn ray_convex_polyhedron_raw(ray: &Ray, planes: &[Plane], max_t: Real) -> Option<RayHit> {
-    if !valid_max_t(max_t) {
-        return None;
-    }
-    let (o, d) = (ray.origin(), ray.dir());
-    let mut t_first: Real = 0.0;
-    let mut t_last = max_t;
-    let mut entering: Option<Vector> = None;
-    for plane in planes {
-        let denom = plane.normal.dot(&d);
-        let dist = plane.offset - plane.normal.dot(&o.coords);
-        if denom.abs() < Real::MIN_POSITIVE {
-            // Parallel to the plane: outside it means never inside.
-            if dist < 0.0 {
-                return None;
-            }
-        } else {
-            let t = dist / denom;
-            if denom < 0.0 {
-                if t >= t_first && dist <= 0.0 {
-                    // The origin is outside (or on) this plane: entering here.
-                    t_first = t;
-                    entering = Some(plane.normal);
-                }
-            } else if t < t_last {
-                t_last = t;
-            }
-        }
-        if t_first > t_last {
+    RayHit::finite_only(|| {
+        if !valid_max_t(max_t) {
             return None;
         }
-    }
-    Some(match entering {
-        Some(n) => RayHit::at(ray, t_first, n),
-        None => RayHit::inside(ray),
+        let (o, d) = (ray.origin(), ray.dir());
+        let mut t_first: Real = 0.0;
+        let mut t_last = max_t;
+        let mut entering: Option<Vector> = None;
+        for plane in planes {
+            let denom = plane.normal.dot(&d);
+            let dist = plane.offset - plane.normal.dot(&o.coords);
+            if denom.abs() < Real::MIN_POSITIVE {
+                // Parallel to the plane: outside it means never inside.
+                if dist < 0.0 {
+                    return None;
+                }
+            } else {
+                let t = dist / denom;
+                if denom < 0.0 {
+                    if t >= t_first && dist <= 0.0 {
+                        // The origin is outside (or on) this plane: entering here.
+                        t_first = t;
+                        entering = Some(plane.normal);
+                    }
+                } else if t < t_last {
+                    t_last = t;
+                }
+            }
+            if t_first > t_last {
+                return None;
+            }
+        }
+        Some(match entering {
+            Some(n) => RayHit::at(ray, t_first, n),
+            None => RayHit::inside(ray),
+        })
     })
 }
