@@ -913,6 +913,16 @@ impl Grid {
         }
     }
 
+    /// The buckets among `b0..b1` holding two entries or more (the only ones that can give a
+    /// pair), each as its first index into `items` and its entries.
+    #[inline(always)]
+    fn shared_buckets(&self, b0: usize, b1: usize) -> impl Iterator<Item = (usize, &[u32])> {
+        (b0..b1).filter_map(move |b| {
+            let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+            (e - s >= 2).then(|| (s, &self.items[s..e]))
+        })
+    }
+
     /// Dense mode: a bucket is one cell. A pair is reported only where `(fa | fb) == 0b111`;
     /// in a crowded cell (a settled pile puts dozens of proxies in one) most entry pairs fail
     /// that test, so the entries of a cell of at least [`GROUP_MIN`] are first grouped by
@@ -921,12 +931,7 @@ impl Grid {
     fn dense_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
         let mut grouped: Vec<u32> = Vec::new();
         let mut sink = KeySink::new(out);
-        for b in b0..b1 {
-            let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
-            if e - s < 2 {
-                continue;
-            }
-            let cell = &self.items[s..e];
+        for (_, cell) in self.shared_buckets(b0, b1) {
             sink.reserve(cell.len() * (cell.len() - 1) / 2);
             if cell.len() < GROUP_MIN {
                 // The flag test is folded into the kept bit too: it fails for about a third
@@ -982,12 +987,7 @@ impl Grid {
     /// their cell keys.
     fn hashed_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
         let mut sink = KeySink::new(out);
-        for b in b0..b1 {
-            let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
-            if e - s < 2 {
-                continue;
-            }
-            let cell = &self.items[s..e];
+        for (s, cell) in self.shared_buckets(b0, b1) {
             sink.reserve(cell.len() * (cell.len() - 1) / 2);
             for (i, &ii) in cell.iter().enumerate() {
                 let fi = ii >> FLAG_SHIFT;
