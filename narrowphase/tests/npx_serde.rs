@@ -63,17 +63,11 @@ fn convex_polygon_refuses_an_l() {
 }
 
 #[test]
-fn concave_polygon_refuses_a_bow_tie() {
+fn concave_polygon_refuses_crossing_edges() {
     let p = |x, y| Point2::new(x, y);
-    let l = [
-        p(0.0, 0.0),
-        p(2.0, 0.0),
-        p(2.0, 1.0),
-        p(1.0, 1.0),
-        p(1.0, 2.0),
-        p(0.0, 2.0),
-    ];
-    let poly = ConcavePolygon::new(&l).unwrap();
-    // Swapping two corners makes two edges cross.
-    check(poly, "[2.0,0.0],[2.0,1.0]", "[2.0,1.0],[2.0,0.0]", "cross");
+    // An arrowhead pointing along +x, its notch at (1, 1).
+    let dart = [p(0.0, 0.0), p(2.0, 1.0), p(0.0, 2.0), p(1.0, 1.0)];
+    let poly = ConcavePolygon::new(&dart).unwrap();
+    // The notch moved to (1, 3): its edge back to the origin crosses the edge (2, 1)–(0, 2).
+    check(poly, "[1.0,1.0]", "[1.0,3.0]", "cross");
 }
