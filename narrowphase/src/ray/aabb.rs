@@ -2,7 +2,7 @@
 
 use super::types::{valid_max_t, Ray, RayHit};
 use crate::bounding::Aabb;
-use crate::math::{Isometry, Point, Real, Vector};
+use crate::math::{finite_only, Isometry, Point, Real, Vector};
 
 /// Slab test: intersects the ray with the three slabs `mins_i ≤ x_i ≤ maxs_i` and keeps the
 /// latest entry and the earliest exit. A direction component below the smallest normal float
@@ -52,7 +52,7 @@ fn slab(
 /// Ray against the solid axis-aligned box `aabb` (world space). The normal is the entered
 /// face's outward axis. Origin inside or on the box → `t = 0`.
 pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_t: Real) -> Option<RayHit> {
-    RayHit::finite_only(|| {
+    finite_only(RayHit::is_finite, || {
         if !valid_max_t(max_t) {
             return None;
         }
@@ -76,7 +76,7 @@ pub fn ray_cuboid(
     half_extents: &Vector,
     max_t: Real,
 ) -> Option<RayHit> {
-    RayHit::finite_only(|| {
+    finite_only(RayHit::is_finite, || {
         if !valid_max_t(max_t) || half_extents.iter().any(|h| h.is_nan() || *h < 0.0) {
             return None;
         }

@@ -2,7 +2,7 @@
 
 use super::sphere::ray_sphere;
 use super::types::{earlier, valid_max_t, Ray, RayHit};
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 
 /// Ray against the solid capsule of axis segment `a`–`b` and radius `radius ≥ 0` (world
 /// space). The capsule is the union of the finite cylinder and the two end spheres; since the
@@ -10,7 +10,7 @@ use crate::math::{Point, Real};
 /// cylinder's *side* (only where it lies between the ends) and the two spheres. Origin inside
 /// or on the capsule → `t = 0`. A degenerate segment (`a = b`) is a sphere.
 pub fn ray_capsule(ray: &Ray, a: &Point, b: &Point, radius: Real, max_t: Real) -> Option<RayHit> {
-    RayHit::finite_only(|| {
+    finite_only(RayHit::is_finite, || {
         if !valid_max_t(max_t) || radius.is_nan() || radius < 0.0 {
             return None;
         }

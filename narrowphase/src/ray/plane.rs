@@ -3,7 +3,7 @@
 
 use super::types::{valid_max_t, Ray, RayHit};
 use crate::error::{serde_via_new, ShapeError};
-use crate::math::{is_finite_point, is_finite_vector, Point, Real, Vector};
+use crate::math::{finite_only, is_finite_point, is_finite_vector, Point, Real, Vector};
 use serde::{Deserialize, Serialize};
 
 /// The plane `normal · x = offset` (world space, metres), with `normal` unit length. It bounds
@@ -74,7 +74,7 @@ impl Plane {
 /// the entry time up (front-facing) or the exit time down (back-facing). The hit normal is the
 /// entering plane's normal. Origin inside or on the solid → `t = 0` (see [`RayHit`]).
 pub fn ray_convex_polyhedron(ray: &Ray, planes: &[Plane], max_t: Real) -> Option<RayHit> {
-    RayHit::finite_only(|| {
+    finite_only(RayHit::is_finite, || {
         if !valid_max_t(max_t) {
             return None;
         }

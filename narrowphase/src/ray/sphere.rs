@@ -1,13 +1,13 @@
 //! Ray against a solid sphere (Ericson RTCD §5.3.2).
 
 use super::types::{valid_max_t, Ray, RayHit};
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 
 /// Ray against the solid sphere of centre `center` and radius `radius ≥ 0` (world space,
 /// metres). Solves `|m + t d|² = r²` with `m = origin − center`, taking the smaller root.
 /// Origin inside or on the sphere → `t = 0`. A negative or NaN radius never hits.
 pub fn ray_sphere(ray: &Ray, center: &Point, radius: Real, max_t: Real) -> Option<RayHit> {
-    RayHit::finite_only(|| {
+    finite_only(RayHit::is_finite, || {
         if !valid_max_t(max_t) || radius.is_nan() || radius < 0.0 {
             return None;
         }

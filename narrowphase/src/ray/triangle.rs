@@ -2,14 +2,14 @@
 //! intersection", JGT 1997).
 
 use super::types::{valid_max_t, Ray, RayHit};
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 
 /// Ray against the (two-sided, zero-thickness) triangle `a, b, c` (world space). Solves
 /// `origin + t d = a + u (b − a) + v (c − a)` by Cramer's rule with `u, v ≥ 0, u + v ≤ 1`.
 /// The normal is the triangle's unit normal turned to face against the ray. A ray lying in the
 /// triangle's plane, or a degenerate (zero-area) triangle, never hits.
 pub fn ray_triangle(ray: &Ray, a: &Point, b: &Point, c: &Point, max_t: Real) -> Option<RayHit> {
-    RayHit::finite_only(|| {
+    finite_only(RayHit::is_finite, || {
         if !valid_max_t(max_t) {
             return None;
         }

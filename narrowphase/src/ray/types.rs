@@ -105,13 +105,6 @@ impl RayHit {
         self.t.is_finite() && is_finite_vector(&self.normal) && is_finite_point(&self.point)
     }
 
-    /// Runs a cast's `body` and keeps its hit only if [finite](RayHit::is_finite): every
-    /// public cast returns through this, so no NaN or infinity escapes.
-    #[inline(always)]
-    pub(crate) fn finite_only(body: impl FnOnce() -> Option<RayHit>) -> Option<RayHit> {
-        body().filter(RayHit::is_finite)
-    }
-
     /// A hit at `t` with normal `normal` (the caller guarantees unit length).
     #[inline]
     pub(crate) fn at(ray: &Ray, t: Real, normal: Vector) -> Self {

@@ -10,7 +10,7 @@
 
 use super::closest::closest_on_box_local;
 use super::toi::{against, is_box_ok, Toi};
-use crate::math::{Isometry, Matrix, Point, Real, Vector};
+use crate::math::{finite_only, Isometry, Matrix, Point, Real, Vector};
 
 /// First contact of box A (half-sizes `half_a`, pose `pose_a` at `t = 0`) translating by
 /// `motion_a` (world space, metres, over `t ∈ [0, 1]`, no rotation) against the static box B
@@ -30,7 +30,7 @@ pub fn sweep_cuboid_cuboid(
     pose_b: &Isometry,
     half_b: &Vector,
 ) -> Option<Toi> {
-    Toi::finite_only(|| {
+    finite_only(Toi::is_finite, || {
         if !is_box_ok(pose_a, half_a) || !is_box_ok(pose_b, half_b) {
             return None;
         }

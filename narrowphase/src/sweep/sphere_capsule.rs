@@ -3,7 +3,7 @@
 
 use super::toi::{against, moves, sphere_motion_ok, unit_or, Toi};
 use crate::contact::closest::closest_point_on_segment;
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 use crate::ray::{ray_capsule, Ray};
 
 /// First contact of the sphere of radius `radius` whose centre moves from `c0` to `c1`
@@ -19,7 +19,7 @@ pub fn sweep_sphere_capsule(
     b: &Point,
     capsule_radius: Real,
 ) -> Option<Toi> {
-    Toi::finite_only(|| {
+    finite_only(Toi::is_finite, || {
         if !sphere_motion_ok(c0, c1, radius) || !sphere_motion_ok(a, b, capsule_radius) {
             return None;
         }

@@ -19,7 +19,7 @@
 use super::closest::closest_on_box_local;
 use super::toi::{moves, sphere_motion_ok, Toi};
 use crate::bounding::Aabb;
-use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
+use crate::math::{finite_only, is_finite_vector, Isometry, Point, Real, Vector};
 use crate::ray::{earlier, ray_aabb, ray_capsule, Ray, RayHit};
 
 /// First contact of the sphere of radius `radius` whose centre moves from `c0` to `c1` (world
@@ -34,7 +34,7 @@ pub fn sweep_sphere_cuboid(
     pose: &Isometry,
     half_extents: &Vector,
 ) -> Option<Toi> {
-    Toi::finite_only(|| {
+    finite_only(Toi::is_finite, || {
         if !sphere_motion_ok(c0, c1, radius)
             || !is_finite_vector(half_extents)
             || half_extents.min() < 0.0

@@ -1,7 +1,7 @@
 //! Moving sphere against a plane's solid half-space (Ericson RTCD §5.5.3).
 
 use super::toi::{sphere_motion_ok, Toi};
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 use crate::ray::Plane;
 
 /// First contact of the sphere of radius `radius` whose centre moves from `c0` to `c1`
@@ -10,7 +10,7 @@ use crate::ray::Plane;
 /// Starting in contact or below → `t = 0`. Normal = the plane normal; point = the centre
 /// projected onto the plane at time `t`.
 pub fn sweep_sphere_plane(c0: &Point, c1: &Point, radius: Real, plane: &Plane) -> Option<Toi> {
-    Toi::finite_only(|| {
+    finite_only(Toi::is_finite, || {
         if !sphere_motion_ok(c0, c1, radius) {
             return None;
         }

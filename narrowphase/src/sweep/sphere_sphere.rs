@@ -2,7 +2,7 @@
 //! relative motion, and A touches B when that centre enters the sphere of radius `ra + rb`.
 
 use super::toi::{against, moves, sphere_motion_ok, unit_or, Toi};
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 use crate::ray::{ray_sphere, Ray};
 
 /// First contact of sphere A (radius `ra`, centre moving from `a0` to `a1`) against sphere B
@@ -18,7 +18,7 @@ pub fn sweep_sphere_sphere(
     b1: &Point,
     rb: Real,
 ) -> Option<Toi> {
-    Toi::finite_only(|| {
+    finite_only(Toi::is_finite, || {
         if !sphere_motion_ok(a0, a1, ra) || !sphere_motion_ok(b0, b1, rb) {
             return None;
         }

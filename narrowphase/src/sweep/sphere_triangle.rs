@@ -8,7 +8,7 @@
 
 use super::closest::closest_on_triangle;
 use super::toi::{against, moves, sphere_motion_ok, unit_or, Toi};
-use crate::math::{is_finite_point, Point, Real};
+use crate::math::{finite_only, is_finite_point, Point, Real};
 use crate::ray::{earlier, ray_capsule, ray_triangle, Ray, RayHit};
 
 /// First contact of the sphere of radius `radius` whose centre moves from `c0` to `c1`
@@ -25,7 +25,7 @@ pub fn sweep_sphere_triangle(
     b: &Point,
     c: &Point,
 ) -> Option<Toi> {
-    Toi::finite_only(|| {
+    finite_only(Toi::is_finite, || {
         if !sphere_motion_ok(c0, c1, radius)
             || !is_finite_point(a)
             || !is_finite_point(b)

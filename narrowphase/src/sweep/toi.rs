@@ -27,13 +27,6 @@ impl Toi {
     pub fn is_finite(&self) -> bool {
         self.t.is_finite() && is_finite_vector(&self.normal) && is_finite_point(&self.point)
     }
-
-    /// Runs a sweep's `body` and keeps its result only if [finite](Toi::is_finite): every
-    /// public sweep returns through this, so no NaN or infinity escapes.
-    #[inline(always)]
-    pub(crate) fn finite_only(body: impl FnOnce() -> Option<Toi>) -> Option<Toi> {
-        body().filter(Toi::is_finite)
-    }
 }
 
 /// True when a sphere motion is usable: finite centres and a finite radius `≥ 0`.
