@@ -1088,8 +1088,20 @@ impl Grid {
         }
     }
 
-    /// Handles of the proxies `ks` (indices into `live`), sorted by slot index.
-    fn handles_sorted(&self, ks: &[u32], out: &mut Vec<ProxyHandle>) {
+    /// Adds to `ks` (indices into `live`) the oversized proxies (kept out of the cells) whose
+    /// box passes `hit`, and writes the handles of them all to `out`, sorted by slot index.
+    fn finish_query(
+        &self,
+        mut ks: Vec<u32>,
+        hit: impl Fn(&Aabb) -> bool,
+        out: &mut Vec<ProxyHandle>,
+    ) {
+        ks.extend(
+            self.oversized
+                .iter()
+                .copied()
+                .filter(|&o| hit(&self.boxes[o as usize])),
+        );
         let mut slots: Vec<u32> = ks.iter().map(|&k| self.live[k as usize]).collect();
         slots.sort_unstable();
         out.clear();
@@ -1260,13 +1272,7 @@ impl BroadPhase for Grid {
                 ks.push(k);
             }
         });
-        ks.extend(
-            self.oversized
-                .iter()
-                .copied()
-                .filter(|&o| self.boxes[o as usize].intersects(aabb)),
-        );
-        self.handles_sorted(&ks, out);
+        self.finish_query(ks, |b| b.intersects(aabb), out);
     }
 
     fn query_point(&self, p: &Point, out: &mut Vec<ProxyHandle>) {
@@ -1281,13 +1287,7 @@ impl BroadPhase for Grid {
                 ks.push(k);
             }
         });
-        ks.extend(
-            self.oversized
-                .iter()
-                .copied()
-                .filter(|&o| self.boxes[o as usize].contains_point(p)),
-        );
-        self.handles_sorted(&ks, out);
+        self.finish_query(ks, |b| b.contains_point(p), out);
     }
 
     fn cast_ray(
