@@ -187,22 +187,21 @@ impl ProxyStore {
 
     /// Reference AABB query by a scan of every live proxy (sorted by index).
     pub fn scan_aabb(&self, q: &Aabb, out: &mut Vec<ProxyHandle>) {
-        out.clear();
-        out.extend(
-            self.arena
-                .live_indices()
-                .filter(|&i| self.aabbs[i as usize].intersects(q))
-                .map(|i| self.arena.handle_of(i)),
-        );
+        self.scan(|b| b.intersects(q), out);
     }
 
     /// Reference point query by a scan (sorted by index).
     pub fn scan_point(&self, p: &Point, out: &mut Vec<ProxyHandle>) {
+        self.scan(|b| b.contains_point(p), out);
+    }
+
+    /// The live proxies whose box passes `hit`, by a scan (sorted by index). Clears `out` first.
+    fn scan(&self, hit: impl Fn(&Aabb) -> bool, out: &mut Vec<ProxyHandle>) {
         out.clear();
         out.extend(
             self.arena
                 .live_indices()
-                .filter(|&i| self.aabbs[i as usize].contains_point(p))
+                .filter(|&i| hit(&self.aabbs[i as usize]))
                 .map(|i| self.arena.handle_of(i)),
         );
     }
@@ -243,6 +242,17 @@ pub(crate) struct Ray {
 }
 
 impl Ray {
+    /// The ray `origin + t·dir`, `t ∈ [0, max_t]`, as [`BroadPhase::cast_ray`](crate::BroadPhase::cast_ray)
+    /// takes it (not checked: see [`Ray::valid`]).
+    #[inline]
+    pub fn new(origin: &Point, dir: &Vector, max_t: Real) -> Self {
+        Self {
+            origin: *origin,
+            dir: *dir,
+            max_t,
+        }
+    }
+
     /// The ray if its inputs are usable (finite origin and direction, `max_t ≥ 0`, not NaN).
     pub fn valid(&self) -> Option<&Ray> {
         let ok = (0..3).all(|i| self.origin[i].is_finite() && self.dir[i].is_finite())

@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tumble_broadphase::math::{Point, Real, Vector};
 use tumble_broadphase::structure::GridMode;
-use tumble_broadphase::{Aabb, AnyBroadPhase, BroadPhase, BroadPhaseKind, Grid, ProxyHandle};
+use tumble_broadphase::{Aabb, AnyBroadPhase, BroadPhase, BroadPhaseKind, Grid, Pair, ProxyHandle};
 
 #[derive(Clone, Copy, Debug)]
 enum Scene {
@@ -331,29 +331,30 @@ fn grid_hashes_sparse_scenes_and_keeps_the_ground_out_of_the_cells() {
         .map(|k| (random_box(Scene::Sparse, &mut rng, k), k as u64))
         .collect();
     let mut grid = Grid::new();
-    let mut reference = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
-    grid.insert_batch(&items).unwrap();
-    reference.insert_batch(&items).unwrap();
-    let (mut got, mut want) = (Vec::new(), Vec::new());
-    grid.find_pairs(&mut got);
-    reference.find_pairs(&mut want);
+    grid_matches_brute_force(&mut grid, &items);
     assert_eq!(grid.mode(), GridMode::Hashed);
-    assert_eq!(got, want);
-    grid.validate().unwrap();
 
     let mut grid = Grid::new();
-    let mut reference = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
     items.truncate(0);
     items.push((random_box(Scene::OneHuge, &mut rng, 0), 0));
     items.extend((1..300).map(|k| (random_box(Scene::Uniform, &mut rng, k), k as u64)));
-    grid.insert_batch(&items).unwrap();
-    reference.insert_batch(&items).unwrap();
-    grid.find_pairs(&mut got);
-    reference.find_pairs(&mut want);
+    grid_matches_brute_force(&mut grid, &items);
     assert_eq!(grid.mode(), GridMode::Dense);
     assert_eq!(grid.oversized_count(), 1);
+}
+
+/// Inserts `items` into `grid` and into a brute-force reference, checks that both find the
+/// same pairs and that the grid is valid; returns the pairs and the reference.
+fn grid_matches_brute_force(grid: &mut Grid, items: &[(Aabb, u64)]) -> (Vec<Pair>, AnyBroadPhase) {
+    let mut reference = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
+    grid.insert_batch(items).unwrap();
+    reference.insert_batch(items).unwrap();
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    grid.find_pairs(&mut got);
+    reference.find_pairs(&mut want);
     assert_eq!(got, want);
     grid.validate().unwrap();
+    (got, reference)
 }
 
 /// Regression (fuzz `grid_cell_of_overflow_far_negative`): point proxies make the automatic
@@ -376,15 +377,8 @@ fn grid_cell_of_overflow_far_negative() {
             None => Grid::new(),
             Some(c) => Grid::with_cell_size(c).unwrap(),
         };
-        let mut reference = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
-        grid.insert_batch(&items).unwrap();
-        reference.insert_batch(&items).unwrap();
-        let (mut got, mut want) = (Vec::new(), Vec::new());
-        grid.find_pairs(&mut got);
-        reference.find_pairs(&mut want);
-        assert_eq!(got, want);
-        assert_eq!(got.len(), 2);
-        grid.validate().unwrap();
+        let (pairs, reference) = grid_matches_brute_force(&mut grid, &items);
+        assert_eq!(pairs.len(), 2);
         let (mut g, mut w) = (Vec::new(), Vec::new());
         let far = Point::new(-3.0e38, -1.0e30, 2.0e38);
         grid.query_point(&far, &mut g);

@@ -81,22 +81,23 @@ impl From<crate::narrowphase::ShapeError> for WorldError {
     }
 }
 
-/// Checks that `v` is finite, naming `what` otherwise.
-pub(crate) fn check_finite(what: &'static str, v: Real) -> Result<(), WorldError> {
-    if v.is_finite() {
+/// `Ok` when `finite`, else [`WorldError::NonFinite`] naming `what`.
+fn finite_if(finite: bool, what: &'static str) -> Result<(), WorldError> {
+    if finite {
         Ok(())
     } else {
         Err(WorldError::NonFinite(what))
     }
 }
 
+/// Checks that `v` is finite, naming `what` otherwise.
+pub(crate) fn check_finite(what: &'static str, v: Real) -> Result<(), WorldError> {
+    finite_if(v.is_finite(), what)
+}
+
 /// Checks that every component of `v` is finite.
 pub(crate) fn check_vector(what: &'static str, v: &crate::math::Vector) -> Result<(), WorldError> {
-    if crate::math::is_finite_vector(v) {
-        Ok(())
-    } else {
-        Err(WorldError::NonFinite(what))
-    }
+    finite_if(crate::math::is_finite_vector(v), what)
 }
 
 /// Checks that a rotation quaternion is finite (it is renormalised by the caller).
@@ -105,11 +106,10 @@ pub(crate) fn check_rotation(
     r: &crate::math::Rotation,
 ) -> Result<(), WorldError> {
     let q = r.quaternion();
-    if q.coords.iter().all(|c| c.is_finite()) && (q.norm() - 1.0).abs() < 1e-3 {
-        Ok(())
-    } else {
-        Err(WorldError::NonFinite(what))
-    }
+    finite_if(
+        q.coords.iter().all(|c| c.is_finite()) && (q.norm() - 1.0).abs() < 1e-3,
+        what,
+    )
 }
 
 /// Checks that an isometry has a finite translation and a finite unit rotation.

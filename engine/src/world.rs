@@ -516,21 +516,28 @@ impl World {
     /// Adds a force (world frame, N) at the centre of mass of a dynamic body. Forces persist:
     /// they act during every step until [`clear_forces`](World::clear_forces).
     pub fn apply_force(&mut self, h: BodyHandle, f: Vector) -> Result<(), WorldError> {
-        check_vector("force", &f)?;
-        let b = self.dynamic(h)?;
-        let sum = b.force + f;
-        check_vector("accumulated force", &sum)?;
-        b.force = sum;
-        Ok(())
+        self.accumulate(h, f, ["force", "accumulated force"], |b| &mut b.force)
     }
 
     /// Adds a torque (world frame, N·m) to a dynamic body; persists like forces.
     pub fn apply_torque(&mut self, h: BodyHandle, t: Vector) -> Result<(), WorldError> {
-        check_vector("torque", &t)?;
-        let b = self.dynamic(h)?;
-        let sum = b.torque + t;
-        check_vector("accumulated torque", &sum)?;
-        b.torque = sum;
+        self.accumulate(h, t, ["torque", "accumulated torque"], |b| &mut b.torque)
+    }
+
+    /// Adds `v` to the accumulator `acc` of the dynamic body `h`. Refuses, changing nothing, a
+    /// non-finite `v` or sum (named by `names[0]` and `names[1]`) or a body that is not dynamic.
+    fn accumulate(
+        &mut self,
+        h: BodyHandle,
+        v: Vector,
+        names: [&'static str; 2],
+        acc: fn(&mut Body) -> &mut Vector,
+    ) -> Result<(), WorldError> {
+        check_vector(names[0], &v)?;
+        let slot = acc(self.dynamic(h)?);
+        let sum = *slot + v;
+        check_vector(names[1], &sum)?;
+        *slot = sum;
         Ok(())
     }
 

@@ -2,6 +2,8 @@
 //! removals and re-insertions, and the same contacts (bit for bit, same order) on 1 and 2
 //! threads and with every broad phase.
 
+mod common;
+use common::in_pool;
 use rand::{Rng, SeedableRng};
 use tumble::math::{Isometry, Real, Vector};
 use tumble::narrowphase::query;
@@ -117,14 +119,6 @@ fn run(kind: BroadPhaseKind, seed: u64, balls_only: bool) -> Vec<Vec<ColliderCon
         history.push(cw.contacts().to_vec());
     }
     history
-}
-
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
 }
 
 #[test]

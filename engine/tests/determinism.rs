@@ -56,14 +56,6 @@ fn run(kind: BroadPhaseKind, steps: usize) -> World {
     w
 }
 
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
-
 const STEPS: usize = 240;
 
 /// The golden hash of the pile after 240 steps (brute-force broad phase, any thread count).

@@ -5,7 +5,17 @@ use common::*;
 use tumble::math::{Isometry, Point, Vector};
 use tumble::narrowphase::shape::{Ball, Cuboid, Shape};
 use tumble::narrowphase::Aabb;
-use tumble::{BodyBuilder, BroadPhaseKind, CollisionWorld, Event};
+use tumble::{BodyBuilder, BroadPhaseKind, CollisionWorld, Event, World};
+
+/// Steps `w` `steps` times and returns the events of every step, in order.
+fn events_of_steps(w: &mut World, steps: usize) -> Vec<Event> {
+    let mut log = Vec::new();
+    for _ in 0..steps {
+        w.step();
+        log.extend_from_slice(w.events());
+    }
+    log
+}
 
 #[test]
 fn contact_started_and_stopped() {
@@ -24,11 +34,7 @@ fn contact_started_and_stopped() {
                 .restitution(1.0),
         )
         .unwrap();
-    let mut log = Vec::new();
-    for _ in 0..60 {
-        w.step();
-        log.extend_from_slice(w.events());
-    }
+    let log = events_of_steps(&mut w, 60);
     assert_eq!(
         log,
         vec![
@@ -49,11 +55,7 @@ fn sensors_report_and_do_not_respond() {
         )
         .unwrap();
     let b = w.insert(ball(0.25, Vector::new(0.0, 4.0, 0.0))).unwrap();
-    let mut log = Vec::new();
-    for _ in 0..90 {
-        w.step();
-        log.extend_from_slice(w.events());
-    }
+    let log = events_of_steps(&mut w, 90);
     assert_eq!(
         log,
         vec![

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use std::process::ExitCode;
 use tumble::math::Vector;
 use tumble::{Ball, BodyBuilder, Cuboid, World, WorldConfig};
-use tumble_examples::view::{body_colour, svg_canvas};
+use tumble_examples::view::{body_colour, draw_legend, legend_line, svg_canvas};
 use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// Balls of restitution 0 to 1 side by side; apex ratios against e².
@@ -161,16 +161,9 @@ fn run(args: Args) -> ExampleResult {
                 colour.stroke_width(2),
             ))?
             .label(format!("e = {e:.2} (e² = {:.4})", e * e))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
-            });
+            .legend(legend_line(colour.stroke_width(2)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
+    draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     root.present()?;
     println!("  picture: {}", path.display());
     Ok(())

@@ -13,7 +13,7 @@ use tumble::WorldConfig;
 use tumble_benches::measure::{ms, Stats};
 use tumble_benches::scenes::SceneKind;
 use tumble_benches::sim::{Sim, BROAD_PHASES};
-use tumble_examples::view::{body_colour, svg_canvas};
+use tumble_examples::view::{body_colour, draw_legend, legend_line, svg_canvas};
 use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// Every broad phase over N on a few scenes.
@@ -167,17 +167,10 @@ fn run(args: Args) -> ExampleResult {
                     colour.stroke_width(2),
                 ))?
                 .label(*name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
-                });
+                .legend(legend_line(colour.stroke_width(2)));
             chart.draw_series(series.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .draw()?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     }
     root.present()?;
     println!("  picture: {}", path.display());

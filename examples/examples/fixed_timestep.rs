@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use std::process::ExitCode;
 use tumble::math::Vector;
 use tumble::{Ball, BodyBuilder, World, WorldConfig};
-use tumble_examples::view::{body_colour, svg_canvas};
+use tumble_examples::view::{body_colour, draw_legend, legend_line, svg_canvas};
 use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// Uneven frames driving `advance`; interpolation and the stall cap.
@@ -164,7 +164,7 @@ fn run(args: Args) -> ExampleResult {
         blue.stroke_width(1),
     ))?
     .label("render_pose at each frame")
-    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], blue));
+    .legend(legend_line(blue));
     c.draw_series(
         frames
             .iter()
@@ -173,11 +173,7 @@ fn run(args: Args) -> ExampleResult {
     c.draw_series(raw.iter().map(|&p| Circle::new(p, 4, red.stroke_width(1))))?
         .label("every fixed step (1/60 s)")
         .legend(move |(x, y)| Circle::new((x + 8, y), 4, red.stroke_width(1)));
-    c.configure_series_labels()
-        .position(SeriesLabelPosition::LowerLeft)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
+    draw_legend(&mut c, SeriesLabelPosition::LowerLeft)?;
 
     // 2. Steps per frame (bars) and alpha (line) against the frame index.
     let max_steps = frames.iter().map(|f| f.steps).max().unwrap_or(1).max(2);
@@ -237,17 +233,13 @@ fn run(args: Args) -> ExampleResult {
         .draw()?;
     c.draw_series(LineSeries::new([(0.0, 0.0), (real, real)], BLACK.mix(0.3)))?
         .label("real time")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.mix(0.3)));
+        .legend(legend_line(BLACK.mix(0.3)));
     let mut pts = vec![(0.0, 0.0)];
     pts.extend(frames.iter().map(|f| (f.real_end, f.sim_time)));
     c.draw_series(LineSeries::new(pts, blue.stroke_width(2)))?
         .label("steps × dt")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], blue));
-    c.configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
+        .legend(legend_line(blue));
+    draw_legend(&mut c, SeriesLabelPosition::UpperLeft)?;
     root.present()?;
     println!("  picture: {}", path.display());
     Ok(())

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use std::process::ExitCode;
 use tumble::math::Vector;
 use tumble::{Ball, BodyBuilder, Cuboid, World, WorldConfig};
-use tumble_examples::view::{body_colour, svg_canvas};
+use tumble_examples::view::{body_colour, draw_legend, legend_line, svg_canvas};
 use tumble_examples::{out_dir, run_example, ExampleResult, OutArgs};
 
 /// A fast ball against a thin wall, continuous collision off and on.
@@ -146,15 +146,10 @@ fn run(args: Args) -> ExampleResult {
                 "{speed:.0} m/s, continuous collision {}",
                 if *ccd { "on" } else { "off" }
             ))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+            .legend(legend_line(style));
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
+    draw_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
     root.present()?;
     println!(
         "  picture: {} (positions beyond ±{VIEW} m drawn at the edge)",

@@ -350,6 +350,26 @@ pub fn label<DB: DrawingBackend>(
     ))
 }
 
+/// Draws the legend of `chart`'s labelled series at `position`, in the examples' style: a
+/// white, slightly see-through box with a black border.
+pub fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()
+}
+
+/// The legend mark of a line series (for `.legend(..)`): a 16-pixel stroke in `style`.
+pub fn legend_line(style: impl Into<ShapeStyle>) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    let style = style.into();
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style)
+}
+
 /// A palette of clear colours for bodies, picked by index.
 pub fn body_colour(i: usize) -> RGBColor {
     const COLOURS: [RGBColor; 8] = [

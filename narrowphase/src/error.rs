@@ -47,3 +47,35 @@ impl fmt::Display for ShapeError {
 }
 
 impl std::error::Error for ShapeError {}
+
+/// Makes a type with a checking constructor deserialise only through that constructor:
+/// `serde_via_new! { Ray, RayParts { origin: Point, dir: Vector } }` defines the private plain
+/// struct `RayParts` of those fields (named in the constructor's argument order) and the
+/// conversions `Ray → RayParts` (the fields) and `RayParts → Ray` (`Ray::new(origin, dir)`,
+/// so bad input is a [`ShapeError`]). The type itself carries
+/// `#[serde(try_from = "RayParts", into = "RayParts")]`.
+macro_rules! serde_via_new {
+    ($ty:ident, $parts:ident { $($field:ident: $fty:ty),+ $(,)? }) => {
+        #[doc = concat!("The serialised form of a [`", stringify!($ty), "`].")]
+        #[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
+        struct $parts {
+            $($field: $fty,)+
+        }
+
+        impl TryFrom<$parts> for $ty {
+            type Error = $crate::error::ShapeError;
+            fn try_from(p: $parts) -> Result<Self, Self::Error> {
+                $ty::new($(p.$field),+)
+            }
+        }
+
+        impl From<$ty> for $parts {
+            fn from(v: $ty) -> Self {
+                $parts {
+                    $($field: v.$field),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use serde_via_new;

@@ -40,3 +40,14 @@ pub fn is_finite_vector(v: &Vector) -> bool {
 pub fn is_finite_point(p: &Point) -> bool {
     is_finite_vector(&p.coords)
 }
+
+/// Runs `body` and keeps its result only if `finite` holds for it: every public ray cast and
+/// sweep returns through this (`finite` = `RayHit::is_finite` or `Toi::is_finite`), so no NaN
+/// or infinity escapes.
+#[inline(always)]
+pub(crate) fn finite_only<T>(
+    finite: fn(&T) -> bool,
+    body: impl FnOnce() -> Option<T>,
+) -> Option<T> {
+    body().filter(finite)
+}

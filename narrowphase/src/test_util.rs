@@ -17,6 +17,17 @@ pub(crate) fn unit_quaternion(r: &mut ChaCha8Rng) -> Rotation {
     Rotation::from_quaternion(q)
 }
 
+/// The hull of the triangle (0, 0, 0), (1, 0, 0), (0, 1, 0): flat, in the plane z = 0.
+pub(crate) fn right_triangle_hull() -> ConvexPolyhedron {
+    let t = Triangle::new(
+        Point::origin(),
+        Point::new(1.0, 0.0, 0.0),
+        Point::new(0.0, 1.0, 0.0),
+    )
+    .unwrap();
+    ConvexPolyhedron::from_triangle(&t)
+}
+
 /// One shape of every kind, all about 1 m across, centred near the local origin.
 pub(crate) struct OneOfEach {
     pub ball: Ball,

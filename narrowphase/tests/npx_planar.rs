@@ -198,6 +198,20 @@ fn polygon_rect_segment_circle_match_sampling() {
     assert!(counts[0] > 50 && counts[1] > 50, "{counts:?}");
 }
 
+/// The L of three unit squares, corners counter-clockwise from the origin: (0, 0), (2, 0),
+/// (2, 1), (1, 1), (1, 2), (0, 2); its notch corner is (1, 1).
+fn l_shape() -> [Point2; 6] {
+    let p = |x: Real, y: Real| Point2::new(x, y);
+    [
+        p(0.0, 0.0),
+        p(2.0, 0.0),
+        p(2.0, 1.0),
+        p(1.0, 1.0),
+        p(1.0, 2.0),
+        p(0.0, 2.0),
+    ]
+}
+
 fn unit_square_cw() -> ConvexPolygon {
     // Clockwise on purpose: the constructor normalises the winding.
     ConvexPolygon::new(&[
@@ -287,15 +301,7 @@ fn bad_input_is_refused() {
         Err(ShapeError::Degenerate(_))
     ));
     // An L shape is not convex.
-    let l = [
-        p(0.0, 0.0),
-        p(2.0, 0.0),
-        p(2.0, 1.0),
-        p(1.0, 1.0),
-        p(1.0, 2.0),
-        p(0.0, 2.0),
-    ];
-    assert_eq!(ConvexPolygon::new(&l), Err(ShapeError::NotConvex));
+    assert_eq!(ConvexPolygon::new(&l_shape()), Err(ShapeError::NotConvex));
     // A pentagram: every turn agrees, yet it is not convex.
     let star: Vec<Point2> = (0..5)
         .map(|k| {
@@ -416,15 +422,7 @@ fn concave_split_matches_oracles() {
 fn concave_named_case() {
     // An L: a circle in the notch touches nothing, one at the inner corner touches.
     let p = |x: Real, y: Real| Point2::new(x, y);
-    let l = ConcavePolygon::new(&[
-        p(0.0, 0.0),
-        p(2.0, 0.0),
-        p(2.0, 1.0),
-        p(1.0, 1.0),
-        p(1.0, 2.0),
-        p(0.0, 2.0),
-    ])
-    .unwrap();
+    let l = ConcavePolygon::new(&l_shape()).unwrap();
     assert_eq!(l.pieces().len(), 4);
     assert!(!l.intersects_circle(&Circle::new(p(1.6, 1.6), 0.5).unwrap()));
     assert!(l.intersects_circle(&Circle::new(p(1.5, 1.5), 0.5 * 2.0_f32.sqrt()).unwrap()));

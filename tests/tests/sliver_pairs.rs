@@ -36,9 +36,29 @@ fn triangle_at(rng: &mut ChaCha8Rng, c: Point, n: &Vector) -> [Point; 3] {
     [c, c + u * len, c + u * along + v * off]
 }
 
-/// The rotation of a unit quaternion written `[x, y, z, w]`, as the fuzz triage prints it.
-fn rotation_xyzw(x: [Real; 4]) -> Rotation {
-    Rotation::new_unchecked(nalgebra::Quaternion::new(x[3], x[0], x[1], x[2]))
+/// The pose translated by `t` and turned by the unit quaternion written `[x, y, z, w]`, as the
+/// fuzz triage prints them.
+fn pose(t: Vector, q: [Real; 4]) -> Isometry {
+    let rotation = Rotation::new_unchecked(nalgebra::Quaternion::new(q[3], q[0], q[1], q[2]));
+    Isometry::from_parts(t.into(), rotation)
+}
+
+/// A point uniform in the cube [−2, 2)³.
+fn point_in_cube(rng: &mut ChaCha8Rng) -> Point {
+    Point::new(
+        rng.gen_range(-2.0..2.0),
+        rng.gen_range(-2.0..2.0),
+        rng.gen_range(-2.0..2.0),
+    )
+}
+
+/// Checks `TUMBLE_SLIVER_CASES` (default 20 000) pairs drawn by `pair` from the seed `seed`.
+fn check_random_pairs(seed: u64, pair: fn(&mut ChaCha8Rng) -> PairCase) {
+    let cases = common::case_count("TUMBLE_SLIVER_CASES", 20_000);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..cases {
+        check_pair(&pair(&mut rng));
+    }
 }
 
 fn sliver_pair(rng: &mut ChaCha8Rng) -> PairCase {
@@ -65,11 +85,7 @@ fn sliver_pair(rng: &mut ChaCha8Rng) -> PairCase {
 
 #[test]
 fn nearly_coplanar_slivers_meeting_at_a_corner() {
-    let cases = common::case_count("TUMBLE_SLIVER_CASES", 20_000);
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for _ in 0..cases {
-        check_pair(&sliver_pair(&mut rng));
-    }
+    check_random_pairs(7, sliver_pair);
 }
 
 /// The first sibling the test above found (seed 7, 1 000 000 cases): normals 1.4·10⁻³ rad
@@ -126,14 +142,7 @@ fn triangles_apart_by_a_hair_at_a_corner_get_no_point_outside() {
 /// the neighbourhood of the fuzz input `triangle_triangle_shared_edge_depth_not_minimal`,
 /// where the two copies of the shared edge are a hair from parallel.
 fn hinged_pair(rng: &mut ChaCha8Rng) -> PairCase {
-    let point = |rng: &mut ChaCha8Rng| {
-        Point::new(
-            rng.gen_range(-2.0..2.0),
-            rng.gen_range(-2.0..2.0),
-            rng.gen_range(-2.0..2.0),
-        )
-    };
-    let (p, q) = (point(rng), point(rng));
+    let (p, q) = (point_in_cube(rng), point_in_cube(rng));
     let e = (q - p).normalize();
     let side = {
         let u = unit(rng);
@@ -164,11 +173,7 @@ fn hinged_pair(rng: &mut ChaCha8Rng) -> PairCase {
 
 #[test]
 fn hinged_triangles_sharing_an_edge() {
-    let cases = common::case_count("TUMBLE_SLIVER_CASES", 20_000);
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    for _ in 0..cases {
-        check_pair(&hinged_pair(&mut rng));
-    }
+    check_random_pairs(11, hinged_pair);
 }
 
 /// Found by the test above at 400 000 cases (seed 11, after the shared-edge fix): A is a
@@ -182,7 +187,6 @@ fn hinged_triangles_sharing_an_edge() {
 #[test]
 fn needle_sharing_an_edge_gets_points_inside_the_aabbs() {
     let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
-    let q = rotation_xyzw;
     let t = Vector::repeat(0.873_803_6);
     let shared = [
         p(1.712_617_9, -1.110_265_3, -1.722_115),
@@ -194,19 +198,13 @@ fn needle_sharing_an_edge_gets_points_inside_the_aabbs() {
             shared[0],
             shared[1],
         ]),
-        pose_a: Isometry::from_parts(
-            t.into(),
-            q([0.800_071_1, 0.394_902_86, -0.127_467_24, 0.433_232]),
-        ),
+        pose_a: pose(t, [0.800_071_1, 0.394_902_86, -0.127_467_24, 0.433_232]),
         b: ShapeRecipe::Triangle([
             shared[0],
             shared[1],
             p(-3.042_601_3, 1.258_782_6, -1.808_831_2),
         ]),
-        pose_b: Isometry::from_parts(
-            t.into(),
-            q([0.800_073_27, 0.394_902_08, -0.127_464_92, 0.433_229_42]),
-        ),
+        pose_b: pose(t, [0.800_073_27, 0.394_902_08, -0.127_464_92, 0.433_229_42]),
     });
 }
 
@@ -251,14 +249,7 @@ fn needle(rng: &mut ChaCha8Rng, p: Point, q: Point) -> ShapeRecipe {
 /// meets the worst conditioning: reference faces whose side planes meet at needle tips, and
 /// incident edges along the needle's line.
 fn needle_pair(rng: &mut ChaCha8Rng) -> PairCase {
-    let point = |rng: &mut ChaCha8Rng| {
-        Point::new(
-            rng.gen_range(-2.0..2.0),
-            rng.gen_range(-2.0..2.0),
-            rng.gen_range(-2.0..2.0),
-        )
-    };
-    let (p, q) = (point(rng), point(rng));
+    let (p, q) = (point_in_cube(rng), point_in_cube(rng));
     let a = needle(rng, p, q);
     let len = (q - p).norm();
     let e = (q - p) / len;
@@ -318,12 +309,8 @@ fn needle_pair(rng: &mut ChaCha8Rng) -> PairCase {
 
 #[test]
 fn needles_sharing_an_edge_or_a_corner() {
-    let cases = common::case_count("TUMBLE_SLIVER_CASES", 20_000);
-    let mut rng = ChaCha8Rng::seed_from_u64(13);
-    for _ in 0..cases {
-        // `check_pair` also swaps A and B, so B's needle faces are reference faces too.
-        check_pair(&needle_pair(&mut rng));
-    }
+    // `check_pair` also swaps A and B, so B's needle faces are reference faces too.
+    check_random_pairs(13, needle_pair);
 }
 
 /// Found by the test above (seed 13, within 100 000 cases): two needle hulls sharing an edge,
@@ -333,7 +320,6 @@ fn needles_sharing_an_edge_or_a_corner() {
 #[test]
 fn needle_hulls_sharing_an_edge_get_the_edge_axis() {
     let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
-    let q = rotation_xyzw;
     let shared = [
         p(-1.347_662, -1.183_742_5, 1.239_174_8),
         p(0.380_403_52, 0.170_268_06, -1.343_467_7),
@@ -346,9 +332,9 @@ fn needle_hulls_sharing_an_edge_get_the_edge_axis() {
             p(0.612_170_04, 0.351_724_77, -1.689_806),
             p(-1.803_673_7, -1.541_062, 1.920_719_7),
         ]),
-        pose_a: Isometry::from_parts(
-            Vector::repeat(-0.405_578_6).into(),
-            q([-0.027_049_372, 0.061_070_938, 0.096_297_76, 0.993_109]),
+        pose_a: pose(
+            Vector::repeat(-0.405_578_6),
+            [-0.027_049_372, 0.061_070_938, 0.096_297_76, 0.993_109],
         ),
         b: ShapeRecipe::Hull(vec![
             shared[0],
@@ -358,9 +344,9 @@ fn needle_hulls_sharing_an_edge_get_the_edge_axis() {
             p(-1.367_603_5, -1.199_390_5, 1.268_997_3),
             p(-2.153_609_5, -1.815_234_7, 2.443_693_9),
         ]),
-        pose_b: Isometry::from_parts(
-            Vector::new(-0.405_578_8, -0.405_578_58, -0.405_578_5).into(),
-            q([-0.027_642_202, 0.060_850_97, 0.096_432_604, 0.993_093_1]),
+        pose_b: pose(
+            Vector::new(-0.405_578_8, -0.405_578_58, -0.405_578_5),
+            [-0.027_642_202, 0.060_850_97, 0.096_432_604, 0.993_093_1],
         ),
     });
 }
@@ -376,7 +362,6 @@ fn needle_hulls_sharing_an_edge_get_the_edge_axis() {
 #[test]
 fn needles_touching_at_a_corner_get_the_point_at_the_corner() {
     let p = |x: Real, y: Real, z: Real| Point::new(x, y, z);
-    let q = rotation_xyzw;
     let corner = p(1.569_115_6, -1.915_207_9, 1.474_650_9);
     check_pair(&PairCase {
         a: ShapeRecipe::Triangle([
@@ -384,18 +369,18 @@ fn needles_touching_at_a_corner_get_the_point_at_the_corner() {
             corner,
             p(0.164_367_68, -1.733_461_9, 0.283_577_92),
         ]),
-        pose_a: Isometry::from_parts(
-            Vector::repeat(0.094_575_405).into(),
-            q([0.341_826_9, -0.840_242_15, -0.239_131_51, 0.346_357_7]),
+        pose_a: pose(
+            Vector::repeat(0.094_575_405),
+            [0.341_826_9, -0.840_242_15, -0.239_131_51, 0.346_357_7],
         ),
         b: ShapeRecipe::Triangle([
             p(1.516_293_3, -1.473_023_4, 1.265_937_2),
             corner,
             p(1.378_289_7, -0.100_125_55, 0.653_531_3),
         ]),
-        pose_b: Isometry::from_parts(
-            Vector::new(0.094_579_11, 0.094_572_78, 0.094_574_52).into(),
-            q([0.341_875_1, -0.840_239_76, -0.239_122_21, 0.346_322_2]),
+        pose_b: pose(
+            Vector::new(0.094_579_11, 0.094_572_78, 0.094_574_52),
+            [0.341_875_1, -0.840_239_76, -0.239_122_21, 0.346_322_2],
         ),
     });
 }

@@ -108,9 +108,9 @@ impl Bvh {
         self.rebuild_needed = true;
         self.dirty = true;
     }
-    fn on_remove(&mut self, _slot: usize) {
-        self.rebuild_needed = true;
-        self.dirty = true;
+    /// A removal invalidates what an insert does.
+    fn on_remove(&mut self, slot: usize) {
+        self.on_insert(slot);
     }
     fn on_moved(&mut self) {
         self.dirty = true;
@@ -424,6 +424,18 @@ impl Bvh {
         }
     }
 
+    /// The proxies whose box passes `hits`, sorted by index (clears `out` first). `hits` also
+    /// culls the nodes, so it must hold for every box enclosing a box that passes it.
+    fn query_boxes(&self, hits: impl Fn(&Aabb) -> bool, out: &mut Vec<ProxyHandle>) {
+        let mut slots = Vec::new();
+        self.collect(&hits, |i| {
+            if hits(&self.prim_boxes[i]) {
+                slots.push(self.prims[i]);
+            }
+        });
+        self.sorted_handles(slots, out);
+    }
+
     fn sorted_handles(&self, mut slots: Vec<u32>, out: &mut Vec<ProxyHandle>) {
         slots.sort_unstable();
         out.clear();
@@ -452,32 +464,14 @@ impl BroadPhase for Bvh {
         if self.dirty || self.rebuild_needed || !aabb.is_valid() {
             return self.store.scan_aabb(aabb, out);
         }
-        let mut slots = Vec::new();
-        self.collect(
-            |b| b.intersects(aabb),
-            |i| {
-                if self.prim_boxes[i].intersects(aabb) {
-                    slots.push(self.prims[i]);
-                }
-            },
-        );
-        self.sorted_handles(slots, out);
+        self.query_boxes(|b| b.intersects(aabb), out);
     }
 
     fn query_point(&self, p: &Point, out: &mut Vec<ProxyHandle>) {
         if self.dirty || self.rebuild_needed || !crate::math::is_finite_point(p) {
             return self.store.scan_point(p, out);
         }
-        let mut slots = Vec::new();
-        self.collect(
-            |b| b.contains_point(p),
-            |i| {
-                if self.prim_boxes[i].contains_point(p) {
-                    slots.push(self.prims[i]);
-                }
-            },
-        );
-        self.sorted_handles(slots, out);
+        self.query_boxes(|b| b.contains_point(p), out);
     }
 
     fn cast_ray(
@@ -487,11 +481,7 @@ impl BroadPhase for Bvh {
         max_t: Real,
         out: &mut Vec<(ProxyHandle, Real)>,
     ) {
-        let ray = Ray {
-            origin: *origin,
-            dir: *dir,
-            max_t,
-        };
+        let ray = Ray::new(origin, dir, max_t);
         if self.dirty || self.rebuild_needed {
             return self.store.scan_ray(&ray, out);
         }

@@ -39,7 +39,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{pair_key, pairs_of, sort_ray_hits, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, pairs_of, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHandle};
 use rayon::prelude::*;
 
@@ -306,9 +306,9 @@ impl Grid {
         self.dirty = true;
         self.order_ok = false;
     }
-    fn on_remove(&mut self, _slot: usize) {
-        self.dirty = true;
-        self.order_ok = false;
+    /// A removal invalidates what an insert does.
+    fn on_remove(&mut self, slot: usize) {
+        self.on_insert(slot);
     }
     fn on_moved(&mut self) {
         self.dirty = true;
@@ -913,6 +913,16 @@ impl Grid {
         }
     }
 
+    /// The buckets among `b0..b1` holding two entries or more (the only ones that can give a
+    /// pair), each as its first index into `items` and its entries.
+    #[inline(always)]
+    fn shared_buckets(&self, b0: usize, b1: usize) -> impl Iterator<Item = (usize, &[u32])> {
+        (b0..b1).filter_map(move |b| {
+            let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+            (e - s >= 2).then(|| (s, &self.items[s..e]))
+        })
+    }
+
     /// Dense mode: a bucket is one cell. A pair is reported only where `(fa | fb) == 0b111`;
     /// in a crowded cell (a settled pile puts dozens of proxies in one) most entry pairs fail
     /// that test, so the entries of a cell of at least [`GROUP_MIN`] are first grouped by
@@ -921,12 +931,7 @@ impl Grid {
     fn dense_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
         let mut grouped: Vec<u32> = Vec::new();
         let mut sink = KeySink::new(out);
-        for b in b0..b1 {
-            let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
-            if e - s < 2 {
-                continue;
-            }
-            let cell = &self.items[s..e];
+        for (_, cell) in self.shared_buckets(b0, b1) {
             sink.reserve(cell.len() * (cell.len() - 1) / 2);
             if cell.len() < GROUP_MIN {
                 // The flag test is folded into the kept bit too: it fails for about a third
@@ -982,12 +987,7 @@ impl Grid {
     /// their cell keys.
     fn hashed_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
         let mut sink = KeySink::new(out);
-        for b in b0..b1 {
-            let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
-            if e - s < 2 {
-                continue;
-            }
-            let cell = &self.items[s..e];
+        for (s, cell) in self.shared_buckets(b0, b1) {
             sink.reserve(cell.len() * (cell.len() - 1) / 2);
             for (i, &ii) in cell.iter().enumerate() {
                 let fi = ii >> FLAG_SHIFT;
@@ -1088,8 +1088,20 @@ impl Grid {
         }
     }
 
-    /// Handles of the proxies `ks` (indices into `live`), sorted by slot index.
-    fn handles_sorted(&self, ks: &[u32], out: &mut Vec<ProxyHandle>) {
+    /// Adds to `ks` (indices into `live`) the oversized proxies (kept out of the cells) whose
+    /// box passes `hit`, and writes the handles of them all to `out`, sorted by slot index.
+    fn finish_query(
+        &self,
+        mut ks: Vec<u32>,
+        hit: impl Fn(&Aabb) -> bool,
+        out: &mut Vec<ProxyHandle>,
+    ) {
+        ks.extend(
+            self.oversized
+                .iter()
+                .copied()
+                .filter(|&o| hit(&self.boxes[o as usize])),
+        );
         let mut slots: Vec<u32> = ks.iter().map(|&k| self.live[k as usize]).collect();
         slots.sort_unstable();
         out.clear();
@@ -1260,13 +1272,7 @@ impl BroadPhase for Grid {
                 ks.push(k);
             }
         });
-        ks.extend(
-            self.oversized
-                .iter()
-                .copied()
-                .filter(|&o| self.boxes[o as usize].intersects(aabb)),
-        );
-        self.handles_sorted(&ks, out);
+        self.finish_query(ks, |b| b.intersects(aabb), out);
     }
 
     fn query_point(&self, p: &Point, out: &mut Vec<ProxyHandle>) {
@@ -1281,13 +1287,7 @@ impl BroadPhase for Grid {
                 ks.push(k);
             }
         });
-        ks.extend(
-            self.oversized
-                .iter()
-                .copied()
-                .filter(|&o| self.boxes[o as usize].contains_point(p)),
-        );
-        self.handles_sorted(&ks, out);
+        self.finish_query(ks, |b| b.contains_point(p), out);
     }
 
     fn cast_ray(
@@ -1297,13 +1297,7 @@ impl BroadPhase for Grid {
         max_t: Real,
         out: &mut Vec<(ProxyHandle, Real)>,
     ) {
-        let ray = Ray {
-            origin: *origin,
-            dir: *dir,
-            max_t,
-        };
-        self.store.scan_ray(&ray, out);
-        sort_ray_hits(out);
+        self.store.scan_ray(&Ray::new(origin, dir, max_t), out);
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -306,12 +306,7 @@ impl BroadPhase for SweepAndPrune {
         max_t: Real,
         out: &mut Vec<(ProxyHandle, Real)>,
     ) {
-        let ray = Ray {
-            origin: *origin,
-            dir: *dir,
-            max_t,
-        };
-        self.store.scan_ray(&ray, out);
+        self.store.scan_ray(&Ray::new(origin, dir, max_t), out);
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -53,3 +53,13 @@ pub fn add_closed_box(w: &mut World, a: Real, restitution: Real, friction: Real)
         }
     }
 }
+
+/// Runs `f` in a fresh rayon pool of `threads` threads (for comparing results across thread
+/// counts).
+pub fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}

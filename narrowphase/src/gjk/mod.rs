@@ -125,7 +125,29 @@ struct Difference<'a, A: ?Sized, B: ?Sized> {
     rel: Isometry,
 }
 
-impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'_, A, B> {
+impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'s, A, B> {
+    /// The difference of `a` at `pose_a` and `b` at `pose_b`.
+    #[inline]
+    fn new(pose_a: &Isometry, a: &'s A, pose_b: &Isometry, b: &'s B) -> Self {
+        Self {
+            a,
+            b,
+            rel: pose_a.inv_mul(pose_b),
+        }
+    }
+
+    /// The first simplex: the support point against the offset of B's origin from A's (+x
+    /// when they coincide).
+    #[inline]
+    fn first_simplex(&self) -> Simplex {
+        let mut dir = self.rel.translation.vector;
+        if dir.norm_squared() == 0.0 {
+            dir = Vector::x();
+        }
+        let (w, pa, pb) = self.support(&-dir);
+        Simplex::new(w, pa, pb)
+    }
+
     /// (w = pa − pb, pa, pb), all in A's frame.
     #[inline]
     fn support(&self, d: &Vector) -> (Vector, Point, Point) {
@@ -144,17 +166,8 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_b: &Isometry,
     b: &B,
 ) -> GjkResult {
-    let diff = Difference {
-        a,
-        b,
-        rel: pose_a.inv_mul(pose_b),
-    };
-    let mut dir = diff.rel.translation.vector;
-    if dir.norm_squared() == 0.0 {
-        dir = Vector::x();
-    }
-    let (w, pa, pb) = diff.support(&-dir);
-    let mut s = Simplex::new(w, pa, pb);
+    let diff = Difference::new(pose_a, a, pose_b, b);
+    let mut s = diff.first_simplex();
     let mut best = Real::INFINITY;
     // The reduced simplex of the closest point so far, which is the answer: when rounding
     // makes a step go back (a degenerate simplex, e.g. nearly collinear points), not the worse
@@ -201,17 +214,8 @@ pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_b: &Isometry,
     b: &B,
 ) -> bool {
-    let diff = Difference {
-        a,
-        b,
-        rel: pose_a.inv_mul(pose_b),
-    };
-    let mut dir = diff.rel.translation.vector;
-    if dir.norm_squared() == 0.0 {
-        dir = Vector::x();
-    }
-    let (w, pa, pb) = diff.support(&-dir);
-    let mut s = Simplex::new(w, pa, pb);
+    let diff = Difference::new(pose_a, a, pose_b, b);
+    let mut s = diff.first_simplex();
     for _ in 0..MAX_ITERATIONS {
         let v = s.reduce_closest();
         let vv = v.norm_squared();

@@ -13,7 +13,7 @@
 //! Each scan is O(n) per candidate and there are n ears to cut: O(n³) in the worst case,
 //! O(n²) typically — meant for the tens of corners of a hand-made level shape, done once.
 
-use super::convex::{check_corners, turn, twice_signed_area, ConvexPolygon};
+use super::convex::{check_corners, serde_as_corners, turn, twice_signed_area, ConvexPolygon};
 use super::polygon_pairs::{polygon_circle, polygon_polygon};
 use super::shapes::Circle;
 use crate::error::ShapeError;
@@ -33,18 +33,7 @@ pub struct ConcavePolygon {
     pieces: Vec<ConvexPolygon>,
 }
 
-impl TryFrom<Vec<Point2>> for ConcavePolygon {
-    type Error = ShapeError;
-    fn try_from(corners: Vec<Point2>) -> Result<Self, ShapeError> {
-        Self::new(&corners)
-    }
-}
-
-impl From<ConcavePolygon> for Vec<Point2> {
-    fn from(p: ConcavePolygon) -> Self {
-        p.corners
-    }
-}
+serde_as_corners!(ConcavePolygon);
 
 impl ConcavePolygon {
     /// A validated simple polygon from corners in either winding, split into triangles.

@@ -50,6 +50,28 @@ pub(crate) fn twice_signed_area(corners: &[Point2]) -> Real {
 /// differences must stay far from `Real::MAX`.
 pub const MAX_COORDINATE: Real = 1.0e15;
 
+/// Serialises a polygon type as its corner list and deserialises it only through its checking
+/// constructor: `TryFrom<Vec<Point2>>` calls `new(&corners)`, `From<_> for Vec<Point2>` gives
+/// the `corners` field back. The type carries
+/// `#[serde(try_from = "Vec<Point2>", into = "Vec<Point2>")]`.
+macro_rules! serde_as_corners {
+    ($ty:ident) => {
+        impl TryFrom<Vec<Point2>> for $ty {
+            type Error = ShapeError;
+            fn try_from(corners: Vec<Point2>) -> Result<Self, ShapeError> {
+                Self::new(&corners)
+            }
+        }
+
+        impl From<$ty> for Vec<Point2> {
+            fn from(p: $ty) -> Self {
+                p.corners
+            }
+        }
+    };
+}
+pub(crate) use serde_as_corners;
+
 /// Checks the corner list shared by convex and concave polygons: at least 3, finite and
 /// within ±[`MAX_COORDINATE`], no two consecutive corners equal, no three consecutive corners
 /// collinear.
@@ -95,18 +117,7 @@ pub struct ConvexPolygon {
     normals: Vec<Vector2>,
 }
 
-impl TryFrom<Vec<Point2>> for ConvexPolygon {
-    type Error = ShapeError;
-    fn try_from(corners: Vec<Point2>) -> Result<Self, ShapeError> {
-        Self::new(&corners)
-    }
-}
-
-impl From<ConvexPolygon> for Vec<Point2> {
-    fn from(p: ConvexPolygon) -> Self {
-        p.corners
-    }
-}
+serde_as_corners!(ConvexPolygon);
 
 impl ConvexPolygon {
     /// A validated polygon from corners in either winding (clockwise input is reversed).

@@ -57,7 +57,7 @@ pub use triangle_cuboid::{intersection_triangle_cuboid, intersection_triangle_tr
 
 use crate::contact::Manifold;
 use crate::math::{Isometry, Point, Real};
-use crate::shape::{ConvexPolyhedron, ShapeRef};
+use crate::shape::{Ball, ConvexPolyhedron, Cuboid, ShapeRef};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -150,18 +150,8 @@ fn intersection_test_views(
         (ShapeRef::Cuboid(ca), ShapeRef::Cuboid(cb)) => {
             intersection_cuboid_cuboid(pose_a, &ca.half_extents(), pose_b, &cb.half_extents())
         }
-        (ShapeRef::Cuboid(c), ShapeRef::Ball(b)) => intersection_cuboid_ball(
-            pose_a,
-            &c.half_extents(),
-            &pose_b.translation.vector.into(),
-            b.radius(),
-        ),
-        (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => intersection_cuboid_ball(
-            pose_b,
-            &c.half_extents(),
-            &pose_a.translation.vector.into(),
-            b.radius(),
-        ),
+        (ShapeRef::Cuboid(c), ShapeRef::Ball(b)) => cuboid_ball_test(pose_a, c, pose_b, b),
+        (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => cuboid_ball_test(pose_b, c, pose_a, b),
         (ShapeRef::Triangle(t), ShapeRef::Cuboid(c)) => {
             intersection_triangle_cuboid(pose_a, t, pose_b, &c.half_extents())
         }
@@ -173,6 +163,14 @@ fn intersection_test_views(
         }
         _ => return generic_intersection(pose_a, a, pose_b, b),
     })
+}
+
+/// [`intersection_cuboid_ball`] on the views: box `c` at `pose_c`, ball `b` at `pose_b` (the
+/// dispatch's two orders of the pair share it).
+#[inline(always)]
+fn cuboid_ball_test(pose_c: &Isometry, c: &Cuboid, pose_b: &Isometry, b: &Ball) -> bool {
+    let center = pose_b.translation.vector.into();
+    intersection_cuboid_ball(pose_c, &c.half_extents(), &center, b.radius())
 }
 
 fn generic_intersection(
@@ -257,23 +255,28 @@ fn contact_views(
             &cb.half_extents(),
             prediction,
         ),
-        (ShapeRef::Cuboid(c), ShapeRef::Ball(b)) => contact_cuboid_ball(
-            pose_a,
-            &c.half_extents(),
-            &pose_b.translation.vector.into(),
-            b.radius(),
-            prediction,
-        ),
-        (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => contact_cuboid_ball(
-            pose_b,
-            &c.half_extents(),
-            &pose_a.translation.vector.into(),
-            b.radius(),
-            prediction,
-        )
-        .map(|m| m.flipped()),
+        (ShapeRef::Cuboid(c), ShapeRef::Ball(b)) => {
+            cuboid_ball_contact(pose_a, c, pose_b, b, prediction)
+        }
+        (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => {
+            cuboid_ball_contact(pose_b, c, pose_a, b, prediction).map(|m| m.flipped())
+        }
         _ => return generic_contact(pose_a, a, pose_b, b, prediction),
     })
+}
+
+/// [`contact_cuboid_ball`] on the views: box `c` at `pose_c` (A), ball `b` at `pose_b` (B)
+/// (the dispatch's two orders of the pair share it).
+#[inline(always)]
+fn cuboid_ball_contact(
+    pose_c: &Isometry,
+    c: &Cuboid,
+    pose_b: &Isometry,
+    b: &Ball,
+    prediction: Real,
+) -> Option<Manifold> {
+    let center = pose_b.translation.vector.into();
+    contact_cuboid_ball(pose_c, &c.half_extents(), &center, b.radius(), prediction)
 }
 
 fn generic_contact(

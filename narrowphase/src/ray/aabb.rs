@@ -2,7 +2,7 @@
 
 use super::types::{valid_max_t, Ray, RayHit};
 use crate::bounding::Aabb;
-use crate::math::{Isometry, Point, Real, Vector};
+use crate::math::{finite_only, Isometry, Point, Real, Vector};
 
 /// Slab test: intersects the ray with the three slabs `mins_i ≤ x_i ≤ maxs_i` and keeps the
 /// latest entry and the earliest exit. A direction component below the smallest normal float
@@ -52,21 +52,18 @@ fn slab(
 /// Ray against the solid axis-aligned box `aabb` (world space). The normal is the entered
 /// face's outward axis. Origin inside or on the box → `t = 0`.
 pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_t: Real) -> Option<RayHit> {
-    ray_aabb_raw(ray, aabb, max_t).filter(RayHit::is_finite)
-}
-
-/// The body of [`ray_aabb`], before its output is checked to be finite.
-fn ray_aabb_raw(ray: &Ray, aabb: &Aabb, max_t: Real) -> Option<RayHit> {
-    if !valid_max_t(max_t) {
-        return None;
-    }
-    let (t, axis, sign) = slab(&ray.origin(), &ray.dir(), &aabb.mins, &aabb.maxs, max_t)?;
-    Some(if axis == 3 {
-        RayHit::inside(ray)
-    } else {
-        let mut n = Vector::zeros();
-        n[axis] = sign;
-        RayHit::at(ray, t, n)
+    finite_only(RayHit::is_finite, || {
+        if !valid_max_t(max_t) {
+            return None;
+        }
+        let (t, axis, sign) = slab(&ray.origin(), &ray.dir(), &aabb.mins, &aabb.maxs, max_t)?;
+        Some(if axis == 3 {
+            RayHit::inside(ray)
+        } else {
+            let mut n = Vector::zeros();
+            n[axis] = sign;
+            RayHit::at(ray, t, n)
+        })
     })
 }
 
@@ -79,27 +76,19 @@ pub fn ray_cuboid(
     half_extents: &Vector,
     max_t: Real,
 ) -> Option<RayHit> {
-    ray_cuboid_raw(ray, pose, half_extents, max_t).filter(RayHit::is_finite)
-}
-
-/// The body of [`ray_cuboid`], before its output is checked to be finite.
-fn ray_cuboid_raw(
-    ray: &Ray,
-    pose: &Isometry,
-    half_extents: &Vector,
-    max_t: Real,
-) -> Option<RayHit> {
-    if !valid_max_t(max_t) || half_extents.iter().any(|h| h.is_nan() || *h < 0.0) {
-        return None;
-    }
-    let local = ray.inverse_transformed(pose);
-    let h = Point::from(*half_extents);
-    let (t, axis, sign) = slab(&local.origin(), &local.dir(), &(-h), &h, max_t)?;
-    Some(if axis == 3 {
-        RayHit::inside(ray)
-    } else {
-        let mut n = Vector::zeros();
-        n[axis] = sign;
-        RayHit::at(ray, t, pose.rotation * n)
+    finite_only(RayHit::is_finite, || {
+        if !valid_max_t(max_t) || half_extents.iter().any(|h| h.is_nan() || *h < 0.0) {
+            return None;
+        }
+        let local = ray.inverse_transformed(pose);
+        let h = Point::from(*half_extents);
+        let (t, axis, sign) = slab(&local.origin(), &local.dir(), &(-h), &h, max_t)?;
+        Some(if axis == 3 {
+            RayHit::inside(ray)
+        } else {
+            let mut n = Vector::zeros();
+            n[axis] = sign;
+            RayHit::at(ray, t, pose.rotation * n)
+        })
     })
 }

@@ -2,7 +2,7 @@
 
 use super::sphere::ray_sphere;
 use super::types::{earlier, valid_max_t, Ray, RayHit};
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 
 /// Ray against the solid capsule of axis segment `a`–`b` and radius `radius ≥ 0` (world
 /// space). The capsule is the union of the finite cylinder and the two end spheres; since the
@@ -10,56 +10,53 @@ use crate::math::{Point, Real};
 /// cylinder's *side* (only where it lies between the ends) and the two spheres. Origin inside
 /// or on the capsule → `t = 0`. A degenerate segment (`a = b`) is a sphere.
 pub fn ray_capsule(ray: &Ray, a: &Point, b: &Point, radius: Real, max_t: Real) -> Option<RayHit> {
-    ray_capsule_raw(ray, a, b, radius, max_t).filter(RayHit::is_finite)
-}
-
-/// The body of [`ray_capsule`], before its output is checked to be finite.
-fn ray_capsule_raw(ray: &Ray, a: &Point, b: &Point, radius: Real, max_t: Real) -> Option<RayHit> {
-    if !valid_max_t(max_t) || radius.is_nan() || radius < 0.0 {
-        return None;
-    }
-    let o = ray.origin();
-    let d = ray.dir();
-    let axis = b - a;
-    let dd = axis.norm_squared();
-    if dd < Real::MIN_POSITIVE {
-        return ray_sphere(ray, a, radius, max_t);
-    }
-    let m = o - a;
-    let md = m.dot(&axis);
-    // Inside test: distance from the origin to the segment.
-    let s = (md / dd).clamp(0.0, 1.0);
-    if (m - axis * s).norm_squared() <= radius * radius {
-        return Some(RayHit::inside(ray));
-    }
-    // Side of the infinite cylinder: |(m + t d) − ((m + t d)·axis / dd) axis|² = r², i.e.
-    // qa t² + 2 qb t + qc = 0 after multiplying through by dd.
-    let nd = d.dot(&axis);
-    let qa = dd * d.norm_squared() - nd * nd;
-    let qb = dd * m.dot(&d) - nd * md;
-    let qc = dd * (m.norm_squared() - radius * radius) - md * md;
-    let mut best: Option<RayHit> = None;
-    if qa > Real::EPSILON * dd * d.norm_squared() && qb < 0.0 {
-        let disc = qb * qb - qa * qc;
-        if disc >= 0.0 {
-            let t = qc / (-qb + disc.sqrt());
-            let along = md + t * nd;
-            if t >= 0.0 && t <= max_t && (0.0..=dd).contains(&along) {
-                let p = ray.point_at(t);
-                let foot = a + axis * (along / dd);
-                if let Some(n) = (p - foot).try_normalize(Real::MIN_POSITIVE) {
-                    best = Some(RayHit {
-                        t,
-                        normal: n,
-                        point: p,
-                    });
+    finite_only(RayHit::is_finite, || {
+        if !valid_max_t(max_t) || radius.is_nan() || radius < 0.0 {
+            return None;
+        }
+        let o = ray.origin();
+        let d = ray.dir();
+        let axis = b - a;
+        let dd = axis.norm_squared();
+        if dd < Real::MIN_POSITIVE {
+            return ray_sphere(ray, a, radius, max_t);
+        }
+        let m = o - a;
+        let md = m.dot(&axis);
+        // Inside test: distance from the origin to the segment.
+        let s = (md / dd).clamp(0.0, 1.0);
+        if (m - axis * s).norm_squared() <= radius * radius {
+            return Some(RayHit::inside(ray));
+        }
+        // Side of the infinite cylinder: |(m + t d) − ((m + t d)·axis / dd) axis|² = r², i.e.
+        // qa t² + 2 qb t + qc = 0 after multiplying through by dd.
+        let nd = d.dot(&axis);
+        let qa = dd * d.norm_squared() - nd * nd;
+        let qb = dd * m.dot(&d) - nd * md;
+        let qc = dd * (m.norm_squared() - radius * radius) - md * md;
+        let mut best: Option<RayHit> = None;
+        if qa > Real::EPSILON * dd * d.norm_squared() && qb < 0.0 {
+            let disc = qb * qb - qa * qc;
+            if disc >= 0.0 {
+                let t = qc / (-qb + disc.sqrt());
+                let along = md + t * nd;
+                if t >= 0.0 && t <= max_t && (0.0..=dd).contains(&along) {
+                    let p = ray.point_at(t);
+                    let foot = a + axis * (along / dd);
+                    if let Some(n) = (p - foot).try_normalize(Real::MIN_POSITIVE) {
+                        best = Some(RayHit {
+                            t,
+                            normal: n,
+                            point: p,
+                        });
+                    }
                 }
             }
         }
-    }
-    for end in [a, b] {
-        let limit = best.map_or(max_t, |h| h.t);
-        best = earlier(best, ray_sphere(ray, end, radius, limit));
-    }
-    best
+        for end in [a, b] {
+            let limit = best.map_or(max_t, |h| h.t);
+            best = earlier(best, ray_sphere(ray, end, radius, limit));
+        }
+        best
+    })
 }

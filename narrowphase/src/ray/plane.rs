@@ -2,8 +2,8 @@
 //! half-spaces (Cyrus–Beck clipping, Ericson RTCD §5.3.8).
 
 use super::types::{valid_max_t, Ray, RayHit};
-use crate::error::ShapeError;
-use crate::math::{is_finite_point, is_finite_vector, Point, Real, Vector};
+use crate::error::{serde_via_new, ShapeError};
+use crate::math::{finite_only, is_finite_point, is_finite_vector, Point, Real, Vector};
 use serde::{Deserialize, Serialize};
 
 /// The plane `normal · x = offset` (world space, metres), with `normal` unit length. It bounds
@@ -19,28 +19,7 @@ pub struct Plane {
     offset: Real,
 }
 
-/// The serialised form of a [`Plane`].
-#[derive(Clone, Copy, Serialize, Deserialize)]
-struct PlaneParts {
-    normal: Vector,
-    offset: Real,
-}
-
-impl TryFrom<PlaneParts> for Plane {
-    type Error = ShapeError;
-    fn try_from(p: PlaneParts) -> Result<Self, ShapeError> {
-        Plane::new(p.normal, p.offset)
-    }
-}
-
-impl From<Plane> for PlaneParts {
-    fn from(p: Plane) -> Self {
-        PlaneParts {
-            normal: p.normal,
-            offset: p.offset,
-        }
-    }
-}
+serde_via_new! { Plane, PlaneParts { normal: Vector, offset: Real } }
 
 impl Plane {
     /// A plane from any non-zero finite normal and an offset; both are scaled so the stored
@@ -95,44 +74,41 @@ impl Plane {
 /// the entry time up (front-facing) or the exit time down (back-facing). The hit normal is the
 /// entering plane's normal. Origin inside or on the solid → `t = 0` (see [`RayHit`]).
 pub fn ray_convex_polyhedron(ray: &Ray, planes: &[Plane], max_t: Real) -> Option<RayHit> {
-    ray_convex_polyhedron_raw(ray, planes, max_t).filter(RayHit::is_finite)
-}
-
-/// The body of [`ray_convex_polyhedron`], before its output is checked to be finite.
-fn ray_convex_polyhedron_raw(ray: &Ray, planes: &[Plane], max_t: Real) -> Option<RayHit> {
-    if !valid_max_t(max_t) {
-        return None;
-    }
-    let (o, d) = (ray.origin(), ray.dir());
-    let mut t_first: Real = 0.0;
-    let mut t_last = max_t;
-    let mut entering: Option<Vector> = None;
-    for plane in planes {
-        let denom = plane.normal.dot(&d);
-        let dist = plane.offset - plane.normal.dot(&o.coords);
-        if denom.abs() < Real::MIN_POSITIVE {
-            // Parallel to the plane: outside it means never inside.
-            if dist < 0.0 {
-                return None;
-            }
-        } else {
-            let t = dist / denom;
-            if denom < 0.0 {
-                if t >= t_first && dist <= 0.0 {
-                    // The origin is outside (or on) this plane: entering here.
-                    t_first = t;
-                    entering = Some(plane.normal);
-                }
-            } else if t < t_last {
-                t_last = t;
-            }
-        }
-        if t_first > t_last {
+    finite_only(RayHit::is_finite, || {
+        if !valid_max_t(max_t) {
             return None;
         }
-    }
-    Some(match entering {
-        Some(n) => RayHit::at(ray, t_first, n),
-        None => RayHit::inside(ray),
+        let (o, d) = (ray.origin(), ray.dir());
+        let mut t_first: Real = 0.0;
+        let mut t_last = max_t;
+        let mut entering: Option<Vector> = None;
+        for plane in planes {
+            let denom = plane.normal.dot(&d);
+            let dist = plane.offset - plane.normal.dot(&o.coords);
+            if denom.abs() < Real::MIN_POSITIVE {
+                // Parallel to the plane: outside it means never inside.
+                if dist < 0.0 {
+                    return None;
+                }
+            } else {
+                let t = dist / denom;
+                if denom < 0.0 {
+                    if t >= t_first && dist <= 0.0 {
+                        // The origin is outside (or on) this plane: entering here.
+                        t_first = t;
+                        entering = Some(plane.normal);
+                    }
+                } else if t < t_last {
+                    t_last = t;
+                }
+            }
+            if t_first > t_last {
+                return None;
+            }
+        }
+        Some(match entering {
+            Some(n) => RayHit::at(ray, t_first, n),
+            None => RayHit::inside(ray),
+        })
     })
 }

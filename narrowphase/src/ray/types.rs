@@ -1,6 +1,6 @@
 //! The [`Ray`] and [`RayHit`] types shared by every ray cast.
 
-use crate::error::ShapeError;
+use crate::error::{serde_via_new, ShapeError};
 use crate::math::{is_finite_point, is_finite_vector, Isometry, Point, Real, Vector};
 use serde::{Deserialize, Serialize};
 
@@ -19,28 +19,7 @@ pub struct Ray {
     dir: Vector,
 }
 
-/// The serialised form of a [`Ray`].
-#[derive(Clone, Copy, Serialize, Deserialize)]
-struct RayParts {
-    origin: Point,
-    dir: Vector,
-}
-
-impl TryFrom<RayParts> for Ray {
-    type Error = ShapeError;
-    fn try_from(r: RayParts) -> Result<Self, ShapeError> {
-        Ray::new(r.origin, r.dir)
-    }
-}
-
-impl From<Ray> for RayParts {
-    fn from(r: Ray) -> Self {
-        RayParts {
-            origin: r.origin,
-            dir: r.dir,
-        }
-    }
-}
+serde_via_new! { Ray, RayParts { origin: Point, dir: Vector } }
 
 impl Ray {
     /// A validated ray: errors on non-finite input or a zero (or overflowing) direction.

@@ -297,8 +297,8 @@ pub fn deepest_axis(a: &Posed, b: &Posed, tolerance: Real) -> Option<DeepestAxis
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{Point, Vector};
-    use crate::shape::{Cuboid, Triangle};
+    use crate::math::Vector;
+    use crate::shape::Cuboid;
 
     #[test]
     fn cube_pair_has_15_candidates_and_finds_the_face() {
@@ -316,13 +316,7 @@ mod tests {
 
     #[test]
     fn coplanar_triangles_use_in_plane_normals() {
-        let t = Triangle::new(
-            Point::origin(),
-            Point::new(1.0, 0.0, 0.0),
-            Point::new(0.0, 1.0, 0.0),
-        )
-        .unwrap();
-        let p = ConvexPolyhedron::from_triangle(&t);
+        let p = crate::test_util::right_triangle_hull();
         let pa = Isometry::identity();
         let pb = Isometry::translation(0.8, 0.8, 0.0);
         let (a, b) = (Posed::new(&p, &pa), Posed::new(&p, &pb));

@@ -1,7 +1,7 @@
 //! The capsule: a segment swept by a sphere.
 
 use crate::bounding::Aabb;
-use crate::error::ShapeError;
+use crate::error::{serde_via_new, ShapeError};
 use crate::math::{Isometry, Point, Real, Vector};
 use serde::{Deserialize, Serialize};
 
@@ -14,27 +14,7 @@ pub struct Capsule {
     radius: Real,
 }
 
-#[derive(Serialize, Deserialize)]
-struct CapsuleRepr {
-    half_height: Real,
-    radius: Real,
-}
-
-impl TryFrom<CapsuleRepr> for Capsule {
-    type Error = crate::error::ShapeError;
-    fn try_from(r: CapsuleRepr) -> Result<Self, Self::Error> {
-        Capsule::new(r.half_height, r.radius)
-    }
-}
-
-impl From<Capsule> for CapsuleRepr {
-    fn from(c: Capsule) -> Self {
-        CapsuleRepr {
-            half_height: c.half_height,
-            radius: c.radius,
-        }
-    }
-}
+serde_via_new! { Capsule, CapsuleRepr { half_height: Real, radius: Real } }
 
 impl Capsule {
     /// A capsule; errors unless `half_height` (half the segment's length) and `radius` are

@@ -478,13 +478,7 @@ mod tests {
 
     #[test]
     fn triangle_polyhedron_is_flat_and_valid() {
-        let t = Triangle::new(
-            Point::origin(),
-            Point::new(1.0, 0.0, 0.0),
-            Point::new(0.0, 1.0, 0.0),
-        )
-        .unwrap();
-        let p = ConvexPolyhedron::from_triangle(&t);
+        let p = crate::test_util::right_triangle_hull();
         p.validate().unwrap();
         assert!(p.is_flat());
         assert_eq!(p.face_normals().len(), 1);

@@ -85,39 +85,25 @@ impl<'a> From<&'a Shape> for ShapeRef<'a> {
     }
 }
 
-impl<'a> From<&'a Ball> for ShapeRef<'a> {
-    #[inline]
-    fn from(b: &'a Ball) -> Self {
-        ShapeRef::Ball(b)
-    }
+/// `From<&Concrete>` for [`ShapeRef`], one impl per `Concrete => Variant`: a concrete shape
+/// is viewed without building a [`Shape`].
+macro_rules! view_of_concrete {
+    ($($concrete:ty => $variant:ident),+ $(,)?) => {$(
+        impl<'a> From<&'a $concrete> for ShapeRef<'a> {
+            #[inline]
+            fn from(s: &'a $concrete) -> Self {
+                ShapeRef::$variant(s)
+            }
+        }
+    )+};
 }
 
-impl<'a> From<&'a Cuboid> for ShapeRef<'a> {
-    #[inline]
-    fn from(c: &'a Cuboid) -> Self {
-        ShapeRef::Cuboid(c)
-    }
-}
-
-impl<'a> From<&'a Capsule> for ShapeRef<'a> {
-    #[inline]
-    fn from(c: &'a Capsule) -> Self {
-        ShapeRef::Capsule(c)
-    }
-}
-
-impl<'a> From<&'a Triangle> for ShapeRef<'a> {
-    #[inline]
-    fn from(t: &'a Triangle) -> Self {
-        ShapeRef::Triangle(t)
-    }
-}
-
-impl<'a> From<&'a ConvexPolyhedron> for ShapeRef<'a> {
-    #[inline]
-    fn from(p: &'a ConvexPolyhedron) -> Self {
-        ShapeRef::Convex(p)
-    }
+view_of_concrete! {
+    Ball => Ball,
+    Cuboid => Cuboid,
+    Capsule => Capsule,
+    Triangle => Triangle,
+    ConvexPolyhedron => Convex,
 }
 
 #[cfg(test)]

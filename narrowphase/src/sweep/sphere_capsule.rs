@@ -3,7 +3,7 @@
 
 use super::toi::{against, moves, sphere_motion_ok, unit_or, Toi};
 use crate::contact::closest::closest_point_on_segment;
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 use crate::ray::{ray_capsule, Ray};
 
 /// First contact of the sphere of radius `radius` whose centre moves from `c0` to `c1`
@@ -19,37 +19,27 @@ pub fn sweep_sphere_capsule(
     b: &Point,
     capsule_radius: Real,
 ) -> Option<Toi> {
-    sweep_sphere_capsule_raw(c0, c1, radius, a, b, capsule_radius).filter(Toi::is_finite)
-}
-
-/// The body of [`sweep_sphere_capsule`], before its output is checked to be finite.
-fn sweep_sphere_capsule_raw(
-    c0: &Point,
-    c1: &Point,
-    radius: Real,
-    a: &Point,
-    b: &Point,
-    capsule_radius: Real,
-) -> Option<Toi> {
-    if !sphere_motion_ok(c0, c1, radius) || !sphere_motion_ok(a, b, capsule_radius) {
-        return None;
-    }
-    let reach = radius + capsule_radius;
-    let motion = c1 - c0;
-    let q = closest_point_on_segment(c0, a, b).0;
-    let (t, normal) = if (c0 - q).norm_squared() <= reach * reach {
-        (0.0, unit_or(c0 - q, against(&motion)))
-    } else if !moves(&motion) {
-        return None;
-    } else {
-        let hit = ray_capsule(&Ray::new_unchecked(*c0, motion), a, b, reach, 1.0)?;
-        (hit.t, hit.normal)
-    };
-    let centre = c0 + motion * t;
-    let axis_point = closest_point_on_segment(&centre, a, b).0;
-    Some(Toi {
-        t,
-        normal,
-        point: axis_point + normal * capsule_radius,
+    finite_only(Toi::is_finite, || {
+        if !sphere_motion_ok(c0, c1, radius) || !sphere_motion_ok(a, b, capsule_radius) {
+            return None;
+        }
+        let reach = radius + capsule_radius;
+        let motion = c1 - c0;
+        let q = closest_point_on_segment(c0, a, b).0;
+        let (t, normal) = if (c0 - q).norm_squared() <= reach * reach {
+            (0.0, unit_or(c0 - q, against(&motion)))
+        } else if !moves(&motion) {
+            return None;
+        } else {
+            let hit = ray_capsule(&Ray::new_unchecked(*c0, motion), a, b, reach, 1.0)?;
+            (hit.t, hit.normal)
+        };
+        let centre = c0 + motion * t;
+        let axis_point = closest_point_on_segment(&centre, a, b).0;
+        Some(Toi {
+            t,
+            normal,
+            point: axis_point + normal * capsule_radius,
+        })
     })
 }

@@ -19,7 +19,7 @@
 use super::closest::closest_on_box_local;
 use super::toi::{moves, sphere_motion_ok, Toi};
 use crate::bounding::Aabb;
-use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
+use crate::math::{finite_only, is_finite_vector, Isometry, Point, Real, Vector};
 use crate::ray::{earlier, ray_aabb, ray_capsule, Ray, RayHit};
 
 /// First contact of the sphere of radius `radius` whose centre moves from `c0` to `c1` (world
@@ -34,45 +34,36 @@ pub fn sweep_sphere_cuboid(
     pose: &Isometry,
     half_extents: &Vector,
 ) -> Option<Toi> {
-    sweep_sphere_cuboid_raw(c0, c1, radius, pose, half_extents).filter(Toi::is_finite)
-}
-
-/// The body of [`sweep_sphere_cuboid`], before its output is checked to be finite.
-fn sweep_sphere_cuboid_raw(
-    c0: &Point,
-    c1: &Point,
-    radius: Real,
-    pose: &Isometry,
-    half_extents: &Vector,
-) -> Option<Toi> {
-    if !sphere_motion_ok(c0, c1, radius)
-        || !is_finite_vector(half_extents)
-        || half_extents.min() < 0.0
-    {
-        return None;
-    }
-    let h = *half_extents;
-    let o = pose.inverse_transform_point(c0);
-    let (q, n, inside) = closest_on_box_local(&o, &h);
-    if inside || (o - q).norm_squared() <= radius * radius {
-        return Some(Toi {
-            t: 0.0,
-            normal: pose.rotation * n,
-            point: pose * q,
-        });
-    }
-    let d = pose.inverse_transform_vector(&(c1 - c0));
-    if !moves(&d) {
-        return None;
-    }
-    let ray = Ray::new_unchecked(o, d);
-    let hit = local_rounded_box(&ray, &h, radius)?;
-    let normal = pose.rotation * hit.normal;
-    let centre = c0 + (c1 - c0) * hit.t;
-    Some(Toi {
-        t: hit.t,
-        normal,
-        point: centre - normal * radius,
+    finite_only(Toi::is_finite, || {
+        if !sphere_motion_ok(c0, c1, radius)
+            || !is_finite_vector(half_extents)
+            || half_extents.min() < 0.0
+        {
+            return None;
+        }
+        let h = *half_extents;
+        let o = pose.inverse_transform_point(c0);
+        let (q, n, inside) = closest_on_box_local(&o, &h);
+        if inside || (o - q).norm_squared() <= radius * radius {
+            return Some(Toi {
+                t: 0.0,
+                normal: pose.rotation * n,
+                point: pose * q,
+            });
+        }
+        let d = pose.inverse_transform_vector(&(c1 - c0));
+        if !moves(&d) {
+            return None;
+        }
+        let ray = Ray::new_unchecked(o, d);
+        let hit = local_rounded_box(&ray, &h, radius)?;
+        let normal = pose.rotation * hit.normal;
+        let centre = c0 + (c1 - c0) * hit.t;
+        Some(Toi {
+            t: hit.t,
+            normal,
+            point: centre - normal * radius,
+        })
     })
 }
 

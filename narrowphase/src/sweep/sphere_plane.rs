@@ -1,7 +1,7 @@
 //! Moving sphere against a plane's solid half-space (Ericson RTCD §5.5.3).
 
 use super::toi::{sphere_motion_ok, Toi};
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 use crate::ray::Plane;
 
 /// First contact of the sphere of radius `radius` whose centre moves from `c0` to `c1`
@@ -10,29 +10,26 @@ use crate::ray::Plane;
 /// Starting in contact or below → `t = 0`. Normal = the plane normal; point = the centre
 /// projected onto the plane at time `t`.
 pub fn sweep_sphere_plane(c0: &Point, c1: &Point, radius: Real, plane: &Plane) -> Option<Toi> {
-    sweep_sphere_plane_raw(c0, c1, radius, plane).filter(Toi::is_finite)
-}
-
-/// The body of [`sweep_sphere_plane`], before its output is checked to be finite.
-fn sweep_sphere_plane_raw(c0: &Point, c1: &Point, radius: Real, plane: &Plane) -> Option<Toi> {
-    if !sphere_motion_ok(c0, c1, radius) {
-        return None;
-    }
-    let n = plane.normal();
-    let s0 = plane.signed_distance(c0) - radius;
-    let t = if s0 <= 0.0 {
-        0.0
-    } else {
-        let s1 = plane.signed_distance(c1) - radius;
-        if s1 > 0.0 {
+    finite_only(Toi::is_finite, || {
+        if !sphere_motion_ok(c0, c1, radius) {
             return None;
         }
-        (s0 / (s0 - s1)).clamp(0.0, 1.0)
-    };
-    let c = c0 + (c1 - c0) * t;
-    Some(Toi {
-        t,
-        normal: n,
-        point: c - n * plane.signed_distance(&c),
+        let n = plane.normal();
+        let s0 = plane.signed_distance(c0) - radius;
+        let t = if s0 <= 0.0 {
+            0.0
+        } else {
+            let s1 = plane.signed_distance(c1) - radius;
+            if s1 > 0.0 {
+                return None;
+            }
+            (s0 / (s0 - s1)).clamp(0.0, 1.0)
+        };
+        let c = c0 + (c1 - c0) * t;
+        Some(Toi {
+            t,
+            normal: n,
+            point: c - n * plane.signed_distance(&c),
+        })
     })
 }

@@ -2,7 +2,7 @@
 //! relative motion, and A touches B when that centre enters the sphere of radius `ra + rb`.
 
 use super::toi::{against, moves, sphere_motion_ok, unit_or, Toi};
-use crate::math::{Point, Real};
+use crate::math::{finite_only, Point, Real};
 use crate::ray::{ray_sphere, Ray};
 
 /// First contact of sphere A (radius `ra`, centre moving from `a0` to `a1`) against sphere B
@@ -18,38 +18,28 @@ pub fn sweep_sphere_sphere(
     b1: &Point,
     rb: Real,
 ) -> Option<Toi> {
-    sweep_sphere_sphere_raw(a0, a1, ra, b0, b1, rb).filter(Toi::is_finite)
-}
-
-/// The body of [`sweep_sphere_sphere`], before its output is checked to be finite.
-fn sweep_sphere_sphere_raw(
-    a0: &Point,
-    a1: &Point,
-    ra: Real,
-    b0: &Point,
-    b1: &Point,
-    rb: Real,
-) -> Option<Toi> {
-    if !sphere_motion_ok(a0, a1, ra) || !sphere_motion_ok(b0, b1, rb) {
-        return None;
-    }
-    let rel = (a1 - a0) - (b1 - b0);
-    let r = ra + rb;
-    let gap0 = a0 - b0;
-    let t = if gap0.norm_squared() <= r * r {
-        0.0
-    } else if !moves(&rel) {
-        return None;
-    } else {
-        let ray = Ray::new_unchecked(Point::from(gap0), rel);
-        ray_sphere(&ray, &Point::origin(), r, 1.0)?.t
-    };
-    let a = a0 + (a1 - a0) * t;
-    let b = b0 + (b1 - b0) * t;
-    let normal = unit_or(a - b, against(&rel));
-    Some(Toi {
-        t,
-        normal,
-        point: b + normal * rb,
+    finite_only(Toi::is_finite, || {
+        if !sphere_motion_ok(a0, a1, ra) || !sphere_motion_ok(b0, b1, rb) {
+            return None;
+        }
+        let rel = (a1 - a0) - (b1 - b0);
+        let r = ra + rb;
+        let gap0 = a0 - b0;
+        let t = if gap0.norm_squared() <= r * r {
+            0.0
+        } else if !moves(&rel) {
+            return None;
+        } else {
+            let ray = Ray::new_unchecked(Point::from(gap0), rel);
+            ray_sphere(&ray, &Point::origin(), r, 1.0)?.t
+        };
+        let a = a0 + (a1 - a0) * t;
+        let b = b0 + (b1 - b0) * t;
+        let normal = unit_or(a - b, against(&rel));
+        Some(Toi {
+            t,
+            normal,
+            point: b + normal * rb,
+        })
     })
 }

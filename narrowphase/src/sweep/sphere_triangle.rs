@@ -8,7 +8,7 @@
 
 use super::closest::closest_on_triangle;
 use super::toi::{against, moves, sphere_motion_ok, unit_or, Toi};
-use crate::math::{is_finite_point, Point, Real};
+use crate::math::{finite_only, is_finite_point, Point, Real};
 use crate::ray::{earlier, ray_capsule, ray_triangle, Ray, RayHit};
 
 /// First contact of the sphere of radius `radius` whose centre moves from `c0` to `c1`
@@ -25,60 +25,50 @@ pub fn sweep_sphere_triangle(
     b: &Point,
     c: &Point,
 ) -> Option<Toi> {
-    sweep_sphere_triangle_raw(c0, c1, radius, a, b, c).filter(Toi::is_finite)
-}
-
-/// The body of [`sweep_sphere_triangle`], before its output is checked to be finite.
-fn sweep_sphere_triangle_raw(
-    c0: &Point,
-    c1: &Point,
-    radius: Real,
-    a: &Point,
-    b: &Point,
-    c: &Point,
-) -> Option<Toi> {
-    if !sphere_motion_ok(c0, c1, radius)
-        || !is_finite_point(a)
-        || !is_finite_point(b)
-        || !is_finite_point(c)
-    {
-        return None;
-    }
-    let motion = c1 - c0;
-    let face = (b - a).cross(&(c - a)).try_normalize(Real::MIN_POSITIVE);
-    let q = closest_on_triangle(c0, a, b, c);
-    if (c0 - q).norm_squared() <= radius * radius {
-        let fallback = match face {
-            Some(n) if n.dot(&motion) > 0.0 => -n,
-            Some(n) => n,
-            None => against(&motion),
-        };
-        return Some(Toi {
-            t: 0.0,
-            normal: unit_or(c0 - q, fallback),
-            point: q,
-        });
-    }
-    if !moves(&motion) {
-        return None;
-    }
-    let ray = Ray::new_unchecked(*c0, motion);
-    let mut best: Option<RayHit> = None;
-    if let Some(n) = face {
-        for off in [n * radius, -n * radius] {
-            best = earlier(
-                best,
-                ray_triangle(&ray, &(a + off), &(b + off), &(c + off), 1.0),
-            );
+    finite_only(Toi::is_finite, || {
+        if !sphere_motion_ok(c0, c1, radius)
+            || !is_finite_point(a)
+            || !is_finite_point(b)
+            || !is_finite_point(c)
+        {
+            return None;
         }
-    }
-    for (s, e) in [(a, b), (b, c), (c, a)] {
-        best = earlier(best, ray_capsule(&ray, s, e, radius, 1.0));
-    }
-    let hit = best?;
-    Some(Toi {
-        t: hit.t,
-        normal: hit.normal,
-        point: hit.point - hit.normal * radius,
+        let motion = c1 - c0;
+        let face = (b - a).cross(&(c - a)).try_normalize(Real::MIN_POSITIVE);
+        let q = closest_on_triangle(c0, a, b, c);
+        if (c0 - q).norm_squared() <= radius * radius {
+            let fallback = match face {
+                Some(n) if n.dot(&motion) > 0.0 => -n,
+                Some(n) => n,
+                None => against(&motion),
+            };
+            return Some(Toi {
+                t: 0.0,
+                normal: unit_or(c0 - q, fallback),
+                point: q,
+            });
+        }
+        if !moves(&motion) {
+            return None;
+        }
+        let ray = Ray::new_unchecked(*c0, motion);
+        let mut best: Option<RayHit> = None;
+        if let Some(n) = face {
+            for off in [n * radius, -n * radius] {
+                best = earlier(
+                    best,
+                    ray_triangle(&ray, &(a + off), &(b + off), &(c + off), 1.0),
+                );
+            }
+        }
+        for (s, e) in [(a, b), (b, c), (c, a)] {
+            best = earlier(best, ray_capsule(&ray, s, e, radius, 1.0));
+        }
+        let hit = best?;
+        Some(Toi {
+            t: hit.t,
+            normal: hit.normal,
+            point: hit.point - hit.normal * radius,
+        })
     })
 }
