@@ -72,7 +72,7 @@
 //! `12 u L`, under 10⁻⁶ m per metre); on the other lanes it may be large, and those lanes only
 //! rarely separate. Projecting all three
 //! corners instead took two more projections, three lane permutations and an interval.
-//! Each lane computes the scalar line of [`separates`] (same operations, same order).
+//! Each lane computes the scalar line of `separates` below (same operations, same order).
 //!
 //! The box's faces read "the triangle's interval `[lo, hi]` on the axis misses the unit box's
 //! `[−1, 1]`" as `max(lo, −hi) > 1`, one comparison.
