@@ -1,6 +1,6 @@
 //! Fixtures shared by the crate's unit tests (compiled for tests only).
 
-use crate::math::{Point, Rotation, Vector};
+use crate::math::{Point, Real, Rotation, Vector};
 use crate::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, ShapeRef, Triangle};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -15,6 +15,15 @@ pub(crate) fn unit_quaternion(r: &mut ChaCha8Rng) -> Rotation {
         r.gen_range(-1.0..1.0),
     );
     Rotation::from_quaternion(q)
+}
+
+/// A vector with each coordinate uniform in `[lo, hi)`.
+pub(crate) fn random_vector(r: &mut ChaCha8Rng, lo: Real, hi: Real) -> Vector {
+    Vector::new(
+        r.gen_range(lo..hi),
+        r.gen_range(lo..hi),
+        r.gen_range(lo..hi),
+    )
 }
 
 /// The hull of the triangle (0, 0, 0), (1, 0, 0), (0, 1, 0): flat, in the plane z = 0.

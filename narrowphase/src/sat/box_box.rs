@@ -330,11 +330,7 @@ pub fn obb_obb_cached(a: &Obb, b: &Obb, last: Option<SeparatingAxis>) -> Option<
 }
 
 fn report(index: u16) -> AxisReport {
-    AxisReport {
-        axis: axis_of_index(index),
-        index,
-        count: AXIS_COUNT,
-    }
+    AxisReport::of_index(index, AXIS_COUNT, axis_of_index)
 }
 
 #[cfg(test)]
@@ -342,18 +338,11 @@ mod tests {
     use super::*;
     use crate::math::{Rotation, Translation};
     use crate::simd::Scalar;
+    use crate::test_util::random_vector as vector;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     use crate::test_util::unit_quaternion;
-
-    fn vector(r: &mut ChaCha8Rng, lo: Real, hi: Real) -> Vector {
-        Vector::new(
-            r.gen_range(lo..hi),
-            r.gen_range(lo..hi),
-            r.gen_range(lo..hi),
-        )
-    }
 
     /// Random `R`, `t`, half-extents; a third of the rotations snapped to an axis-aligned or
     /// edge-parallel one (the `|R| + ε` cases), `t` spread around the touching distance.

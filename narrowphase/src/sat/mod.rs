@@ -90,6 +90,18 @@ pub struct AxisReport {
     pub count: u16,
 }
 
+impl AxisReport {
+    /// The report of candidate `index` of a test with `count` candidates, whose kinds
+    /// `axis_of` gives.
+    pub(crate) fn of_index(index: u16, count: u16, axis_of: fn(u16) -> SeparatingAxis) -> Self {
+        AxisReport {
+            axis: axis_of(index),
+            index,
+            count,
+        }
+    }
+}
+
 impl fmt::Display for AxisReport {
     /// E.g. "edge 1 of A × edge 2 of B (8th of 15)".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -343,11 +343,7 @@ pub fn triangle_obb_cached(
 }
 
 fn report(index: u16) -> AxisReport {
-    AxisReport {
-        axis: axis_of_index(index),
-        index,
-        count: AXIS_COUNT,
-    }
+    AxisReport::of_index(index, AXIS_COUNT, axis_of_index)
 }
 
 #[cfg(test)]
@@ -355,16 +351,9 @@ mod tests {
     use super::*;
     use crate::math::{Rotation, Translation};
     use crate::simd::Scalar;
+    use crate::test_util::random_vector as vector;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-
-    fn vector(r: &mut ChaCha8Rng, lo: Real, hi: Real) -> Vector {
-        Vector::new(
-            r.gen_range(lo..hi),
-            r.gen_range(lo..hi),
-            r.gen_range(lo..hi),
-        )
-    }
 
     fn rotation(r: &mut ChaCha8Rng) -> Rotation {
         Rotation::from_quaternion(nalgebra::Quaternion::new(
