@@ -32,10 +32,37 @@ impl Default for F4 {
     }
 }
 
+/// Methods `fn f(self, o) -> Out` that are one SSE intrinsic on the two registers, each with
+/// its docs and attributes.
+macro_rules! lanewise {
+    ($($(#[$attr:meta])* fn $f:ident($in:ident) -> $out:ident = $intr:ident;)*) => {$(
+        $(#[$attr])*
+        #[inline(always)]
+        pub fn $f(self, o: $in) -> $out {
+            // SAFETY: SSE on registers (see the file's note).
+            $out(unsafe { $intr(self.0, o.0) })
+        }
+    )*};
+}
+
 impl F4 {
     /// Zero in every lane.
     // SAFETY: a `transmute` from `[f32; 4]` (see the file's note).
     pub const ZERO: F4 = F4(unsafe { std::mem::transmute::<[f32; 4], __m128>([0.0; 4]) });
+
+    lanewise! {
+        /// Lane-wise `if self > o { self } else { o }` (`maxps`).
+        fn max(F4) -> F4 = _mm_max_ps;
+        /// Lane-wise `if self < o { self } else { o }` (`minps`).
+        fn min(F4) -> F4 = _mm_min_ps;
+        /// Lane-wise `self / o`.
+        #[allow(clippy::should_implement_trait)] // Used as a method, like `max`; not an operator.
+        fn div(F4) -> F4 = _mm_div_ps;
+        /// Lane-wise `self > o` (false on NaN).
+        fn gt(F4) -> M4 = _mm_cmpgt_ps;
+        /// Lane-wise `self == o` (false on NaN, true for `0 == −0`).
+        fn eq(F4) -> M4 = _mm_cmpeq_ps;
+    }
 
     /// `x` in every lane.
     #[inline(always)]
@@ -64,18 +91,6 @@ impl F4 {
         // larger, and every bit pattern is valid for both; the borrow is exclusive.
         unsafe { (*lanes)[l] = x };
     }
-    /// Lane-wise `if self > o { self } else { o }` (`maxps`).
-    #[inline(always)]
-    pub fn max(self, o: F4) -> F4 {
-        // SAFETY: SSE on registers (see the file's note).
-        F4(unsafe { _mm_max_ps(self.0, o.0) })
-    }
-    /// Lane-wise `if self < o { self } else { o }` (`minps`).
-    #[inline(always)]
-    pub fn min(self, o: F4) -> F4 {
-        // SAFETY: SSE on registers (see the file's note).
-        F4(unsafe { _mm_min_ps(self.0, o.0) })
-    }
     /// Lane-wise square root.
     #[inline(always)]
     pub fn sqrt(self) -> F4 {
@@ -87,25 +102,6 @@ impl F4 {
     pub fn abs(self) -> F4 {
         // SAFETY: SSE/SSE2 on registers (see the file's note).
         F4(unsafe { _mm_and_ps(self.0, _mm_castsi128_ps(_mm_set1_epi32(0x7fff_ffff))) })
-    }
-    /// Lane-wise `self / o`.
-    #[inline(always)]
-    #[allow(clippy::should_implement_trait)] // Used as a method, like `max`; not an operator.
-    pub fn div(self, o: F4) -> F4 {
-        // SAFETY: SSE on registers (see the file's note).
-        F4(unsafe { _mm_div_ps(self.0, o.0) })
-    }
-    /// Lane-wise `self > o` (false on NaN).
-    #[inline(always)]
-    pub fn gt(self, o: F4) -> M4 {
-        // SAFETY: SSE on registers (see the file's note).
-        M4(unsafe { _mm_cmpgt_ps(self.0, o.0) })
-    }
-    /// Lane-wise `self == o` (false on NaN, true for `0 == −0`).
-    #[inline(always)]
-    pub fn eq(self, o: F4) -> M4 {
-        // SAFETY: SSE on registers (see the file's note).
-        M4(unsafe { _mm_cmpeq_ps(self.0, o.0) })
     }
 }
 
@@ -152,6 +148,12 @@ pub fn prefetch<T>(p: &T) {
 }
 
 impl M4 {
+    lanewise! {
+        /// Lane-wise OR.
+        fn or(M4) -> M4 = _mm_or_ps;
+        /// Lane-wise AND.
+        fn and(M4) -> M4 = _mm_and_ps;
+    }
     /// `a[l]` in lane `l`.
     #[inline(always)]
     pub fn from_array(a: [bool; LANES]) -> M4 {
@@ -164,18 +166,6 @@ impl M4 {
     pub fn select(self, a: F4, b: F4) -> F4 {
         // SAFETY: SSE on registers (see the file's note).
         F4(unsafe { _mm_or_ps(_mm_and_ps(self.0, a.0), _mm_andnot_ps(self.0, b.0)) })
-    }
-    /// Lane-wise OR.
-    #[inline(always)]
-    pub fn or(self, o: M4) -> M4 {
-        // SAFETY: SSE on registers (see the file's note).
-        M4(unsafe { _mm_or_ps(self.0, o.0) })
-    }
-    /// Lane-wise AND.
-    #[inline(always)]
-    pub fn and(self, o: M4) -> M4 {
-        // SAFETY: SSE on registers (see the file's note).
-        M4(unsafe { _mm_and_ps(self.0, o.0) })
     }
     /// Lane-wise NOT.
     #[inline(always)]
