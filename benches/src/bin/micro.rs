@@ -62,6 +62,14 @@ struct Args {
     /// contains this text.
     #[arg(long)]
     query: Option<String>,
+    /// Also time each pair set's memory floor: the same loop, with the same `black_box`
+    /// discipline, reading the first and last value of each pose and shape of every pair and
+    /// doing no geometry (query name `floor(read pair)`). A diagnostic: the time to bring each
+    /// pair's cache lines in with next to no work, which a query on the same pairs does not
+    /// beat in practice (parry's time divided by it estimates the best ratio any kernel can
+    /// show on that set).
+    #[arg(long)]
+    floor: bool,
 }
 
 /// Two shapes, each under a pose, stored inline (parry-micro's `Pair<A, B>`).
@@ -195,6 +203,42 @@ fn bench<P>(pairs: &[P], reps: usize, f: impl Fn(&P) -> bool) -> (Vec<f64>, usiz
     (ns, hits)
 }
 
+/// The first and last value a shape stores (so that reading both touches every cache line the
+/// shape lies on).
+trait Ends {
+    fn ends(&self) -> [Real; 2];
+}
+
+impl Ends for Ball {
+    fn ends(&self) -> [Real; 2] {
+        [self.radius(); 2]
+    }
+}
+
+impl Ends for Cuboid {
+    fn ends(&self) -> [Real; 2] {
+        let e = self.half_extents();
+        [e.x, e.z]
+    }
+}
+
+impl Ends for Triangle {
+    fn ends(&self) -> [Real; 2] {
+        let c = self.corners();
+        [c[0].x, c[2].z]
+    }
+}
+
+/// The memory floor of a call (`--floor`): reads the first and last value of both poses and
+/// both shapes, sums them and compares, nothing else. No pair is larger than 104 bytes and no
+/// gap between two read values is as long as a 64-byte cache line, so every line of the pair
+/// array is loaded.
+fn read_pair<A: Ends, B: Ends>(p: &Pair<A, B>) -> bool {
+    let pose = |q: &Isometry| q.rotation.i + q.translation.vector.z;
+    let ([a0, a1], [b0, b1]) = (p.s1.ends(), p.s2.ends());
+    pose(black_box(&p.p1)) + a0 + a1 + pose(black_box(&p.p2)) + b0 + b1 > 0.0
+}
+
 /// The general boolean test on a pair, its shapes as opaque views (see the module docs).
 fn intersection<A, B>(p: &Pair<A, B>) -> bool
 where
@@ -299,6 +343,13 @@ fn run<P>(args: &Args, query: &str, shapes: &str, d: f64, pairs: &[P], f: impl F
     );
 }
 
+/// With `--floor`, times [`read_pair`] on `pairs` as [`run`] times a query.
+fn floor<A: Ends, B: Ends>(args: &Args, shapes: &str, d: f64, pairs: &[Pair<A, B>]) {
+    if args.floor {
+        run(args, "floor(read pair)", shapes, d, pairs, read_pair);
+    }
+}
+
 fn main() {
     let args = Args::parse();
     let n = args.pairs as usize;
@@ -308,15 +359,18 @@ fn main() {
         let (s, d) = ("cuboid-cuboid", D_CUBOID_CUBOID);
         run(&args, "intersection_test", s, d, &pairs, intersection);
         run(&args, "contact(prediction=0)", s, d, &pairs, contact);
+        floor(&args, s, d, &pairs);
     }
     if wanted("ball-ball") {
         let pairs = gen_ball_ball(n, args.seed, D_BALL_BALL);
         let (s, d) = ("ball-ball", D_BALL_BALL);
         run(&args, "intersection_test", s, d, &pairs, intersection);
+        floor(&args, s, d, &pairs);
     }
     if wanted("triangle-cuboid") {
         let pairs = gen_triangle_cuboid(n, args.seed, D_TRIANGLE_CUBOID);
         let (s, d) = ("triangle-cuboid", D_TRIANGLE_CUBOID);
         run(&args, "intersection_test", s, d, &pairs, intersection);
+        floor(&args, s, d, &pairs);
     }
 }
