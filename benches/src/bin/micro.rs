@@ -27,7 +27,7 @@
 
 use clap::Parser;
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tumble::math::{Isometry, Real, Rotation, Translation, Vector};
 use tumble::narrowphase::query;
 use tumble::narrowphase::shape::{Ball, Cuboid, ShapeRef, Triangle};
@@ -70,6 +70,11 @@ struct Args {
     /// show on that set).
     #[arg(long)]
     floor: bool,
+    /// Keep the core busy for this many milliseconds before each pass, touching no memory (a
+    /// diagnostic: shows how much a figure at 10⁶ pairs owes to the pairs left in the shared
+    /// cache by the previous pass, which the machine's other work evicts meanwhile).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pause_ms: u64,
 }
 
 /// Two shapes, each under a pose, stored inline (parry-micro's `Pair<A, B>`).
@@ -182,12 +187,18 @@ fn gen_triangle_cuboid(n: usize, seed: u64, d: f64) -> Vec<Pair<Triangle, Cuboid
     pairs
 }
 
-/// 1 untimed warm-up pass + `reps` timed passes; (ns per call of each timed pass, hits of the
-/// last pass).
-fn bench<P>(pairs: &[P], reps: usize, f: impl Fn(&P) -> bool) -> (Vec<f64>, usize) {
+/// 1 untimed warm-up pass + `reps` timed passes, each after `pause` ([`spin`]); (ns per call of
+/// each timed pass, hits of the last pass).
+fn bench<P>(
+    pairs: &[P],
+    reps: usize,
+    pause: Duration,
+    f: impl Fn(&P) -> bool,
+) -> (Vec<f64>, usize) {
     let mut ns = Vec::with_capacity(reps);
     let mut hits = 0;
     for rep in 0..=reps {
+        spin(pause);
         let t0 = Instant::now();
         let mut h = 0usize;
         for p in pairs {
@@ -237,6 +248,15 @@ fn read_pair<A: Ends, B: Ends>(p: &Pair<A, B>) -> bool {
     let pose = |q: &Isometry| q.rotation.i + q.translation.vector.z;
     let ([a0, a1], [b0, b1]) = (p.s1.ends(), p.s2.ends());
     pose(black_box(&p.p1)) + a0 + a1 + pose(black_box(&p.p2)) + b0 + b1 > 0.0
+}
+
+/// Keeps the core busy for `pause` without touching memory (`--pause-ms`).
+fn spin(pause: Duration) {
+    let start = Instant::now();
+    let mut x = 1.0f64;
+    while start.elapsed() < pause {
+        x = black_box(x * 1.000_000_1);
+    }
 }
 
 /// The general boolean test on a pair, its shapes as opaque views (see the module docs).
@@ -329,7 +349,8 @@ fn run<P>(args: &Args, query: &str, shapes: &str, d: f64, pairs: &[P], f: impl F
     if args.query.as_deref().is_some_and(|q| !query.contains(q)) {
         return;
     }
-    let (ns, hits) = bench(pairs, args.reps as usize, f);
+    let pause = Duration::from_millis(args.pause_ms);
+    let (ns, hits) = bench(pairs, args.reps as usize, pause, f);
     report(
         args.json,
         Line {
