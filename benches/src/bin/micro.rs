@@ -15,10 +15,12 @@
 //! min and max ns per call are reported. Pairs and results go through `std::hint::black_box`,
 //! as in parry-micro.
 //!
-//! A pass over the default 10⁶ pairs streams 64–104 MB from memory: ball–ball (a few dozen
-//! instructions per call with the loop) is then bound by memory bandwidth, and the box and
-//! triangle pairs partly so. `--pairs 10000` keeps a set in the L2 cache and measures the
-//! computation alone. Measured on the reference machine (10⁶ pairs, `chrt -f 10`): against
+//! A pass over the default 10⁶ pairs reads 64–104 MB: the cost of bringing it in adds to each
+//! call's, and depends on the machine as much as on the code (how much of the set the previous
+//! pass left in the shared cache, the page size). `--floor` times that cost alone, `--pause-ms`
+//! shows how it grows when the set has waited before a pass, and `--pairs 5000` keeps a set in
+//! the L2 cache so that the computation is measured alone (README, "What limits these figures",
+//! and `benches/scripts/micro_settings.sh`). Measured on the reference machine (10⁶ pairs, `chrt -f 10`): against
 //! the former layout (`Shape` enums, 88 bytes, triangles boxed on the heap), ball–ball went
 //! from 9.4 to 5.9 ns per call and cuboid–cuboid from 21.9 to 21.0, but triangle–cuboid from
 //! 22.9 to 30.1, although it reads fewer bytes: one stream of 104-byte pairs arrives more
