@@ -20,12 +20,14 @@
 //! pass left in the shared cache, the page size). `--floor` times that cost alone, `--pause-ms`
 //! shows how it grows when the set has waited before a pass, and `--pairs 5000` keeps a set in
 //! the L2 cache so that the computation is measured alone (README, "What limits these figures",
-//! and `benches/scripts/micro_settings.sh`). Measured on the reference machine (10⁶ pairs, `chrt -f 10`): against
-//! the former layout (`Shape` enums, 88 bytes, triangles boxed on the heap), ball–ball went
-//! from 9.4 to 5.9 ns per call and cuboid–cuboid from 21.9 to 21.0, but triangle–cuboid from
-//! 22.9 to 30.1, although it reads fewer bytes: one stream of 104-byte pairs arrives more
-//! slowly than two streams (88-byte pairs, 48-byte triangles) with the same kernel, which is
-//! 22 ns per call either way in cache.
+//! and `benches/scripts/micro_settings.sh`).
+//!
+//! Measured on the reference machine (10⁶ pairs, `chrt -f 10`): against the former layout
+//! (`Shape` enums, 88 bytes, triangles boxed on the heap), ball–ball went from 9.4 to 5.9 ns
+//! per call and cuboid–cuboid from 21.9 to 21.0, but triangle–cuboid from 22.9 to 30.1,
+//! although it reads fewer bytes: one stream of 104-byte pairs arrives more slowly than two
+//! streams (88-byte pairs, 48-byte triangles) with the same kernel, which is 22 ns per call
+//! either way in cache.
 
 use clap::Parser;
 use std::hint::black_box;
