@@ -15,7 +15,11 @@ pub enum Sim {
 }
 
 /// The stages the gas reports (the only ones its timed call runs).
-const GAS_STAGES: [Stage; 2] = [Stage::BroadPhase, Stage::NarrowPhase];
+const GAS_STAGES: [Stage; 3] = [
+    Stage::UpdateBroadPhase,
+    Stage::FindPairs,
+    Stage::NarrowPhase,
+];
 
 impl Sim {
     /// Builds the scene `kind` with `n` bodies, recipe seeded with `seed`, world made with

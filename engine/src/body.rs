@@ -2,9 +2,9 @@
 
 use crate::error::{check_isometry, check_vector, WorldError};
 use crate::material::Material;
-use crate::math::{Isometry, Matrix, Real, Rotation, Vector};
-use crate::narrowphase::shape::Shape;
 use serde::{Deserialize, Serialize};
+use tumble_narrowphase::math::{Isometry, Matrix, Real, Rotation, Vector};
+use tumble_narrowphase::shape::Shape;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -229,7 +229,7 @@ impl BodyBuilder {
 
 /// Mass (kg) and inertia tensor about the shape's centre of mass (kg·m², shape frame) of
 /// `shape` at `density` (kg/m³): exact for every shape (see
-/// [`Shape::mass_properties`](crate::narrowphase::Shape::mass_properties)); a triangle has
+/// [`Shape::mass_properties`](tumble_narrowphase::Shape::mass_properties)); a triangle has
 /// mass 0 and cannot be the shape of a dynamic body.
 pub fn mass_properties(shape: &Shape, density: Real) -> (Real, Matrix) {
     let p = shape.mass_properties(density);
@@ -308,7 +308,7 @@ impl Body {
 
     /// True when the pose and velocities are finite.
     pub fn is_finite(&self) -> bool {
-        crate::math::is_finite_vector(&self.pose.translation.vector)
+        tumble_narrowphase::math::is_finite_vector(&self.pose.translation.vector)
             && self
                 .pose
                 .rotation
@@ -316,8 +316,8 @@ impl Body {
                 .coords
                 .iter()
                 .all(|c| c.is_finite())
-            && crate::math::is_finite_vector(&self.linvel)
-            && crate::math::is_finite_vector(&self.angvel)
+            && tumble_narrowphase::math::is_finite_vector(&self.linvel)
+            && tumble_narrowphase::math::is_finite_vector(&self.angvel)
     }
 
     /// True when the two bodies' collision groups let them interact.

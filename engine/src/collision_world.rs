@@ -11,14 +11,15 @@
 //! balls reads only a packed centre and radius per collider (16 bytes, kept up to date by
 //! `insert`, `set_pose` and `remove`), not the colliders themselves.
 
-use crate::broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind, Pair, ProxyHandle};
 use crate::error::{check_isometry, WorldError};
-use crate::math::{Isometry, Point, Real, Vector};
-use crate::narrowphase::shape::Shape;
-use crate::narrowphase::{query, Aabb, Manifold};
+use crate::parallel::{hits_in_order, on_rayon_pool, HitChunk};
 use crate::stage::{Stage, StageTimes, Timer};
-use crate::step::{contact_any, hits_in_order, HitChunk};
 use rayon::prelude::*;
+use tumble_broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind, Pair, ProxyHandle};
+use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
+use tumble_narrowphase::query::contact_any;
+use tumble_narrowphase::shape::Shape;
+use tumble_narrowphase::{query, Aabb, Manifold};
 
 /// Names a collider of a [`CollisionWorld`] (generational; stale after removal).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -76,7 +77,7 @@ fn pack_ball(shape: &Shape, pose: &Isometry) -> PackedBall {
 }
 
 /// The box of a packed ball (a [`PackedBall`] with radius ≥ 0): the same arithmetic as
-/// [`Ball::aabb`](crate::narrowphase::shape::Ball::aabb), so the same bits.
+/// [`Ball::aabb`](tumble_narrowphase::shape::Ball::aabb), so the same bits.
 #[inline]
 fn ball_aabb(b: &PackedBall) -> Aabb {
     let c = Vector::new(b[0], b[1], b[2]);
@@ -157,7 +158,7 @@ impl CollisionWorld {
     ) -> Result<ColliderHandle, WorldError> {
         let shape = shape.into();
         check_isometry("collider pose", &pose)?;
-        crate::world::validate_shape(&shape)
+        crate::state::validate_shape(&shape)
             .map_err(|_| WorldError::NonFinite("collider shape"))?;
         let aabb = self.aabb(&shape, &pose);
         if !aabb.is_valid() {
@@ -166,7 +167,7 @@ impl CollisionWorld {
         let proxy = self
             .broad
             .insert(aabb, user_data)
-            .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+            .map_err(WorldError::BroadPhase)?;
         let i = proxy.index() as usize;
         if self.colliders.len() <= i {
             self.colliders.resize(i + 1, None);
@@ -196,9 +197,7 @@ impl CollisionWorld {
     pub fn remove(&mut self, h: ColliderHandle) -> Result<(), WorldError> {
         let ball = matches!(self.get_mut(h)?.shape, Shape::Ball(_));
         self.non_balls -= usize::from(!ball);
-        self.broad
-            .remove(h.0)
-            .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+        self.broad.remove(h.0).map_err(WorldError::BroadPhase)?;
         self.colliders[h.index() as usize] = None;
         self.balls[h.index() as usize] = NOT_BALL;
         self.moved.retain(|&m| m != h.0);
@@ -241,10 +240,11 @@ impl CollisionWorld {
         self.broad.is_empty()
     }
 
-    /// Broad phase then narrow phase: afterwards [`contacts`](Self::contacts) holds every pair
+    /// The moved colliders' boxes into the broad phase, its pairs, then the narrow phase
+    /// ([`Stage::UpdateBroadPhase`], [`Stage::FindPairs`], [`Stage::NarrowPhase`]): afterwards [`contacts`](Self::contacts) holds every pair
     /// within the prediction distance, in pair order.
     pub fn update(&mut self) {
-        crate::step::on_rayon_pool(|| self.update_stages());
+        on_rayon_pool(|| self.update_stages());
     }
 
     fn update_stages(&mut self) {
@@ -294,8 +294,11 @@ impl CollisionWorld {
         // The next round starts by incrementing `round`, which un-queues every collider at once.
         self.moved.clear();
         self.round += 1;
+        t.stop(&mut self.times, Stage::UpdateBroadPhase);
+
+        let t = Timer::start();
         self.broad.find_pairs(&mut self.bp_pairs);
-        t.stop(&mut self.times, Stage::BroadPhase);
+        t.stop(&mut self.times, Stage::FindPairs);
 
         let t = Timer::start();
         // Each pair's manifold written once, in pair order, whatever the thread count.

@@ -1,9 +1,9 @@
 //! World configuration.
 
-use crate::broadphase::BroadPhaseKind;
 use crate::error::WorldError;
-use crate::math::{Real, Vector};
 use serde::{Deserialize, Serialize};
+use tumble_broadphase::BroadPhaseKind;
+use tumble_narrowphase::math::{Real, Vector};
 
 /// Everything a [`World`](crate::World) is made with. `Default` gives the values marked "default";
 /// [`WorldConfig::validate`] (called by [`World::new`](crate::World::new)) checks them.
@@ -110,8 +110,8 @@ impl WorldConfig {
 
 /// `BroadPhaseKind` travels in snapshots as a small integer.
 mod kind_serde {
-    use crate::broadphase::BroadPhaseKind;
     use serde::{Deserialize, Deserializer, Serializer};
+    use tumble_broadphase::BroadPhaseKind;
 
     pub fn serialize<S: Serializer>(k: &BroadPhaseKind, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_u8(match k {

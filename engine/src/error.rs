@@ -1,8 +1,10 @@
 //! Typed errors of the engine. Every message names the problem and, where there is one, the fix.
 
 use crate::handle::BodyHandle;
-use crate::math::Real;
 use std::fmt;
+use tumble_broadphase::BroadPhaseError;
+use tumble_narrowphase::math::Real;
+use tumble_narrowphase::ShapeError;
 
 /// Why a world call was refused. Nothing is changed when an error is returned.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,9 +34,9 @@ pub enum WorldError {
     /// The operation needs a dynamic body (forces, impulses) and this one is static or kinematic.
     NotDynamic(BodyHandle),
     /// The shape refused its parameters.
-    Shape(crate::narrowphase::ShapeError),
-    /// The broad phase refused an operation (its message is kept).
-    BroadPhase(String),
+    Shape(ShapeError),
+    /// The broad phase refused an operation (its typed error is kept).
+    BroadPhase(BroadPhaseError),
     /// A configuration value is invalid (message says which and why).
     Config(String),
     /// A snapshot could not be decoded or failed validation after decoding.
@@ -73,10 +75,18 @@ impl fmt::Display for WorldError {
     }
 }
 
-impl std::error::Error for WorldError {}
+impl std::error::Error for WorldError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WorldError::Shape(e) => Some(e),
+            WorldError::BroadPhase(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
-impl From<crate::narrowphase::ShapeError> for WorldError {
-    fn from(e: crate::narrowphase::ShapeError) -> Self {
+impl From<tumble_narrowphase::ShapeError> for WorldError {
+    fn from(e: tumble_narrowphase::ShapeError) -> Self {
         WorldError::Shape(e)
     }
 }
@@ -96,14 +106,17 @@ pub(crate) fn check_finite(what: &'static str, v: Real) -> Result<(), WorldError
 }
 
 /// Checks that every component of `v` is finite.
-pub(crate) fn check_vector(what: &'static str, v: &crate::math::Vector) -> Result<(), WorldError> {
-    finite_if(crate::math::is_finite_vector(v), what)
+pub(crate) fn check_vector(
+    what: &'static str,
+    v: &tumble_narrowphase::math::Vector,
+) -> Result<(), WorldError> {
+    finite_if(tumble_narrowphase::math::is_finite_vector(v), what)
 }
 
 /// Checks that a rotation quaternion is finite (it is renormalised by the caller).
 pub(crate) fn check_rotation(
     what: &'static str,
-    r: &crate::math::Rotation,
+    r: &tumble_narrowphase::math::Rotation,
 ) -> Result<(), WorldError> {
     let q = r.quaternion();
     finite_if(
@@ -115,7 +128,7 @@ pub(crate) fn check_rotation(
 /// Checks that an isometry has a finite translation and a finite unit rotation.
 pub(crate) fn check_isometry(
     what: &'static str,
-    p: &crate::math::Isometry,
+    p: &tumble_narrowphase::math::Isometry,
 ) -> Result<(), WorldError> {
     check_vector(what, &p.translation.vector)?;
     check_rotation(what, &p.rotation)

@@ -1,7 +1,7 @@
 //! Contact and sensor events, and the per-step report.
 
 use crate::handle::BodyHandle;
-use crate::math::Real;
+use tumble_narrowphase::math::Real;
 
 /// Something that began or ended during the last step. Reported by
 /// [`World::events`](crate::World::events) in a deterministic order: contact events in pair

@@ -47,52 +47,37 @@ pub use broadphase::BroadPhaseKind;
 pub use narrowphase::shape::{Ball, Cuboid, Shape};
 
 mod body;
-pub mod ccd;
 mod collision_world;
 mod config;
+mod contact;
 mod error;
 mod events;
 mod handle;
 mod material;
+mod parallel;
+mod pose;
+mod proxies;
 mod query;
 mod snapshot;
-pub mod solver;
-pub mod stage;
-pub mod step;
+mod solver;
+mod stage;
+mod state;
+mod step;
 mod world;
 
 pub use body::{mass_properties, BodyBuilder, BodyKind, BodyView};
 pub use collision_world::{ColliderContact, ColliderHandle, CollisionWorld};
 pub use config::WorldConfig;
+pub use contact::ContactInfo;
 pub use error::WorldError;
 pub use events::{Advance, Event, StepReport};
 pub use handle::BodyHandle;
 pub use material::Material;
+pub use pose::interpolate_pose;
 pub use query::{ray_shape, RayCastHit};
 pub use stage::{Stage, StageTimes};
-pub use world::{ContactInfo, World, MAX_COORDINATE};
-
-use math::{Isometry, Real};
-
-/// `previous` blended with `current` by `alpha ∈ [0, 1]`: translations lerped, rotations
-/// slerped along the shorter arc (normalised lerp when the two are nearly equal or opposite).
-/// `alpha = 0` gives `previous`, `alpha = 1` gives `current`.
-pub fn interpolate_pose(previous: &Isometry, current: &Isometry, alpha: Real) -> Isometry {
-    let a = alpha.clamp(0.0, 1.0);
-    let t = previous
-        .translation
-        .vector
-        .lerp(&current.translation.vector, a);
-    let q0 = previous.rotation;
-    let mut q1 = current.rotation;
-    if q0.quaternion().dot(q1.quaternion()) < 0.0 {
-        q1 = math::Rotation::new_unchecked(-q1.into_inner());
-    }
-    let r = q0
-        .try_slerp(&q1, a, 1e-6)
-        .unwrap_or_else(|| q0.nlerp(&q1, a));
-    Isometry::from_parts(t.into(), r)
-}
+pub use state::MAX_COORDINATE;
+pub use world::World;
 
 /// The README's embedding example, compiled and run as a doctest so that it stays true.
 #[cfg(doctest)]

@@ -1,8 +1,8 @@
 //! Materials: how much a body weighs per unit volume, how it slides and how it bounces.
 
 use crate::error::WorldError;
-use crate::math::Real;
 use serde::{Deserialize, Serialize};
+use tumble_narrowphase::math::Real;
 
 /// Surface and bulk properties of a body.
 ///

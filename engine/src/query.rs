@@ -1,14 +1,14 @@
 //! Queries against the world: ray casts, AABB and shape overlaps. They read the state at the
 //! end of the last step (or after the last teleport); the broad phase prunes, exact tests decide.
 
-use crate::broadphase::BroadPhase;
 use crate::error::{check_isometry, WorldError};
 use crate::handle::BodyHandle;
-use crate::math::{Isometry, Point, Real, Vector};
-use crate::narrowphase::ray::{Ray, RayHit};
-use crate::narrowphase::shape::Shape;
-use crate::narrowphase::Aabb;
 use crate::world::World;
+use tumble_broadphase::BroadPhase;
+use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
+use tumble_narrowphase::ray::{Ray, RayHit};
+use tumble_narrowphase::shape::Shape;
+use tumble_narrowphase::Aabb;
 
 /// The first body a ray meets.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,9 +24,9 @@ pub struct RayCastHit {
 }
 
 /// Exact ray cast against one shape at `pose` (solid shapes: a ray starting inside hits at 0).
-/// Every shape is exact; see [`crate::narrowphase::ray::ray_shape`].
+/// Every shape is exact; see [`tumble_narrowphase::ray::ray_shape`].
 pub fn ray_shape(ray: &Ray, shape: &Shape, pose: &Isometry, max_t: Real) -> Option<RayHit> {
-    crate::narrowphase::ray::ray_shape(ray, pose, shape, max_t)
+    tumble_narrowphase::ray::ray_shape(ray, pose, shape, max_t)
 }
 
 impl World {
@@ -48,13 +48,15 @@ impl World {
             return Err(WorldError::Negative("ray max_t", max_t));
         }
         let mut candidates = Vec::new();
-        self.broad.cast_ray(&origin, &dir, max_t, &mut candidates);
+        self.proxies
+            .broad
+            .cast_ray(&origin, &dir, max_t, &mut candidates);
         let mut best: Option<RayCastHit> = None;
         for (proxy, t_enter) in candidates {
             if best.is_some_and(|b| t_enter > b.t) {
                 break;
             }
-            let Some(&i) = self.body_of_proxy.get(proxy.index() as usize) else {
+            let Some(&i) = self.proxies.body_of_proxy.get(proxy.index() as usize) else {
                 continue;
             };
             let slot = &self.state.slots[i as usize];
@@ -88,18 +90,18 @@ impl World {
             return Err(WorldError::NonFinite("query AABB (or min > max)"));
         }
         // Bodies live within ±MAX_COORDINATE: clip the query box to it.
-        let m = crate::world::MAX_COORDINATE;
+        let m = crate::state::MAX_COORDINATE;
         let lim = Aabb::new_unchecked(Point::new(-m, -m, -m), Point::new(m, m, m));
         if !aabb.intersects(&lim) {
             return Ok(Vec::new());
         }
         let clipped = Aabb::new_unchecked(aabb.mins.sup(&lim.mins), aabb.maxs.inf(&lim.maxs));
         let mut found = Vec::new();
-        self.broad.query_aabb(&clipped, &mut found);
+        self.proxies.broad.query_aabb(&clipped, &mut found);
         let mut out: Vec<BodyHandle> = found
             .into_iter()
             .filter_map(|p| {
-                let i = *self.body_of_proxy.get(p.index() as usize)?;
+                let i = *self.proxies.body_of_proxy.get(p.index() as usize)?;
                 let s = &self.state.slots[i as usize];
                 let b = s.body.as_ref()?;
                 b.shape
@@ -120,12 +122,13 @@ impl World {
         pose: &Isometry,
     ) -> Result<Vec<BodyHandle>, WorldError> {
         check_isometry("query pose", pose)?;
-        crate::world::validate_shape(shape).map_err(|_| WorldError::NonFinite("query shape"))?;
+        crate::state::validate_shape(shape).map_err(|_| WorldError::NonFinite("query shape"))?;
         let aabb = shape.aabb(pose);
         let mut out = self.query_aabb(&aabb)?;
         out.retain(|h| {
             self.get(*h).is_ok_and(|b| {
-                crate::step::intersects_any(pose, shape, &b.shape_pose(), &b.shape) == Some(true)
+                tumble_narrowphase::query::intersects_any(pose, shape, &b.shape_pose(), &b.shape)
+                    == Some(true)
             })
         });
         Ok(out)

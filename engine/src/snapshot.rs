@@ -16,11 +16,13 @@
 //! broad-phase box is exactly the one restore rebuilds, so the restored world steps on
 //! bit-identically.
 
-use crate::broadphase::{AnyBroadPhase, BroadPhase, ProxyHandle};
 use crate::error::WorldError;
-use crate::stage::StageTimes;
-use crate::world::{Counts, Scratch, State, World};
+use crate::proxies::BodyProxies;
+use crate::state::{broad_aabb, State};
+use crate::step::{Scratch, StepOutput};
+use crate::world::World;
 use bincode::Options;
+use tumble_broadphase::{BroadPhase, ProxyHandle};
 
 const MAGIC: &[u8; 8] = b"TUMBLSNP";
 const VERSION: u32 = 1;
@@ -79,7 +81,7 @@ impl World {
         }
         for (i, s) in state.slots.iter().enumerate() {
             if let Some(b) = &s.body {
-                crate::world::validate_body(b)
+                crate::state::validate_body(b)
                     .map_err(|e| WorldError::Snapshot(format!("body {i}: {e}")))?;
             }
         }
@@ -111,14 +113,12 @@ impl World {
                 state.len
             )));
         }
+        let mut proxies = BodyProxies::new(state.config.broad_phase);
+        proxies.of_body = vec![ProxyHandle::invalid(); state.slots.len()];
         let mut world = World {
-            broad: AnyBroadPhase::new(state.config.broad_phase),
-            proxies: vec![ProxyHandle::invalid(); state.slots.len()],
-            body_of_proxy: Vec::new(),
+            proxies,
             scratch: Scratch::default(),
-            times: StageTimes::default(),
-            events: Vec::new(),
-            counts: Counts::default(),
+            out: StepOutput::default(),
             state,
         };
         // Sized from the slots actually decoded, never from a length field read from the bytes.
@@ -126,7 +126,7 @@ impl World {
         let mut indices = Vec::with_capacity(world.state.slots.len());
         for (i, s) in world.state.slots.iter().enumerate() {
             if let Some(b) = &s.body {
-                let Some(aabb) = World::broad_aabb(&world.state.config, b) else {
+                let Some(aabb) = broad_aabb(&world.state.config, b) else {
                     return Err(WorldError::Snapshot(format!(
                         "body {i}: AABB not finite or beyond MAX_COORDINATE"
                     )));
@@ -135,17 +135,13 @@ impl World {
                 indices.push(i);
             }
         }
-        let proxies = world
-            .broad
-            .insert_batch(&items)
-            .map_err(|e| WorldError::Snapshot(format!("broad phase refused the bodies: {e}")))?;
+        let proxies =
+            world.proxies.broad.insert_batch(&items).map_err(|e| {
+                WorldError::Snapshot(format!("broad phase refused the bodies: {e}"))
+            })?;
         for (i, p) in indices.into_iter().zip(proxies) {
-            world.proxies[i] = p;
-            let pi = p.index() as usize;
-            if world.body_of_proxy.len() <= pi {
-                world.body_of_proxy.resize(pi + 1, u32::MAX);
-            }
-            world.body_of_proxy[pi] = i as u32;
+            world.proxies.of_body[i] = p;
+            world.proxies.set_body_of_proxy(p, i as u32);
         }
         world.validate().map_err(WorldError::Snapshot)?;
         Ok(world)

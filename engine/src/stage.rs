@@ -2,42 +2,51 @@
 
 use std::time::Duration;
 
-/// The stages of one fixed step, in the order they run.
+/// The stages of one fixed step, in the order they run ([`Stage::all`]). A
+/// [`CollisionWorld::update`](crate::CollisionWorld::update) runs two of them,
+/// [`Stage::UpdateBroadPhase`] and then [`Stage::FindPairs`], and then [`Stage::NarrowPhase`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stage {
     /// Gravity and user forces into velocities (semi-implicit Euler), and the non-finite check.
     IntegrateVelocities,
-    /// The candidate pairs from the broad phase, and (at the end of the step) the moving
-    /// bodies' new AABBs into it.
-    BroadPhase,
+    /// The broad phase's pairs of overlapping boxes, mapped to bodies, filtered, sorted and
+    /// matched with last step's contact cache.
+    FindPairs,
     /// Exact contacts of the candidate pairs (parallel), warm-start impulses carried over,
     /// sensor overlaps.
     NarrowPhase,
-    /// The contact solver: constraint preparation, colouring, warm start, iterations,
-    /// relaxation and restitution.
-    Solver,
+    /// The velocity solve: constraints built and coloured, warm start, iterations with the
+    /// push-out bias.
+    Solve,
     /// Velocities into positions and rotations.
     IntegratePositions,
+    /// Relaxation without the bias, restitution, impulses stored for the next step.
+    Relax,
     /// Continuous collision: time of impact for fast bodies.
     Ccd,
-    /// Events, the non-finite check of the final state, bookkeeping.
+    /// The non-finite check of the final state, contact and sensor events, counts.
     Finalize,
+    /// The moving bodies' new boxes into the broad phase, so that queries between steps see
+    /// them.
+    UpdateBroadPhase,
 }
 
 impl Stage {
     /// Number of stages.
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 9;
 
     /// Every stage, in execution order.
     pub const fn all() -> [Stage; Stage::COUNT] {
         [
             Stage::IntegrateVelocities,
-            Stage::BroadPhase,
+            Stage::FindPairs,
             Stage::NarrowPhase,
-            Stage::Solver,
+            Stage::Solve,
             Stage::IntegratePositions,
+            Stage::Relax,
             Stage::Ccd,
             Stage::Finalize,
+            Stage::UpdateBroadPhase,
         ]
     }
 
@@ -45,12 +54,14 @@ impl Stage {
     pub const fn name(self) -> &'static str {
         match self {
             Stage::IntegrateVelocities => "integrate_velocities",
-            Stage::BroadPhase => "broad_phase",
+            Stage::FindPairs => "find_pairs",
             Stage::NarrowPhase => "narrow_phase",
-            Stage::Solver => "solver",
+            Stage::Solve => "solve",
             Stage::IntegratePositions => "integrate_positions",
+            Stage::Relax => "relax",
             Stage::Ccd => "ccd",
             Stage::Finalize => "finalize",
+            Stage::UpdateBroadPhase => "update_broad_phase",
         }
     }
 }
@@ -95,11 +106,6 @@ impl Timer {
     #[inline]
     pub(crate) fn start() -> Self {
         Self(std::time::Instant::now())
-    }
-
-    #[inline]
-    pub(crate) fn elapsed(&self) -> Duration {
-        self.0.elapsed()
     }
 
     #[inline]

@@ -15,155 +15,18 @@
 //! - the accumulator is finite and in `[0, dt)` after [`World::advance`].
 
 use crate::body::{Body, BodyBuilder, BodyKind, BodyView};
-use crate::broadphase::{AnyBroadPhase, BroadPhase, Pair, ProxyHandle};
 use crate::config::WorldConfig;
+use crate::contact::{validate_manifold, ContactInfo};
 use crate::error::{check_isometry, check_vector, WorldError};
 use crate::events::{Advance, Event, StepReport};
 use crate::handle::BodyHandle;
-use crate::math::{Isometry, Point, Real, Vector};
-use crate::narrowphase::{Aabb, Manifold};
-use crate::solver::{Solver, SolverBody};
+use crate::pose::interpolate_pose;
+use crate::proxies::BodyProxies;
 use crate::stage::StageTimes;
-use serde::{Deserialize, Serialize};
-
-/// Largest absolute world coordinate (metres) a body may reach. f32 resolution there is about
-/// a metre, so nothing meaningful is simulated beyond it.
-///
-/// The rule, the same for [`World::insert`], [`World::set_pose`], the end of every step and
-/// [`World::restore`]: a body's shape AABB grown by half the prediction distance must lie
-/// within `±MAX_COORDINATE` on every axis. It depends on the pose and the shape only — never on
-/// the velocity, the gravity or continuous collision (whose speculative growth of the
-/// broad-phase box is clipped at `±MAX_COORDINATE` instead) — so every state the live world
-/// holds also restores. Insert and `set_pose` refuse a pose beyond it; a body that a step takes
-/// beyond it is moved back to its pose at the start of the step, frozen and reported in
-/// [`StepReport::frozen`] (as a body reached by a NaN is).
-pub const MAX_COORDINATE: Real = 1.0e7;
-
-/// True when the box lies within `±MAX_COORDINATE` on every axis (and is valid).
-pub(crate) fn within_limits(b: &Aabb) -> bool {
-    b.is_valid()
-        && b.mins.iter().all(|x| *x >= -MAX_COORDINATE)
-        && b.maxs.iter().all(|x| *x <= MAX_COORDINATE)
-}
-
-/// A slot of the body arena.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) struct Slot {
-    pub generation: u32,
-    pub body: Option<Body>,
-}
-
-/// Accumulated impulse of one contact point, kept from step to step for warm starting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub(crate) struct PointImpulse {
-    /// Normal impulse, N·s, ≥ 0.
-    pub normal: Real,
-    /// Friction impulse, world frame, N·s (perpendicular to the normal).
-    pub tangent: Vector,
-}
-
-/// A pair of bodies with a contact manifold (touching or speculative), in the contact cache.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct ContactPair {
-    pub a: BodyHandle,
-    pub b: BodyHandle,
-    /// Normal from `a` to `b`, world frame.
-    pub manifold: Manifold,
-    pub impulses: [PointImpulse; 4],
-    /// Some point penetrates deeper than `−linear_slop`.
-    pub touching: bool,
-}
-
-/// Everything that determines the future of the world: what a snapshot holds.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) struct State {
-    pub config: WorldConfig,
-    pub slots: Vec<Slot>,
-    /// Free slot indices, used last-in first-out.
-    pub free: Vec<u32>,
-    pub len: usize,
-    /// Unsimulated time, seconds (f64 so that many small frames add up exactly enough).
-    pub accumulator: f64,
-    pub alpha: Real,
-    pub step_count: u64,
-    /// Contact cache, sorted by `(a.index, b.index)`.
-    pub contacts: Vec<ContactPair>,
-    /// Current sensor overlaps `(a, b)`, `a.index < b.index`, one of them a sensor; sorted.
-    pub sensor_pairs: Vec<(BodyHandle, BodyHandle)>,
-}
-
-/// A candidate pair for the narrow phase: slot indices `a < b`, the index of the same pair in
-/// last step's contact cache (or `u32::MAX`), and the speculative distance (metres).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Candidate {
-    pub a: u32,
-    pub b: u32,
-    pub prev: u32,
-    pub prediction: Real,
-}
-
-/// Reusable buffers: nothing here survives a step in a meaningful way, nothing is snapshotted.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    pub bp_updates: Vec<(ProxyHandle, Aabb)>,
-    pub bp_pairs: Vec<Pair>,
-    /// Per fixed chunk of `bp_pairs`, the candidates it yields (see `step::PAIR_CHUNK`).
-    pub pair_chunks: Vec<crate::step::PairChunk>,
-    pub candidates: Vec<Candidate>,
-    pub sensor_candidates: Vec<(u32, u32)>,
-    /// Per fixed chunk of `candidates`, the contact pairs it yields (see
-    /// `step::CONTACT_CHUNK`).
-    pub contact_chunks: Vec<crate::step::HitChunk<ContactPair>>,
-    pub sensor_out: Vec<Option<bool>>,
-    pub new_contacts: Vec<ContactPair>,
-    pub new_sensor_pairs: Vec<(BodyHandle, BodyHandle)>,
-    pub solver_bodies: Vec<SolverBody>,
-    pub solver: Solver,
-    pub ccd_bodies: Vec<u32>,
-    /// Continuous collision is on and some body may be swept this step (see
-    /// `ccd::may_sweep`; set by the first stage).
-    pub any_ccd: bool,
-    pub ccd_hits: Vec<Option<Real>>,
-    /// Per slot, what the pair filter needs (built by the first stage of each step).
-    pub info: Vec<crate::step::BodyInfo>,
-    /// Per slot, the shape's world pose at the start of the step.
-    pub shape_poses: Vec<Isometry>,
-    /// Per slot, a flag of the current stage (bodies frozen by that stage).
-    pub flags: Vec<bool>,
-    /// Per slot, what the narrow phase reads of the body (see `step::PairBody`).
-    pub pair_bodies: Vec<crate::step::PairBody>,
-    /// Per slot, the rotation matrix and centre of a box's shape (zero for other shapes).
-    pub box_frames: Vec<crate::narrowphase::query::BoxFrame>,
-    /// Per fixed chunk of slots, the broad-phase updates of its bodies (see
-    /// `step::UPDATE_CHUNK`), concatenated into `bp_updates`.
-    pub update_chunks: Vec<Vec<(ProxyHandle, Aabb)>>,
-    /// Per fixed chunk of `new_contacts`, its contact events and counts (see
-    /// `step::EVENT_CHUNK`).
-    pub event_chunks: Vec<crate::step::EventChunk>,
-}
-
-/// Counts from the last step.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Counts {
-    pub pairs: usize,
-    pub contacts: usize,
-    pub contact_pairs: usize,
-    pub touching_pairs: usize,
-}
-
-/// A contact pair as users see it (from [`World::contacts`]).
-#[derive(Clone, Copy, Debug)]
-pub struct ContactInfo<'a> {
-    /// Lower body handle.
-    pub a: BodyHandle,
-    /// Higher body handle.
-    pub b: BodyHandle,
-    /// The manifold: normal from `a` to `b` (world frame), points in world space, depth
-    /// positive when penetrating (negative: a speculative point).
-    pub manifold: &'a Manifold,
-    /// True when some point penetrates deeper than `−linear_slop`.
-    pub touching: bool,
-}
+use crate::state::{broad_aabb, validate_body, Slot, State};
+use crate::step::{self, Scratch, StepContext, StepOutput};
+use tumble_broadphase::{BroadPhase, ProxyHandle};
+use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 
 /// A simulated world: bodies, their contacts, and the clock. See the crate docs for an example.
 ///
@@ -174,15 +37,11 @@ pub struct ContactInfo<'a> {
 /// on bit-identically.
 pub struct World {
     pub(crate) state: State,
-    pub(crate) broad: AnyBroadPhase,
-    /// Proxy of each slot (invalid for free slots).
-    pub(crate) proxies: Vec<ProxyHandle>,
-    /// Slot of each proxy index.
-    pub(crate) body_of_proxy: Vec<u32>,
+    /// The broad phase, one proxy per body.
+    pub(crate) proxies: BodyProxies,
     pub(crate) scratch: Scratch,
-    pub(crate) times: StageTimes,
-    pub(crate) events: Vec<Event>,
-    pub(crate) counts: Counts,
+    /// Stage times, events and counts of the last step.
+    pub(crate) out: StepOutput,
 }
 
 impl std::fmt::Debug for World {
@@ -199,7 +58,7 @@ impl World {
     /// An empty world; errors naming the first invalid field of `config`.
     pub fn new(config: WorldConfig) -> Result<World, WorldError> {
         config.validate()?;
-        let broad = AnyBroadPhase::new(config.broad_phase);
+        let proxies = BodyProxies::new(config.broad_phase);
         Ok(World {
             state: State {
                 config,
@@ -212,13 +71,9 @@ impl World {
                 contacts: Vec::new(),
                 sensor_pairs: Vec::new(),
             },
-            broad,
-            proxies: Vec::new(),
-            body_of_proxy: Vec::new(),
+            proxies,
             scratch: Scratch::default(),
-            times: StageTimes::default(),
-            events: Vec::new(),
-            counts: Counts::default(),
+            out: StepOutput::default(),
         })
     }
 
@@ -237,14 +92,15 @@ impl World {
             let mut updates = Vec::new();
             for (i, s) in self.state.slots.iter().enumerate() {
                 if let Some(b) = &s.body {
-                    if let Some(aabb) = Self::broad_aabb(&self.state.config, b) {
-                        updates.push((self.proxies[i], aabb));
+                    if let Some(aabb) = broad_aabb(&self.state.config, b) {
+                        updates.push((self.proxies.of_body[i], aabb));
                     }
                 }
             }
-            self.broad
+            self.proxies
+                .broad
                 .update_batch(&updates)
-                .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+                .map_err(WorldError::BroadPhase)?;
         }
         Ok(())
     }
@@ -254,16 +110,16 @@ impl World {
     /// Leaves the broad phase untouched when the box is unchanged (bodies without CCD).
     fn refresh_proxy(&mut self, h: BodyHandle) -> Result<(), WorldError> {
         let b = self.get(h)?;
-        let proxy = self.proxies[h.index() as usize];
-        let Some(aabb) = Self::broad_aabb(&self.state.config, b) else {
+        let proxy = self.proxies.of_body[h.index() as usize];
+        let Some(aabb) = broad_aabb(&self.state.config, b) else {
             // The pose did not change, and it was within the limits.
             return Err(WorldError::NonFinite(
                 "body AABB (pose beyond MAX_COORDINATE)",
             ));
         };
-        let bp = |e: crate::broadphase::BroadPhaseError| WorldError::BroadPhase(e.to_string());
-        if self.broad.aabb(proxy).map_err(bp)? != aabb {
-            self.broad.update(proxy, aabb).map_err(bp)?;
+        let bp = WorldError::BroadPhase;
+        if self.proxies.broad.aabb(proxy).map_err(bp)? != aabb {
+            self.proxies.broad.update(proxy, aabb).map_err(bp)?;
         }
         Ok(())
     }
@@ -293,45 +149,10 @@ impl World {
         self.state.alpha
     }
 
-    /// What the broad phase stores for a body: its shape's world AABB grown by the speculative
-    /// margin (half the prediction distance plus the CCD margin), clipped to `±MAX_COORDINATE`
-    /// (so an enormous velocity grows the box to the world's edge, never to infinity). `None`
-    /// when the body's extent — the shape's AABB grown by half the prediction distance, which
-    /// depends on the pose and the shape only — is not finite or passes `MAX_COORDINATE` (the
-    /// rule of [`MAX_COORDINATE`]).
-    ///
-    /// A pure function of the body and the configuration, both stored in snapshots: every
-    /// proxy holds exactly this box between calls (checked by [`World::validate`]), so a
-    /// restored world rebuilds the same broad phase and steps on bit-identically.
-    pub(crate) fn broad_aabb(config: &WorldConfig, b: &Body) -> Option<Aabb> {
-        let tight = b.shape.aabb(&b.shape_pose());
-        if !within_limits(&tight.loosened(0.5 * config.prediction_distance)) {
-            return None;
-        }
-        let fat = tight.loosened(0.5 * config.prediction_distance + Self::ccd_margin(config, b));
-        let m = MAX_COORDINATE;
-        Some(Aabb::new_unchecked(
-            fat.mins.map(|x| x.max(-m)),
-            fat.maxs.map(|x| x.min(m)),
-        ))
-    }
-
-    /// Extra speculative distance of a fast body: how far it moves in one step (metres), when
-    /// continuous collision applies to it.
-    #[inline]
-    pub(crate) fn ccd_margin(config: &WorldConfig, b: &Body) -> Real {
-        if config.ccd && b.ccd && b.is_moving() {
-            // Also covers the velocity gravity adds before the next broad phase.
-            (b.linvel.norm() + config.gravity.norm() * config.dt) * config.dt
-        } else {
-            0.0
-        }
-    }
-
     /// Adds a body; validates every field of the builder. Returns its handle.
     pub fn insert(&mut self, builder: BodyBuilder) -> Result<BodyHandle, WorldError> {
         let body = builder.build()?;
-        let Some(aabb) = Self::broad_aabb(&self.state.config, &body) else {
+        let Some(aabb) = broad_aabb(&self.state.config, &body) else {
             return Err(WorldError::NonFinite(
                 "body AABB (pose or size beyond MAX_COORDINATE)",
             ));
@@ -346,31 +167,24 @@ impl World {
             }
         };
         let proxy = self
+            .proxies
             .broad
             .insert(aabb, index as u64)
-            .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
+            .map_err(WorldError::BroadPhase)?;
         if self.state.free.pop().is_none() {
             self.state.slots.push(Slot {
                 generation: 0,
                 body: None,
             });
-            self.proxies.push(ProxyHandle::invalid());
+            self.proxies.of_body.push(ProxyHandle::invalid());
         }
         let slot = &mut self.state.slots[index as usize];
         slot.body = Some(body);
         let generation = slot.generation;
-        self.proxies[index as usize] = proxy;
-        self.set_body_of_proxy(proxy, index);
+        self.proxies.of_body[index as usize] = proxy;
+        self.proxies.set_body_of_proxy(proxy, index);
         self.state.len += 1;
         Ok(BodyHandle::new(index, generation))
-    }
-
-    fn set_body_of_proxy(&mut self, proxy: ProxyHandle, index: u32) {
-        let p = proxy.index() as usize;
-        if self.body_of_proxy.len() <= p {
-            self.body_of_proxy.resize(p + 1, u32::MAX);
-        }
-        self.body_of_proxy[p] = index;
     }
 
     /// Removes a body. Its contacts end with [`Event::ContactStopped`] (and sensor overlaps with
@@ -378,14 +192,15 @@ impl World {
     pub fn remove(&mut self, h: BodyHandle) -> Result<(), WorldError> {
         self.get(h)?;
         let i = h.index() as usize;
-        let proxy = self.proxies[i];
-        self.broad
+        let proxy = self.proxies.of_body[i];
+        self.proxies
+            .broad
             .remove(proxy)
-            .map_err(|e| WorldError::BroadPhase(e.to_string()))?;
-        if let Some(p) = self.body_of_proxy.get_mut(proxy.index() as usize) {
+            .map_err(WorldError::BroadPhase)?;
+        if let Some(p) = self.proxies.body_of_proxy.get_mut(proxy.index() as usize) {
             *p = u32::MAX;
         }
-        self.proxies[i] = ProxyHandle::invalid();
+        self.proxies.of_body[i] = ProxyHandle::invalid();
         let slot = &mut self.state.slots[i];
         slot.body = None;
         slot.generation = slot.generation.wrapping_add(1);
@@ -434,14 +249,10 @@ impl World {
     }
 
     /// The pose to draw: the last two stored poses blended by the last `alpha` (translation
-    /// lerped, rotation slerped; see [`crate::interpolate_pose`]). None for a stale handle.
+    /// lerped, rotation slerped; see [`interpolate_pose`]). None for a stale handle.
     pub fn render_pose(&self, h: BodyHandle) -> Option<Isometry> {
         let b = self.get(h).ok()?;
-        Some(crate::interpolate_pose(
-            &b.prev_pose,
-            &b.pose,
-            self.state.alpha,
-        ))
+        Some(interpolate_pose(&b.prev_pose, &b.pose, self.state.alpha))
     }
 
     /// The body's pose at the start of the last step (the "previous" state of interpolation).
@@ -460,18 +271,18 @@ impl World {
         let old = (b.pose, b.prev_pose);
         b.pose = pose;
         b.prev_pose = pose;
-        let Some(aabb) = Self::broad_aabb(&config, b) else {
+        let Some(aabb) = broad_aabb(&config, b) else {
             let b = self.get_mut(h)?;
             (b.pose, b.prev_pose) = old;
             return Err(WorldError::NonFinite(
                 "body AABB (pose beyond MAX_COORDINATE)",
             ));
         };
-        let proxy = self.proxies[h.index() as usize];
-        if let Err(e) = self.broad.update(proxy, aabb) {
+        let proxy = self.proxies.of_body[h.index() as usize];
+        if let Err(e) = self.proxies.broad.update(proxy, aabb) {
             let b = self.get_mut(h)?;
             (b.pose, b.prev_pose) = old;
-            return Err(WorldError::BroadPhase(e.to_string()));
+            return Err(WorldError::BroadPhase(e));
         }
         Ok(())
     }
@@ -606,7 +417,7 @@ impl World {
         self.state.accumulator += frame;
         let mut out = Advance::default();
         while self.state.accumulator >= dt {
-            let r = self.step_inner();
+            let r = self.step_now();
             out.report.merge(r);
             self.state.accumulator -= dt;
             out.steps += 1;
@@ -616,42 +427,52 @@ impl World {
         Ok(out)
     }
 
+    /// One step over the world's parts (see [`crate::step`]).
+    fn step_now(&mut self) -> StepReport {
+        step::step(StepContext {
+            state: &mut self.state,
+            proxies: &mut self.proxies,
+            scratch: &mut self.scratch,
+            out: &mut self.out,
+        })
+    }
+
     /// Runs one fixed step of `dt` now, outside the accumulator; afterwards the render pose is
     /// the current pose (`alpha = 1`). Never panics on a validated world.
     pub fn step(&mut self) -> StepReport {
-        let r = self.step_inner();
+        let r = self.step_now();
         self.state.alpha = 1.0;
         r
     }
 
     /// Time spent in each stage of the last step.
     pub fn stage_times(&self) -> &StageTimes {
-        &self.times
+        &self.out.times
     }
 
     /// Pairs the broad phase handed to the narrow phase in the last step (after filtering).
     pub fn pair_count(&self) -> usize {
-        self.counts.pairs
+        self.out.counts.pairs
     }
 
     /// Contact points (touching and speculative) of the last step.
     pub fn contact_count(&self) -> usize {
-        self.counts.contacts
+        self.out.counts.contacts
     }
 
     /// Pairs with at least one contact point (touching or speculative) in the last step.
     pub fn contact_pair_count(&self) -> usize {
-        self.counts.contact_pairs
+        self.out.counts.contact_pairs
     }
 
     /// Pairs touching (penetrating deeper than `−linear_slop`) after the last step.
     pub fn touching_pair_count(&self) -> usize {
-        self.counts.touching_pairs
+        self.out.counts.touching_pairs
     }
 
     /// Events of the last step (or of the steps of the last advance), deterministic order.
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.out.events
     }
 
     /// The contact pairs of the last step, in pair order.
@@ -734,7 +555,7 @@ impl World {
             }
         }
         let mut live = 0;
-        if self.proxies.len() != st.slots.len() {
+        if self.proxies.of_body.len() != st.slots.len() {
             return Err("proxy table and slots differ in length".into());
         }
         for (i, s) in st.slots.iter().enumerate() {
@@ -746,24 +567,26 @@ impl World {
             };
             live += 1;
             validate_body(b).map_err(|e| format!("body {i}: {e}"))?;
-            let proxy = self.proxies[i];
+            let proxy = self.proxies.of_body[i];
             let ud = self
+                .proxies
                 .broad
                 .user_data(proxy)
                 .map_err(|e| format!("body {i}: proxy missing from the broad phase: {e}"))?;
             if ud != i as u64 {
                 return Err(format!("body {i}: proxy user data is {ud}"));
             }
-            if self.body_of_proxy.get(proxy.index() as usize) != Some(&(i as u32)) {
+            if self.proxies.body_of_proxy.get(proxy.index() as usize) != Some(&(i as u32)) {
                 return Err(format!("body {i}: proxy-to-body table is wrong"));
             }
             let stored = self
+                .proxies
                 .broad
                 .aabb(proxy)
                 .map_err(|e| format!("body {i}: {e}"))?;
             // Exactly the box `broad_aabb` gives (which contains the shape): what a restore
             // rebuilds, so a snapshot restores to the same broad phase.
-            match Self::broad_aabb(&st.config, b) {
+            match broad_aabb(&st.config, b) {
                 None => {
                     return Err(format!(
                         "body {i}: AABB not finite or beyond MAX_COORDINATE"
@@ -780,13 +603,13 @@ impl World {
         if live != st.len {
             return Err(format!("len is {} but {live} bodies live", st.len));
         }
-        if self.broad.len() != live {
+        if self.proxies.broad.len() != live {
             return Err(format!(
                 "broad phase holds {} proxies for {live} bodies",
-                self.broad.len()
+                self.proxies.broad.len()
             ));
         }
-        self.broad.validate()?;
+        self.proxies.broad.validate()?;
         let sorted = |keys: &mut dyn Iterator<Item = (u32, u32)>| -> bool {
             let mut last: Option<(u32, u32)> = None;
             for k in keys {
@@ -808,7 +631,7 @@ impl World {
             for p in &c.impulses {
                 if !(p.normal.is_finite()
                     && p.normal >= 0.0
-                    && crate::math::is_finite_vector(&p.tangent))
+                    && tumble_narrowphase::math::is_finite_vector(&p.tangent))
                 {
                     return Err("contact impulse not finite or negative".into());
                 }
@@ -821,161 +644,5 @@ impl World {
             return Err(format!("alpha is {}", st.alpha));
         }
         Ok(())
-    }
-}
-
-/// Checks one body's own invariants.
-pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
-    if !b.is_finite() || !b.prev_pose.translation.vector.iter().all(|x| x.is_finite()) {
-        return Err("non-finite pose or velocity".into());
-    }
-    for (what, q) in [
-        ("rotation", b.pose.rotation),
-        ("previous rotation", b.prev_pose.rotation),
-        ("offset rotation", b.local_offset.rotation),
-    ] {
-        if !q.quaternion().coords.iter().all(|c| c.is_finite())
-            || (q.quaternion().norm() - 1.0).abs() > 1e-3
-        {
-            return Err(format!("{what} is not a unit quaternion"));
-        }
-    }
-    if !b
-        .local_offset
-        .translation
-        .vector
-        .iter()
-        .all(|x| x.is_finite())
-    {
-        return Err("non-finite local offset".into());
-    }
-    if !crate::math::is_finite_vector(&b.com_local) {
-        return Err("non-finite centre of mass".into());
-    }
-    if !crate::math::is_finite_vector(&b.force) || !crate::math::is_finite_vector(&b.torque) {
-        return Err("non-finite force or torque".into());
-    }
-    b.material.validate().map_err(|e| e.to_string())?;
-    validate_shape(&b.shape)?;
-    let dynamic = b.kind == BodyKind::Dynamic;
-    if dynamic != (b.inv_mass > 0.0)
-        || !b.inv_mass.is_finite()
-        || (dynamic && !(b.mass > 0.0 && b.mass.is_finite()))
-    {
-        return Err(format!(
-            "kind {:?} with inverse mass {}",
-            b.kind, b.inv_mass
-        ));
-    }
-    if !b.inv_inertia_local.iter().all(|x| x.is_finite()) {
-        return Err("non-finite inverse inertia".into());
-    }
-    if b.kind == BodyKind::Static && (b.linvel != Vector::zeros() || b.angvel != Vector::zeros()) {
-        return Err("static body with a velocity".into());
-    }
-    Ok(())
-}
-
-/// Checks a shape's parameters as its constructor would (for decoded snapshots).
-pub(crate) fn validate_shape(s: &crate::narrowphase::Shape) -> Result<(), String> {
-    use crate::narrowphase::shape::{Ball, Cuboid, Shape};
-    if let Shape::Ball(b) = s {
-        Ball::new(b.radius()).map_err(|e| e.to_string())?;
-    } else if let Shape::Cuboid(c) = s {
-        Cuboid::new(c.half_extents()).map_err(|e| e.to_string())?;
-    }
-    let aabb = s.aabb(&Isometry::identity());
-    if !aabb.is_valid() {
-        return Err("shape with a non-finite AABB".into());
-    }
-    Ok(())
-}
-
-/// Checks a manifold: finite unit normal, finite points and depths.
-pub(crate) fn validate_manifold(m: &Manifold) -> Result<(), String> {
-    checked_max_depth(m).map(|_| ()).map_err(Into::into)
-}
-
-/// The largest point depth of `m` (metres; −∞ without a point: the same as
-/// [`Manifold::max_depth`]) once [`validate_manifold`]'s checks pass, or the reason they fail.
-/// One pass over the points, without a branch per coordinate: the narrow phase runs it on
-/// every manifold.
-#[inline]
-pub(crate) fn checked_max_depth(m: &Manifold) -> Result<Real, &'static str> {
-    if !crate::math::is_finite_vector(&m.normal) || (m.normal.norm() - 1.0).abs() > 1e-3 {
-        return Err("contact normal not a finite unit vector");
-    }
-    let (mut finite, mut depth) = (true, Real::NEG_INFINITY);
-    for p in m.points() {
-        let (q, d) = (&p.point, p.depth);
-        finite &= q.x.is_finite() & q.y.is_finite() & q.z.is_finite() & d.is_finite();
-        depth = depth.max(d);
-    }
-    if finite {
-        Ok(depth)
-    } else {
-        Err("contact point not finite")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::narrowphase::ContactPoint;
-
-    fn manifold(normal: Vector, points: &[([Real; 3], Real)]) -> Manifold {
-        let mut m = Manifold::new(normal);
-        for (i, &(p, depth)) in points.iter().enumerate() {
-            m.push(ContactPoint {
-                point: Point::new(p[0], p[1], p[2]),
-                depth,
-                id: i as u32,
-            });
-        }
-        m
-    }
-
-    /// `checked_max_depth` is `Manifold::max_depth` on valid manifolds and rejects exactly what
-    /// the per-coordinate checks rejected: any non-finite coordinate or depth of any point,
-    /// a non-finite or non-unit normal.
-    #[test]
-    fn checked_max_depth_matches_max_depth_and_rejects_non_finite() {
-        let pts = [
-            ([0.5, -1.0, 2.0], -0.01),
-            ([1.0, 0.0, 0.0], 0.03),
-            ([-2.0, 4.0, 1.0], 0.02),
-            ([0.0, 0.0, 3.0], -0.2),
-        ];
-        for n in 0..=pts.len() {
-            let m = manifold(Vector::y(), &pts[..n]);
-            assert_eq!(checked_max_depth(&m), Ok(m.max_depth()));
-            assert!(validate_manifold(&m).is_ok());
-            for k in 0..n {
-                for coord in 0..4 {
-                    for bad in [Real::NAN, Real::INFINITY, Real::NEG_INFINITY] {
-                        let mut p = pts;
-                        if coord < 3 {
-                            p[k].0[coord] = bad;
-                        } else {
-                            p[k].1 = bad;
-                        }
-                        let m = manifold(Vector::y(), &p[..n]);
-                        assert_eq!(checked_max_depth(&m), Err("contact point not finite"));
-                        assert!(validate_manifold(&m).is_err());
-                    }
-                }
-            }
-        }
-        for normal in [
-            Vector::new(Real::NAN, 1.0, 0.0),
-            Vector::new(0.0, Real::INFINITY, 0.0),
-            Vector::new(0.0, 1.01, 0.0),
-        ] {
-            let m = manifold(normal, &pts);
-            assert_eq!(
-                checked_max_depth(&m),
-                Err("contact normal not a finite unit vector")
-            );
-        }
     }
 }

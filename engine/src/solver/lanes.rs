@@ -8,10 +8,10 @@
 //! is a fixed sequence of lane-wise IEEE operations, so it gives the same bits on either
 //! backend.
 
-use crate::math::Vector;
-#[cfg(test)]
-use crate::math::{Matrix, Real};
 use std::ops::{Add, Sub};
+use tumble_narrowphase::math::Vector;
+#[cfg(test)]
+use tumble_narrowphase::math::{Matrix, Real};
 pub(crate) use tumble_narrowphase::simd::{prefetch, transpose, F4, LANES, M4};
 
 /// Four 3-vectors, stored by component (structure of arrays).

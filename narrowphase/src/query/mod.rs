@@ -37,6 +37,7 @@ mod capsule_convex;
 mod capsule_round;
 mod convex_convex;
 mod cuboid_cuboid;
+mod either_order;
 mod triangle_cuboid;
 
 pub use ball_ball::{contact_ball_ball, intersection_ball_ball};
@@ -53,6 +54,7 @@ pub use convex_convex::{contact_convex_convex, intersection_convex_convex};
 pub use cuboid_cuboid::{
     contact_cuboid_cuboid, contact_cuboid_cuboid_frames, intersection_cuboid_cuboid, BoxFrame,
 };
+pub use either_order::{contact_any, intersects_any};
 pub use triangle_cuboid::{intersection_triangle_cuboid, intersection_triangle_triangle};
 
 use crate::contact::Manifold;

@@ -14,6 +14,7 @@
 //! | [`sweep_sphere_triangle`] | triangle | two offset faces + three edge capsules |
 //! | [`sweep_sphere_capsule`] | capsule | capsule of radius `r + r_capsule` |
 //! | [`sweep_cuboid_cuboid`] | box vs translating box | swept separating axes (15 axes) |
+//! | [`time_of_impact`] | any pair of shapes, both translating | conservative advancement on the contact normal, RTCD §5.5.6 |
 //!
 //! Every sweep returns `Option<`[`Toi`]`>`: `t ∈ [0, 1]`, a unit world-space normal from the
 //! obstacle toward the mover, and the contact point on the obstacle. Shapes overlapping at the
@@ -35,6 +36,7 @@
 //! ```
 
 mod closest;
+mod conservative;
 mod cuboid_cuboid;
 mod sphere_capsule;
 mod sphere_cuboid;
@@ -44,6 +46,7 @@ mod sphere_triangle;
 mod swept_aabb;
 mod toi;
 
+pub use conservative::time_of_impact;
 pub use cuboid_cuboid::sweep_cuboid_cuboid;
 pub use sphere_capsule::sweep_sphere_capsule;
 pub use sphere_cuboid::sweep_sphere_cuboid;

@@ -1,0 +1,451 @@
+//! The contact solver: sequential impulses with accumulated, warm-started impulses and soft
+//! contacts, after Catto ("Iterative Dynamics with Temporal Coherence", GDC 2005; "Fast and
+//! Simple Physics using Sequential Impulses", GDC 2006) and Box2D v3's soft step ("Solver2D",
+//! 2024), with one substep.
+//!
+//! Per step:
+//! 1. **colour**: greedy graph colouring so that no two constraints of one colour share a
+//!    dynamic body. Within a colour, constraints are sorted by decreasing point count and
+//!    grouped four by four into `Bundle`s, solved together lane by lane with four-wide
+//!    arithmetic (`lanes`: SSE2 on x86-64, a scalar twin elsewhere; the layout follows Box2D
+//!    v3's `contact_solver.c` and rapier's wide constraints). Every pass below walks the
+//!    colours in order, and a colour's bundles may run in parallel: they touch disjoint dynamic
+//!    bodies, so the result is the same for any thread count, and the same as solving the
+//!    constraints one by one (the order within a colour does not matter, and each lane does
+//!    the scalar arithmetic in the scalar order). Constraints the 64 colours cannot place go to
+//!    an overflow colour, one per bundle, solved serially;
+//! 2. **build**: one constraint per touching pair (up to 4 points), built four at a time, one
+//!    constraint per lane (the arithmetic in lanes, as in the passes below); per point and per
+//!    direction (normal, two tangents) the angular Jacobians `r × d` of the anchors relative to
+//!    the centres of mass in scaled form `Lᵀ(r × d)`, where `I⁻¹ = L·Lᵀ` (Cholesky) and the
+//!    passes work on scaled angular velocities `L⁻¹·w` (see `BodyMass`: one vector per body and
+//!    row serves both reading velocities and applying impulses, where Box2D v3 and rapier store
+//!    `r × d` and `I⁻¹(r × d)`: 432 bytes per bundle point), and the
+//!    effective mass (capped at `MAX_EFFECTIVE_MASS` so impulses stay finite), so that the
+//!    passes below need no cross or matrix products; the approach speed `vn0` (for
+//!    restitution), and last step's impulses matched by feature id (or, when the narrow phase
+//!    changed reference face, by the nearest old point within 2 cm). A bundle's points live in
+//!    two buffers as structures of arrays (point `k` of the four lanes), each bundle owning a
+//!    disjoint range of both: the rows the passes only read (`PointW`) and, on a cache line
+//!    of their own, the impulses they write (`PointState`). The passes read body velocities
+//!    only (`SolverBody`, 32 bytes, loaded into lanes by one transpose); masses and inertias
+//!    are folded into the constraint rows. The passes are bound by memory traffic, so a
+//!    `Bundle` holds only what they read (three cache lines; the tangents are recomputed from
+//!    the normal), and each pass solves two bundles of a colour in lockstep, point by point:
+//!    each bundle's points are one chain of dependent operations, and two interleaved chains
+//!    hide each other's latencies (each does exactly what it would alone);
+//! 3. **warm start**: angular velocities to scaled form, then apply last step's accumulated
+//!    impulses;
+//! 4. **solve** (`solver_iterations` times): friction, clamped to the Coulomb disc
+//!    `|jt| ≤ μ·jn`, then the normal impulse, accumulated and clamped `jn ≥ 0`. A point with a
+//!    gap `s > 0` is speculative: the solver lets the bodies approach by at most `s` this step
+//!    (`vn ≥ −s/dt`). A penetrating point is pushed out by a soft constraint (spring of
+//!    `contact_hertz`, damping ratio `contact_damping_ratio`, push speed capped);
+//! 5. angular velocities back to the world frame (positions are integrated by the world), and
+//!    to scaled form again;
+//! 6. **relax** (`relax_iterations` times): the same without the push-out bias, so the push-out
+//!    velocity does not survive the step (no energy gain from overlap);
+//! 7. **restitution**: for points that approached faster than `restitution_threshold` and took
+//!    an impulse, `vn ← −e·vn0`; angular velocities back to the world frame;
+//! 8. **store**: accumulated impulses go back into the contact cache for the next step,
+//!    walking the bundles in order (each contact pair is one lane of one bundle).
+//!
+//! **Threads.** On a pool of one thread the passes run as plain loops. On more, each of
+//! `Solver::solve_velocities` and `Solver::relax_and_restitute` is one parallel region
+//! (`stages`, after Box2D v3's solver stages): its conversions of the angular velocities and
+//! every colour of every pass are stages, run in order, each split into blocks (whole
+//! bundles, about `CHUNK_POINTS` points; bodies, for a conversion; the overflow colour is one
+//! block, so it runs on one thread) that the pool's threads claim through atomic flags. A
+//! thread finishing a stage waits until every block of it is done before starting the next:
+//! the count of finished blocks is raised with Release and read with Acquire, so a colour's
+//! writes to the bodies and points are visible to every thread that runs the next colour (see
+//! `stages` for the argument, and why no thread can wait forever). One region costs a few
+//! wake-ups per step where a fork-join per colour and pass cost one each, often more than a
+//! small colour's work. Each thread starts every stage at its own place, so it runs the same
+//! stretch of each colour in every pass (`stages`), and `colour` sorts each colour by body-slot
+//! region (one region per thread) so that this stretch touches the same bodies from colour to
+//! colour: a body then mostly stays in one core's cache instead of moving to the other core
+//! at every colour (boxes 10k on 2 threads: 5.2 → 4.3 ms for the solver stage). `build` builds
+//! region by region too, region 0 on the calling thread. Which thread runs a block changes
+//! nothing: within a colour every bundle touches its own bodies and points, and the order
+//! within a colour does not matter, so results are bit-identical for any thread count.
+
+mod body;
+mod build;
+mod bundle;
+mod colour;
+mod lanes;
+mod params;
+mod passes;
+mod shared;
+mod stages;
+
+use crate::contact::ContactPair;
+pub(crate) use body::{rotate_tensor, BodyMass, SolverBody};
+use build::BuildContext;
+use bundle::{tangent_lanes, Constraints};
+use colour::Colouring;
+use lanes::LANES;
+use params::{Pass, COLOURS};
+pub(crate) use params::{Softness, SolverParams};
+use passes::solve_bundles;
+use rayon::prelude::*;
+use shared::{BodiesPtr, ItemsPtr, PointsPtr};
+use stages::Stages;
+use tumble_narrowphase::math::{Real, Vector};
+
+/// When no colour has this many points (counting a bundle's point `k` of its four lanes as
+/// one), the passes run on the calling thread: below it sharing a colour costs more than it
+/// saves. Counted in points rather than bundles because a bundle of balls (one point per lane)
+/// is a quarter of the work of a bundle of boxes (four).
+const PARALLEL_MIN_POINTS: usize = 256;
+/// Points per block of a colour's stage (rounded to whole bundles).
+const CHUNK_POINTS: usize = 128;
+/// Bodies per block of a conversion stage.
+const CONVERT_BLOCK: usize = 1024;
+/// Bundles per rayon task when storing the results.
+const STORE_CHUNK: usize = 256;
+
+/// What a solved contact point hands back to the contact cache.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointResult {
+    /// Accumulated normal impulse, N·s (≥ 0).
+    pub normal: Real,
+    /// Accumulated friction impulse, N·s, world frame (orthogonal to the normal).
+    pub tangent: Vector,
+    /// Largest normal impulse applied during the step, N·s.
+    pub max_normal: Real,
+}
+
+/// The solver's scratch: the colouring, the bundles it groups the constraints into, and the
+/// stages of the parallel passes.
+#[derive(Default)]
+pub(crate) struct Solver {
+    /// Mass properties per body slot, for building constraints.
+    pub masses: Vec<BodyMass>,
+    /// Colours, regions and bundle heads of the last `colour`.
+    colouring: Colouring,
+    /// Made by `build` from the colouring's heads (stale between `colour` and `build`: see
+    /// `built`).
+    constraints: Constraints,
+    /// Whether `constraints` holds the constraints of the last colouring.
+    built: bool,
+    /// Every body slot named by a bundle is below this (checked once per pass against the
+    /// velocity array instead of per bundle).
+    body_bound: usize,
+    /// The stages of the parallel passes (see the module docs), planned per call.
+    stages: Stages<Job>,
+}
+
+/// One stage of the parallel passes.
+#[derive(Clone, Copy, Debug)]
+enum Job {
+    /// The angular velocities of bodies `block·CONVERT_BLOCK..` (up to `bodies`), to scaled
+    /// form (`scale`) or back (see [`BodyMass`]).
+    Convert { scale: bool, bodies: usize },
+    /// `pass` over the bundles `start..end` (one colour), `per_block` bundles per block.
+    Pass {
+        pass: Pass,
+        start: usize,
+        end: usize,
+        per_block: usize,
+    },
+}
+
+impl Solver {
+    /// Colours the constraints of `contacts` (see [`Colouring::colour`]) and sizes the bundles
+    /// and their points for [`Solver::build`].
+    #[inline(never)]
+    pub fn colour(
+        &mut self,
+        contacts: &[ContactPair],
+        n_bodies: usize,
+        dynamic: impl Fn(u32) -> bool + Sync,
+    ) {
+        self.built = false;
+        let points = self.colouring.colour(contacts, n_bodies, dynamic);
+        self.constraints.resize(self.colouring.heads.len(), points);
+    }
+
+    /// Fills the bundles made by [`Solver::colour`], in parallel, with the constraints of the
+    /// contact pairs `contacts` (the pairs given to `colour`, in the same order), four at a
+    /// time (see [`build::build`]). `bodies` are the velocities before the solve (indexed by
+    /// slot, as [`Solver::masses`]); `zero` is the index of the zero body that empty lanes
+    /// point at; points approaching faster than `restitution_threshold` (m/s) may bounce.
+    #[inline(never)]
+    pub fn build(
+        &mut self,
+        contacts: &[ContactPair],
+        bodies: &[SolverBody],
+        restitution_threshold: Real,
+        zero: u32,
+    ) {
+        // `build_bundle` names slots found in `masses`, `zero`, or slot 0 (an emptied bundle).
+        self.body_bound = self.masses.len().max(zero as usize + 1);
+        self.built = self.constraints.bundles.len() == self.colouring.heads.len();
+        if !self.built {
+            debug_assert!(false, "building without colouring");
+            return;
+        }
+        let ctx = BuildContext {
+            contacts,
+            bodies,
+            masses: &self.masses,
+            restitution_threshold,
+            zero,
+        };
+        build::build(&self.colouring, &mut self.constraints, &ctx);
+    }
+
+    /// Runs the whole velocity solve that precedes position integration: warm start, then
+    /// `iterations` biased passes.
+    #[inline(never)]
+    pub fn solve_velocities(
+        &mut self,
+        bodies: &mut [SolverBody],
+        p: &SolverParams,
+        iterations: u32,
+    ) {
+        let passes = std::iter::once(Pass::WarmStart).chain((0..iterations).map(|_| Pass::Solve));
+        self.solve_passes(bodies, p, passes);
+    }
+
+    /// The passes after position integration: relaxation and restitution.
+    #[inline(never)]
+    pub fn relax_and_restitute(
+        &mut self,
+        bodies: &mut [SolverBody],
+        p: &SolverParams,
+        iterations: u32,
+    ) {
+        let passes = (0..iterations)
+            .map(|_| Pass::Relax)
+            .chain(std::iter::once(Pass::Restitution));
+        self.solve_passes(bodies, p, passes);
+    }
+
+    /// Angular velocities to scaled form, then `passes` in order, then angular velocities back
+    /// to the world frame: serially on a pool of one thread or when no colour is worth sharing,
+    /// else in one parallel region (see the module docs).
+    fn solve_passes(
+        &mut self,
+        bodies: &mut [SolverBody],
+        p: &SolverParams,
+        passes: impl Iterator<Item = Pass> + Clone,
+    ) {
+        if !self.built {
+            debug_assert!(false, "solving before building");
+            return;
+        }
+        if bodies.len() < self.body_bound {
+            debug_assert!(false, "fewer bodies than the bundles name");
+            return;
+        }
+        let threads = rayon::current_num_threads();
+        if threads > 1 && self.plan(passes.clone(), bodies.len()) {
+            self.run_stages(bodies, p, threads);
+            return;
+        }
+        self.convert_angular(bodies, BodyMass::scale_angular);
+        for pass in passes {
+            self.run(bodies, p, pass);
+        }
+        self.convert_angular(bodies, BodyMass::unscale_angular);
+    }
+
+    /// Plans the stages of [`Solver::solve_passes`] for `passes` over `n_bodies` bodies;
+    /// whether some colour is large enough to share between threads.
+    fn plan(&mut self, passes: impl Iterator<Item = Pass>, n_bodies: usize) -> bool {
+        let bodies = self.masses.len().min(n_bodies);
+        let convert_blocks = bodies.div_ceil(CONVERT_BLOCK);
+        self.stages.clear();
+        self.stages.push(
+            Job::Convert {
+                scale: true,
+                bodies,
+            },
+            convert_blocks,
+        );
+        let mut worth = false;
+        for pass in passes {
+            for colour in 0..self.colouring.bundle_starts.len().saturating_sub(1) {
+                let (start, end) = (
+                    self.colouring.bundle_starts[colour],
+                    self.colouring.bundle_starts[colour + 1],
+                );
+                let points = self.colour_points(colour);
+                if end <= start || points == 0 {
+                    continue;
+                }
+                // The overflow colour (index COLOURS) may share bodies: one block.
+                let per_block = if colour < COLOURS {
+                    worth |= points >= PARALLEL_MIN_POINTS;
+                    (CHUNK_POINTS * (end - start) / points).max(1)
+                } else {
+                    end - start
+                };
+                let job = Job::Pass {
+                    pass,
+                    start,
+                    end,
+                    per_block,
+                };
+                self.stages.push(job, (end - start).div_ceil(per_block));
+            }
+        }
+        self.stages.push(
+            Job::Convert {
+                scale: false,
+                bodies,
+            },
+            convert_blocks,
+        );
+        worth
+    }
+
+    /// Runs the planned stages on up to `threads` threads of the current pool (the caller
+    /// has checked that `bodies` holds every slot the bundles name).
+    fn run_stages(&mut self, bodies: &mut [SolverBody], p: &SolverParams, threads: usize) {
+        let ptr = BodiesPtr(bodies.as_mut_ptr());
+        let pts = PointsPtr::of(&mut self.constraints);
+        let (bundles, masses) = (&self.constraints.bundles, &self.masses);
+        // The overflow colour's bundles may share bodies: never two at a time.
+        let overflow = self
+            .colouring
+            .bundle_starts
+            .get(COLOURS)
+            .copied()
+            .unwrap_or(0);
+        self.stages.run(threads, |job, block| match *job {
+            Job::Convert { scale, bodies } => {
+                let from = block * CONVERT_BLOCK;
+                for i in from..(from + CONVERT_BLOCK).min(bodies) {
+                    let Some(m) = masses.get(i) else { break };
+                    // SAFETY: `i` is below `bodies`, at most the array's length (`plan`);
+                    // this block alone touches bodies `from..from + CONVERT_BLOCK` during this
+                    // stage (see `BodiesPtr`).
+                    let b = unsafe { &mut *ptr.at(i) };
+                    b.ang = if scale {
+                        m.scale_angular(b.ang)
+                    } else {
+                        m.unscale_angular(b.ang)
+                    };
+                }
+            }
+            Job::Pass {
+                pass,
+                start,
+                end,
+                per_block,
+            } => {
+                let from = start + block * per_block;
+                let to = (from + per_block).min(end);
+                let block = bundles.get(from..to).unwrap_or_default();
+                solve_bundles(block, start < overflow, ptr, pts, p, pass);
+            }
+        });
+    }
+
+    /// Points of colour `colour` (counting a bundle's point `k` of its four lanes as one):
+    /// bundles store their points in bundle order, so a colour's points are a range.
+    fn colour_points(&self, colour: usize) -> usize {
+        let (start, end) = (
+            self.colouring.bundle_starts[colour],
+            self.colouring.bundle_starts[colour + 1],
+        );
+        match (
+            self.constraints.bundles.get(start),
+            end.checked_sub(1)
+                .and_then(|l| self.constraints.bundles.get(l)),
+        ) {
+            (Some(f), Some(l)) if end > start => (l.first + l.len as u32 - f.first) as usize,
+            _ => 0,
+        }
+    }
+
+    /// Applies `f` (to or from scaled angular velocities, see [`BodyMass`]) to the angular
+    /// velocity of every body with mass properties, in parallel (each body on its own).
+    fn convert_angular(
+        &self,
+        bodies: &mut [SolverBody],
+        f: impl Fn(&BodyMass, [Real; 4]) -> [Real; 4] + Sync,
+    ) {
+        bodies
+            .par_iter_mut()
+            .zip(self.masses.par_iter())
+            .with_min_len(1024)
+            .for_each(|(b, m)| b.ang = f(m, b.ang));
+    }
+
+    /// Calls `f(&mut items[pair], k, result)` for point `k` of the constraint of every contact
+    /// pair `pair` (an index into the pairs given to [`Solver::colour`]; `items` is indexed
+    /// like them), once solved. In parallel, walking the bundles in order (the points are read
+    /// as the passes stored them, rather than looked up pair by pair); each pair sits in one
+    /// lane of one bundle, so each item is handed to one call at a time.
+    pub fn store_results<T: Send>(
+        &self,
+        items: &mut [T],
+        f: impl Fn(&mut T, usize, PointResult) + Sync,
+    ) {
+        if !self.built {
+            return;
+        }
+        let out = ItemsPtr(items.as_mut_ptr());
+        let n = items.len();
+        self.constraints
+            .bundles
+            .par_chunks(STORE_CHUNK)
+            .zip(self.colouring.heads.par_chunks(STORE_CHUNK))
+            .for_each(|(bundles, heads)| {
+                for (bundle, head) in bundles.iter().zip(heads) {
+                    let first = bundle.first as usize;
+                    let Some(states) = self
+                        .constraints
+                        .states
+                        .get(first..first + bundle.len as usize)
+                    else {
+                        continue;
+                    };
+                    let [t1, t2] = tangent_lanes(&bundle.normal);
+                    for l in 0..LANES {
+                        let pair = head.pair[l] as usize;
+                        if pair >= n {
+                            continue;
+                        }
+                        // SAFETY: `pair < n`, the length of `items`, which outlives this call;
+                        // `colour` put each pair in exactly one lane of one bundle (its `order`
+                        // is a permutation), so no other call holds this item.
+                        let item = unsafe { &mut *out.at(pair) };
+                        let (t1, t2) = (t1.lane(l), t2.lane(l));
+                        for (k, p) in states.iter().take(bundle.lens[l] as usize).enumerate() {
+                            let result = PointResult {
+                                normal: p.jn.to_array()[l],
+                                tangent: t1 * p.jt[0].to_array()[l] + t2 * p.jt[1].to_array()[l],
+                                max_normal: p.max_jn.to_array()[l],
+                            };
+                            f(item, k, result);
+                        }
+                    }
+                }
+            });
+    }
+
+    /// One pass over every bundle, colour after colour, on the calling thread (the caller has
+    /// checked that `bodies` holds every slot the bundles name).
+    fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
+        let ptr = BodiesPtr(bodies.as_mut_ptr());
+        let pts = PointsPtr::of(&mut self.constraints);
+        for colour in 0..self.colouring.bundle_starts.len().saturating_sub(1) {
+            let (start, end) = (
+                self.colouring.bundle_starts[colour],
+                self.colouring.bundle_starts[colour + 1],
+            );
+            let bundles = self.constraints.bundles.get(start..end).unwrap_or_default();
+            // The overflow colour's bundles may share bodies: never two at a time.
+            solve_bundles(bundles, colour < COLOURS, ptr, pts, p, pass);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,114 @@
+//! Raw-pointer wrappers through which the parallel passes share the bodies, the bundle points
+//! and the results, each with the one argument of why no two tasks touch the same element.
+
+use super::body::SolverBody;
+use super::bundle::{Constraints, PointState, PointW};
+
+/// The bodies, shared by the bundles of one colour. The colouring guarantees that within a
+/// colour no two constraints write the same body, and bodies that are only read (static,
+/// kinematic, frozen, the zero body) are never written by anyone. Also shared by the blocks of
+/// a conversion of the angular velocities, each owning a disjoint range of bodies.
+#[derive(Clone, Copy)]
+pub(super) struct BodiesPtr(pub(super) *mut SolverBody);
+
+// SAFETY: the pointer is only dereferenced during a colour pass, on indices below
+// `Solver::body_bound`, checked once per pass against the array's length; writes go to dynamic
+// bodies, each owned by at most one constraint of the colour (graph colouring; the overflow
+// colour has one constraint per bundle and runs on one thread), and no constraint reads a
+// dynamic body owned by another constraint of the same colour (a dynamic body appearing in two
+// constraints would make them share it, which the colouring forbids). During a conversion
+// stage, each block reads and writes only its own range of bodies, below the array's length.
+// Colours and conversions run one after the other, each finished and visible before the next
+// starts (`stages`).
+unsafe impl Send for BodiesPtr {}
+// SAFETY: see `Send` above.
+unsafe impl Sync for BodiesPtr {}
+
+/// The bundle points (rows and states, two arrays of the same length), shared by the bundles
+/// of one pass: each bundle owns the disjoint range `first..first + len` of both (prefix sums
+/// of the lengths), so no two bundles touch the same point.
+#[derive(Clone, Copy)]
+pub(super) struct PointsPtr {
+    pub(super) rows: *mut PointW,
+    pub(super) states: *mut PointState,
+    /// Length of both arrays.
+    pub(super) len: usize,
+}
+
+// SAFETY: only dereferenced within the disjoint range each bundle owns (see above, checked
+// against the vector's length), and only while the `points` vector it points into is alive
+// and not resized.
+unsafe impl Send for PointsPtr {}
+// SAFETY: see `Send` above.
+unsafe impl Sync for PointsPtr {}
+
+impl PointsPtr {
+    /// Both point arrays of `cons`.
+    pub(super) fn of(cons: &mut Constraints) -> Self {
+        debug_assert_eq!(cons.points.len(), cons.states.len());
+        Self {
+            rows: cons.points.as_mut_ptr(),
+            states: cons.states.as_mut_ptr(),
+            len: cons.points.len().min(cons.states.len()),
+        }
+    }
+
+    /// The rows and states of points `first..first + len`; `None` when out of bounds.
+    ///
+    /// # Safety
+    /// No one else may access these points while the slices live (each bundle owns its
+    /// range, and the arrays are neither dropped nor resized during a build or a pass).
+    #[inline(always)]
+    pub(super) unsafe fn range<'a>(
+        self,
+        first: usize,
+        len: usize,
+    ) -> Option<(&'a mut [PointW], &'a mut [PointState])> {
+        if first + len > self.len {
+            return None;
+        }
+        // SAFETY: in bounds (checked above) of both arrays, which are `self.len` long; the
+        // caller guarantees exclusive access.
+        unsafe {
+            Some((
+                std::slice::from_raw_parts_mut(self.rows.add(first), len),
+                std::slice::from_raw_parts_mut(self.states.add(first), len),
+            ))
+        }
+    }
+}
+
+/// The items [`Solver::store_results`] writes, one per contact pair, shared by its tasks: each
+/// pair belongs to one lane of one bundle, so no two tasks touch the same item.
+pub(super) struct ItemsPtr<T>(pub(super) *mut T);
+
+impl<T> Clone for ItemsPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ItemsPtr<T> {}
+
+// SAFETY: only dereferenced on indices below the slice's length, each by one task (see
+// `Solver::store_results`), while the slice is borrowed mutably by that call; `T: Send`, so
+// handing an item to another thread is allowed.
+unsafe impl<T: Send> Send for ItemsPtr<T> {}
+// SAFETY: see `Send` above.
+unsafe impl<T: Send> Sync for ItemsPtr<T> {}
+
+impl<T> ItemsPtr<T> {
+    /// The address of item `i` (a method, so that closures capture the whole `Sync` wrapper).
+    #[inline(always)]
+    pub(super) fn at(self, i: usize) -> *mut T {
+        self.0.wrapping_add(i)
+    }
+}
+
+impl BodiesPtr {
+    /// The address of body `i` (a method, so that closures capture the whole `Sync` wrapper).
+    #[inline(always)]
+    pub(super) fn at(self, i: usize) -> *mut SolverBody {
+        self.0.wrapping_add(i)
+    }
+}

@@ -1,0 +1,164 @@
+//! Integration: velocities from forces at the start of a step, positions from the solved
+//! velocities after the solve; and what happens to a body a non-finite value reaches (frozen,
+//! back to its pose at the start of the step, reported).
+
+use crate::body::Body;
+use crate::events::StepReport;
+use crate::handle::BodyHandle;
+use crate::solver::SolverBody;
+use crate::state::{Slot, State};
+use crate::step::ccd::may_sweep;
+use crate::step::pairs::BodyInfo;
+use rayon::prelude::*;
+use tumble_narrowphase::math::{is_finite_vector, Isometry, Real, Rotation, Vector};
+
+/// What the first stage records per body slot for the stages after it (buffers kept between
+/// steps; every element is rewritten each step).
+#[derive(Default)]
+pub(crate) struct PerBody {
+    /// What the pair filter needs of each body.
+    pub(crate) info: Vec<BodyInfo>,
+    /// The shape's world pose at the start of the step.
+    pub(crate) shape_poses: Vec<Isometry>,
+    /// A flag of the current stage: the bodies it froze.
+    pub(crate) flags: Vec<bool>,
+}
+
+/// Freezes a body whose state is no longer finite: back to its pose at the start of the step,
+/// velocities and forces cleared.
+pub(crate) fn freeze(b: &mut Body) {
+    b.frozen = true;
+    if !(b.pose.translation.vector.iter().all(|x| x.is_finite())
+        && b.pose
+            .rotation
+            .quaternion()
+            .coords
+            .iter()
+            .all(|x| x.is_finite()))
+    {
+        b.pose = b.prev_pose;
+    }
+    b.linvel = Vector::zeros();
+    b.angvel = Vector::zeros();
+    b.force = Vector::zeros();
+    b.torque = Vector::zeros();
+}
+
+/// `q + dt/2 · (0, ω) · q`, normalised (first-order quaternion integration).
+#[inline]
+pub(crate) fn integrate_rotation(q: &Rotation, w: &Vector, dt: Real) -> Rotation {
+    let angle = w.norm() * dt;
+    if angle < 0.1 {
+        // Small rotations: first-order quaternion update, renormalised.
+        let qw = nalgebra::Quaternion::from_parts(0.0, *w);
+        let dq = qw * q.quaternion() * (0.5 * dt);
+        Rotation::new_normalize(q.quaternion() + dq)
+    } else {
+        // Large ω·dt: the exact exponential map (the first-order update would shrink the
+        // quaternion far from unit before renormalisation, and lose the angle).
+        let r = Rotation::from_scaled_axis(w * dt) * q;
+        Rotation::new_normalize(r.into_inner())
+    }
+}
+
+/// Appends to `report.frozen`, in slot order, the handle of every slot whose flag is set.
+pub(crate) fn report_frozen(slots: &[Slot], flags: &[bool], report: &mut StepReport) {
+    for (i, (slot, &f)) in slots.iter().zip(flags).enumerate() {
+        if f {
+            report
+                .frozen
+                .push(BodyHandle::new(i as u32, slot.generation));
+        }
+    }
+}
+
+#[inline(never)]
+/// `v += dt·(g + F/m)`, `ω += dt·I⁻¹τ` for dynamic bodies (semi-implicit Euler), each body's
+/// pose kept as its previous pose, and what the stages after need of it recorded in `per`; a body
+/// whose velocity is no longer finite is frozen and reported. Returns whether continuous
+/// collision is on and some body may be swept this step.
+pub(crate) fn integrate_velocities(
+    state: &mut State,
+    per: &mut PerBody,
+    report: &mut StepReport,
+) -> bool {
+    let cfg = &state.config;
+    let dt = cfg.dt;
+    let g = cfg.gravity;
+    let sc = per;
+    let n = state.slots.len();
+    // Every element is written below: only a change of length costs a serial pass.
+    sc.info.resize(n, BodyInfo::default());
+    sc.shape_poses.resize(n, Isometry::identity());
+    sc.flags.resize(n, false);
+    // Per body, independent of the others: parallel; the bodies frozen here are reported
+    // afterwards in slot order. Also whether any body may need continuous collision.
+    let (any_frozen, any_ccd) = state
+        .slots
+        .par_iter_mut()
+        .zip(sc.info.par_iter_mut())
+        .zip(sc.shape_poses.par_iter_mut().zip(sc.flags.par_iter_mut()))
+        .with_min_len(256)
+        .map(|((slot, info), (shape_pose, frozen))| {
+            *frozen = false;
+            let Some(b) = slot.body.as_mut() else {
+                *info = BodyInfo::default();
+                *shape_pose = Isometry::identity();
+                return (false, false);
+            };
+            b.prev_pose = b.pose;
+            *shape_pose = b.shape_pose();
+            if b.is_dynamic() {
+                let v = b.linvel + (g + b.force * b.inv_mass) * dt;
+                let w = if b.torque == Vector::zeros() {
+                    b.angvel
+                } else {
+                    b.angvel + b.inv_inertia_world() * b.torque * dt
+                };
+                b.linvel = v;
+                b.angvel = w;
+                if !(is_finite_vector(&v) && is_finite_vector(&w)) {
+                    freeze(b);
+                    *frozen = true;
+                }
+            }
+            *info = BodyInfo::of(cfg, b);
+            (*frozen, may_sweep(b))
+        })
+        .reduce(|| (false, false), |x, y| (x.0 | y.0, x.1 | y.1));
+    if any_frozen {
+        report_frozen(&state.slots, &sc.flags, report);
+    }
+    cfg.ccd && any_ccd
+}
+
+#[inline(never)]
+/// `x += dt·v`, `q += dt/2·(0, ω)·q` normalised, for every moving body: dynamic bodies with the
+/// solver's velocities `bodies` (indexed by slot), kinematic ones with their own.
+pub(crate) fn integrate_positions(state: &mut State, bodies: &[SolverBody]) {
+    let dt = state.config.dt;
+    state
+        .slots
+        .par_iter_mut()
+        .enumerate()
+        .with_min_len(256)
+        .for_each(|(i, slot)| {
+            let Some(b) = slot.body.as_mut() else { return };
+            if !b.is_moving() {
+                return;
+            }
+            let (v, w) = if b.is_dynamic() {
+                (bodies[i].v(), bodies[i].w())
+            } else {
+                (b.linvel, b.angvel)
+            };
+            let com = b.com() + v * dt;
+            let q = if w == Vector::zeros() {
+                b.pose.rotation
+            } else {
+                integrate_rotation(&b.pose.rotation, &w, dt)
+            };
+            b.pose.rotation = q;
+            b.pose.translation.vector = com - q * b.com_local;
+        });
+}

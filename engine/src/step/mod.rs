@@ -1,0 +1,173 @@
+//! One fixed step: the order of its stages and their timing. Each stage is a function over the
+//! parts of the world it needs, in a file of its own; this module only calls them in turn.
+//!
+//! 1. [`Stage::IntegrateVelocities`] (`integrate`): `v += dt·(g + F/m)`, `ω += dt·I⁻¹τ` for
+//!    dynamic bodies (semi-implicit Euler); a body whose velocity is no longer finite is frozen
+//!    and reported;
+//! 2. [`Stage::FindPairs`] (`pairs`): the broad phase returns the pairs of overlapping AABBs
+//!    (grown by the speculative margin); pairs are mapped to body slots, sorted, filtered
+//!    (collision groups, at least one dynamic body, sensors apart) and matched with last step's
+//!    contact cache;
+//! 3. [`Stage::NarrowPhase`] (`narrow`): contact manifolds of the candidate pairs in parallel
+//!    (output in pair order), last step's impulses carried over by feature id, sensor overlaps;
+//! 4. [`Stage::Solve`] (`solve`): solver bodies and constraints built and coloured, warm start,
+//!    the iterations with the push-out bias (see [`crate::solver`]);
+//! 5. [`Stage::IntegratePositions`] (`integrate`): `x += dt·v`, `q += dt/2·(0, ω)·q` normalised;
+//! 6. [`Stage::Relax`] (`solve`): the iterations without the bias, restitution, the impulses
+//!    stored into the contact cache and the velocities into the bodies;
+//! 7. [`Stage::Ccd`] (`ccd`): time of impact for fast bodies;
+//! 8. [`Stage::Finalize`] (`finalize`): the final non-finite check, contact and sensor events,
+//!    the new contact cache swapped in for the next step;
+//! 9. [`Stage::UpdateBroadPhase`] (`broad`): the moving bodies' new AABBs into the broad phase
+//!    (one batch), so that queries between steps see them.
+//!
+//! The whole step runs on a thread of a rayon pool ([`on_rayon_pool`]); each stage's parallel
+//! sections write into slots fixed before they start, so the result does not depend on the
+//! thread count.
+
+mod broad;
+mod ccd;
+mod finalize;
+mod integrate;
+mod narrow;
+mod output;
+mod pairs;
+mod solve;
+
+pub(crate) use output::StepOutput;
+
+use crate::events::StepReport;
+use crate::parallel::on_rayon_pool;
+use crate::proxies::BodyProxies;
+use crate::stage::{Stage, Timer};
+use crate::state::State;
+use broad::UpdateScratch;
+use ccd::CcdScratch;
+use finalize::FinalizeScratch;
+use integrate::PerBody;
+use narrow::NarrowScratch;
+use pairs::PairScratch;
+use solve::SolveScratch;
+
+/// Reusable buffers of the stages: nothing here survives a step in a meaningful way, nothing is
+/// snapshotted.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// What the first stage records of each body for the others.
+    per_body: PerBody,
+    pairs: PairScratch,
+    narrow: NarrowScratch,
+    solve: SolveScratch,
+    ccd: CcdScratch,
+    finalize: FinalizeScratch,
+    update: UpdateScratch,
+}
+
+/// The parts of a world a step works on.
+pub(crate) struct StepContext<'a> {
+    /// Everything that determines the future: bodies, contact cache, configuration, clock.
+    pub state: &'a mut State,
+    /// The broad phase and the mapping between its proxies and the bodies.
+    pub proxies: &'a mut BodyProxies,
+    pub scratch: &'a mut Scratch,
+    /// Stage times, events and counts of the step.
+    pub out: &'a mut StepOutput,
+}
+
+/// Runs one fixed step on a rayon pool's thread ([`on_rayon_pool`]).
+pub(crate) fn step(ctx: StepContext) -> StepReport {
+    on_rayon_pool(|| run(ctx))
+}
+
+/// The stages of [`Stage::all`], in order, each timed.
+fn run(ctx: StepContext) -> StepReport {
+    let StepContext {
+        state,
+        proxies,
+        scratch: sc,
+        out,
+    } = ctx;
+    let mut report = StepReport {
+        simulated_seconds: state.config.dt,
+        ..StepReport::default()
+    };
+    out.events.clear();
+    out.times.clear();
+
+    let t = Timer::start();
+    let any_ccd = integrate::integrate_velocities(state, &mut sc.per_body, &mut report);
+    t.stop(&mut out.times, Stage::IntegrateVelocities);
+
+    let t = Timer::start();
+    out.counts.pairs = pairs::find_pairs(
+        state,
+        &mut proxies.broad,
+        &proxies.body_of_proxy,
+        &sc.per_body.info,
+        &mut sc.pairs,
+    );
+    t.stop(&mut out.times, Stage::FindPairs);
+
+    let t = Timer::start();
+    narrow::narrow_phase(
+        state,
+        &sc.per_body.shape_poses,
+        &sc.pairs,
+        &mut sc.narrow,
+        &mut report,
+    );
+    t.stop(&mut out.times, Stage::NarrowPhase);
+
+    let t = Timer::start();
+    let params = solve::prepare(
+        state,
+        &sc.per_body.info,
+        &sc.narrow.new_contacts,
+        &mut sc.solve,
+    );
+    solve::solve(&mut sc.solve, &params, state.config.solver_iterations);
+    t.stop(&mut out.times, Stage::Solve);
+
+    let t = Timer::start();
+    integrate::integrate_positions(state, &sc.solve.bodies);
+    t.stop(&mut out.times, Stage::IntegratePositions);
+
+    let t = Timer::start();
+    solve::relax(&mut sc.solve, &params, state.config.relax_iterations);
+    solve::store(state, &mut sc.narrow.new_contacts, &mut sc.solve);
+    t.stop(&mut out.times, Stage::Relax);
+
+    let t = Timer::start();
+    // Without a body that may be swept (none frozen into one since the first stage), the stage
+    // would only scan the slots to find none.
+    report.ccd_hits = if any_ccd {
+        ccd::continuous_collision(state, proxies, &mut sc.ccd)
+    } else {
+        0
+    };
+    t.stop(&mut out.times, Stage::Ccd);
+
+    let t = Timer::start();
+    finalize::finalize(
+        state,
+        &mut sc.narrow,
+        &mut sc.finalize,
+        &mut sc.per_body.flags,
+        out,
+        &mut report,
+    );
+    t.stop(&mut out.times, Stage::Finalize);
+
+    let t = Timer::start();
+    broad::update_broad_phase(
+        state,
+        proxies,
+        &mut sc.update,
+        &mut sc.per_body.flags,
+        &mut report,
+    );
+    t.stop(&mut out.times, Stage::UpdateBroadPhase);
+    // Wrapping: a restored snapshot may hold any count, and a counter must never panic.
+    state.step_count = state.step_count.wrapping_add(1);
+    report
+}
