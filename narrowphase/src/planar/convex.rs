@@ -29,7 +29,7 @@ pub(crate) fn turn(a: &Point2, b: &Point2, c: &Point2) -> i8 {
 
 /// Twice the signed area (positive for counter-clockwise corners): a fan about the first
 /// corner, summed in f64. The shoelace sum over absolute coordinates cancels for a small
-/// polygon far from the origin (fuzz run 9: a valid polygon of area 0).
+/// polygon far from the origin: it can give a valid polygon an area of 0.
 pub(crate) fn twice_signed_area(corners: &[Point2]) -> Real {
     let Some(o) = corners.first() else {
         return 0.0;

@@ -12,9 +12,9 @@
 //!   geometric predicates", 1997 — a filtered f64 determinant, and when the filter cannot
 //!   decide, the exact sum of the determinant's terms as a floating-point expansion). With
 //!   exact visibility the seen faces always form a disk and the horizon a simple loop, so the
-//!   triangle mesh is always a closed convex surface — the tolerance-based visibility used
-//!   before could see two faces but not the one between them (fuzz run 7: edges used by four
-//!   faces, corners outside faces, a point 1.7·10⁻³ outside the hull of a 10 m cloud).
+//!   triangle mesh is always a closed convex surface. A tolerance-based visibility test can
+//!   see two faces but not the one between them, which leaves edges used by four faces,
+//!   corners outside faces, or a point 1.7·10⁻³ outside the hull of a 10 m cloud.
 //! - **A tolerance `ε = 10⁻⁶ · (bounding-box diagonal) + 4 f32 ulps of the largest
 //!   coordinate` decides what is worth adding**: a point within ε of the hull so far (the
 //!   true distance, to the nearest face it sees — not the distances to the face planes, which
@@ -130,7 +130,7 @@ pub(crate) fn convex_hull(points: &[Point]) -> Result<(Vec<Point>, Vec<Vec<u32>>
         // longer than ε, and the point is still inside within the tolerance). "By no more
         // than ε" is the true distance to the hull — the nearest of the faces it sees — not
         // the distances to their planes: near a knife edge of dihedral angle θ, a point
-        // within ε of both planes can be ε / sin(θ/2) away (fuzz run 4: 2.1 mm for ε = 7.9 µm).
+        // within ε of both planes can be ε / sin(θ/2) away (2.1 mm for ε = 7.9 µm).
         if visible.is_empty()
             || visible.iter().any(|&f| {
                 let v = faces[f].v;
