@@ -360,7 +360,7 @@ fn grid_matches_brute_force(grid: &mut Grid, items: &[(Aabb, u64)]) -> (Vec<Pair
 /// Regression (fuzz `grid_cell_of_overflow_far_negative`): point proxies make the automatic
 /// cell tiny, and a far negative coordinate then overflowed the cell index's floor step.
 #[test]
-fn grid_cell_of_overflow_far_negative() {
+fn grid_cell_index_of_a_far_negative_point_does_not_overflow() {
     let point = |x: Real, y: Real, z: Real| {
         let p = Point::new(x, y, z);
         (Aabb::new(p, p).unwrap(), 0)

@@ -1,10 +1,10 @@
 //! Property tests in the neighbourhood of the capsule fuzz inputs fixed in
-//! `reliability_regressions.rs` (nearly parallel capsule cores; capsule cores lying along a
-//! polyhedron's edge or face, or through its vertex; capsules of tiny half-height), each case
-//! judged by the fuzz checks' oracle (`fuzz_checks::check_pair`: minimal depth against the
-//! generic SAT and sampled axes, depth − tol still touching, points in the AABBs, boolean
-//! test agreeing), in both orders. Also capsule ends beside a thin box's face planes
-//! (`capsule_box_depth_minus_tol_separates`).
+//! `regressions_capsules.rs` and `regressions_capsule_polyhedron.rs` (nearly parallel capsule
+//! cores; capsule cores lying along a polyhedron's edge or face, or through its vertex;
+//! capsules of tiny half-height), each case judged by the fuzz checks' oracle
+//! (`fuzz_checks::check_pair`: minimal depth against the generic SAT and sampled axes,
+//! depth − tol still touching, points in the AABBs, boolean test agreeing), in both orders.
+//! Also capsule ends beside a thin box's face planes (`capsule_box_depth_minus_tol_separates`).
 //!
 //! `TUMBLE_CAPSULE_CASES` sets the number of cases per family (default 1500: a few seconds).
 

@@ -104,7 +104,7 @@ fn every_target_has_a_corpus_folder_or_none_at_all() {
 /// Inputs of open (reported, unfixed) bugs in `fuzz/regressions/open/<target>/`: run with
 /// `--ignored` to see whether a fix landed; then move them up to `fuzz/regressions/<target>/`.
 #[test]
-#[ignore = "open bugs: fails until the fixes named in tests/tests/reliability_regressions.rs land"]
+#[ignore = "open bugs: fails until the fixes named in tests/tests/regressions_*.rs land"]
 fn replay_open_regressions() {
     for (name, _) in TARGETS {
         replay(&format!("open/{name}"));

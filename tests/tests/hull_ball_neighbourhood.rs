@@ -1,5 +1,5 @@
 //! Property tests in the neighbourhood of the fuzz input `hull_ball_depth_not_minimal`
-//! (fixed in `reliability_regressions.rs`): balls against hulls of point clouds with repeated
+//! (fixed in `regressions_ball_polyhedron.rs`): balls against hulls of point clouds with repeated
 //! and near-duplicate points — sliver hulls (a plane of points with one corner lifted off it
 //! by 10⁻⁵ to 10⁻¹ m) and general clouds — with the centre just beyond an edge, beside a
 //! corner, on the (near) plane of a sliver, or inside. Each case is judged by the fuzz

@@ -112,7 +112,7 @@ fn nearly_coplanar_triangles_apart_in_plane_are_apart() {
     });
 }
 
-/// The second sibling (same run, after the fix above): nearly coplanar triangles meeting at a
+/// The second sibling (found after the fix above): nearly coplanar triangles meeting at a
 /// corner, apart by 3.9·10⁻⁶ m on B's normal, got A's normal (within the face preference's
 /// tolerance, separation −3.5·10⁻⁶), a penetrating manifold and a point 0.5 mm outside A's
 /// AABB. Fixed in `sat::convex::deepest_axis`: a separating axis always beats one that does

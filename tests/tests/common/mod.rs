@@ -1,11 +1,16 @@
-//! Random draws shared by the seeded property tests (`mod common;` in each test file that
-//! uses them: the helpers need `rand`, a dev-dependency, so they stay out of the library).
+//! Helpers shared by the integration tests (`mod common;` in each test file that uses them:
+//! they need dev-dependencies such as `rand`, so they stay out of the library): random draws
+//! for the seeded property tests, and the stored fuzz inputs of the regression tests
+//! (`fuzz_inputs`).
+
+pub mod fuzz_inputs;
 
 use rand::Rng;
 use tumble::math::Vector;
 
 /// A unit vector drawn uniformly on the sphere (rejection from the cube: kept when the draw's
 /// length is in [0.1, 1), then normalised).
+#[allow(dead_code)] // each test crate compiles this module; the regression tests draw nothing
 pub fn unit_vector(rng: &mut impl Rng) -> Vector {
     loop {
         let v = Vector::new(

@@ -4,9 +4,9 @@
 //! distance, except within 10⁻⁴ × size of touching; contact depths pass the
 //! minimal-translation check; contact points lie in both shapes within tolerance.
 
-mod np3d_common;
+mod common;
 
-use np3d_common::*;
+use common::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tumble_narrowphase::gjk::{self, Segment};

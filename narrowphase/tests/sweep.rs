@@ -7,8 +7,8 @@ use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Vector};
 use tumble_narrowphase::ray::Plane;
 use tumble_narrowphase::sweep::*;
 
-mod np3d_common;
-use np3d_common::{box_distance, point_in_cube, pose_in_cube, segment_distance};
+mod common;
+use common::{box_distance, point_in_cube, pose_in_cube, segment_distance};
 
 const SAMPLES: usize = 1500;
 const TOL: Real = 2.0e-3;

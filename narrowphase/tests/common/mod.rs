@@ -1,4 +1,4 @@
-//! Shared helpers of the np3d_* integration tests: seeded random poses and shapes, and
+//! Shared helpers of the narrow phase's integration tests: seeded random poses and shapes, and
 //! brute-force oracles written independently of the crate's fast paths.
 #![allow(dead_code)]
 

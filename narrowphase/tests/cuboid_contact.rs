@@ -2,9 +2,9 @@
 //! the intersection answer, the minimal-translation property of the depth, and that contact
 //! points lie in both shapes.
 
-mod np3d_common;
+mod common;
 
-use np3d_common::*;
+use common::*;
 use rand::Rng;
 use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 use tumble_narrowphase::query::{contact, intersection_test};

@@ -224,7 +224,7 @@ fn unit_square_cw() -> ConvexPolygon {
 }
 
 #[test]
-fn named_cases() {
+fn unit_square_against_each_shape_worked_cases() {
     let a = unit_square_cw();
     assert!(a.area() > 0.0, "stored counter-clockwise");
     // Points on an edge and a corner are inside; just outside is not.
@@ -419,7 +419,7 @@ fn concave_split_matches_oracles() {
 }
 
 #[test]
-fn concave_named_case() {
+fn l_shape_circle_in_the_notch_and_at_the_inner_corner() {
     // An L: a circle in the notch touches nothing, one at the inner corner touches.
     let p = |x: Real, y: Real| Point2::new(x, y);
     let l = ConcavePolygon::new(&l_shape()).unwrap();

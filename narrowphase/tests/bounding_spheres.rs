@@ -171,7 +171,7 @@ fn deterministic_and_order_independent_in_size() {
 }
 
 #[test]
-fn named_cases() {
+fn worked_minimal_spheres_and_bad_input() {
     // A regular tetrahedron's corners: the minimal sphere is the circumsphere.
     let pts = [
         Point::new(1.0, 1.0, 1.0),

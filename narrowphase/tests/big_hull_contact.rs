@@ -3,9 +3,9 @@
 //! just apart, at four scales, against the brute-force SAT over every face normal and every
 //! edge × edge axis (exact for polytopes); and two 64-face UV spheres at known overlaps.
 
-mod np3d_common;
+mod common;
 
-use np3d_common::*;
+use common::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tumble_narrowphase::gjk;

@@ -7,8 +7,8 @@ use tumble_narrowphase::bounding::Aabb;
 use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Vector};
 use tumble_narrowphase::ray::*;
 
-mod np3d_common;
-use np3d_common::{box_signed_distance, direction, point_in_cube, segment_distance};
+mod common;
+use common::{box_signed_distance, direction, point_in_cube, segment_distance};
 
 const SAMPLES: usize = 3000;
 const TOL: Real = 2.0e-3;

@@ -1,7 +1,7 @@
 //! Named worked cases, each checked against an independent oracle (GJK distance, the generic
 //! SAT) rather than against a stored answer alone.
 
-mod np3d_common;
+mod common;
 
 use std::f32::consts::{FRAC_PI_4, FRAC_PI_6};
 use tumble_narrowphase::gjk::{self, GjkResult};
@@ -150,7 +150,7 @@ fn triangles_that_need_all_eleven_axes() {
 }
 
 #[test]
-fn coplanar_triangles() {
+fn coplanar_triangles_apart_get_an_in_plane_axis() {
     let a = [p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0)];
     let b = [p(0.6, 0.6, 0.0), p(1.6, 0.6, 0.0), p(0.6, 1.6, 0.0)];
     let r = sat::triangle_triangle::triangle_triangle(&a, &b).expect("apart in their plane");
