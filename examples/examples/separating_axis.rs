@@ -5,7 +5,7 @@
 //! an edge of one with an edge of the other.
 //!
 //! Each panel shows both shapes, the axis the narrow phase's SAT reports (planar:
-//! `polygon_polygon`; boxes: `sat::box_box::obb_obb`), both shadows on it, and dashed lines
+//! `polygon_polygon`; boxes: `sat::cuboid_cuboid::obb_obb`), both shadows on it, and dashed lines
 //! from the extreme corners down to the shadows' ends. Cases: polygons apart by an edge of A,
 //! by an edge of B, touching, overlapping (the axis of least penetration); boxes apart by a
 //! face, apart only by an edge × edge axis, touching. Leaves `separating_axis.svg`.
@@ -20,7 +20,7 @@ use std::f64::consts::FRAC_1_SQRT_2;
 use std::process::ExitCode;
 use tumble::math::{Isometry, Matrix, Point2, Rotation, Translation, Vector};
 use tumble::narrowphase::planar::{polygon_polygon, Axis, ConvexPolygon};
-use tumble::narrowphase::sat::box_box::obb_obb;
+use tumble::narrowphase::sat::cuboid_cuboid::obb_obb;
 use tumble::narrowphase::sat::SeparatingAxis;
 use tumble::narrowphase::shape::Obb;
 use tumble::{Cuboid, Shape};

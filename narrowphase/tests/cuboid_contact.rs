@@ -1,4 +1,4 @@
-//! Box–box and ball–box through the general entry points, against brute-force oracles:
+//! Box–box and ball–cuboid through the general entry points, against brute-force oracles:
 //! the intersection answer, the minimal-translation property of the depth, and that contact
 //! points lie in both shapes.
 
@@ -25,7 +25,7 @@ fn box_pair(r: &mut rand_chacha::ChaCha8Rng, s: Real) -> (Isometry, Vector, Isom
 }
 
 #[test]
-fn box_box_agrees_with_brute_force_sat() {
+fn cuboid_cuboid_agrees_with_brute_force_sat() {
     let mut r = rng(1);
     let mut checked = [0usize; 2];
     for k in 0..20_000 {
@@ -33,7 +33,7 @@ fn box_box_agrees_with_brute_force_sat() {
         let (pa, ea, pb, eb) = box_pair(&mut r, s);
         let sa = Shape::from(Cuboid::new(ea).unwrap());
         let sb = Shape::from(Cuboid::new(eb).unwrap());
-        let sep = brute_box_box(&pa, &ea, &pb, &eb);
+        let sep = brute_cuboid_cuboid(&pa, &ea, &pb, &eb);
         let tol = 1e-4 * s;
         let hit = intersection_test(&pa, &sa, &pb, &sb).unwrap();
         let m = contact(&pa, &sa, &pb, &sb, 0.0).unwrap();
@@ -60,12 +60,12 @@ fn box_box_agrees_with_brute_force_sat() {
             let eps = 1e-3 * s;
             let out = moved(&pb, m.normal * (depth + eps));
             assert!(
-                brute_box_box(&pa, &ea, &out, &eb) > 0.0,
+                brute_cuboid_cuboid(&pa, &ea, &out, &eb) > 0.0,
                 "case {k}: depth + ε does not separate"
             );
             let inn = moved(&pb, m.normal * (depth - eps));
             assert!(
-                brute_box_box(&pa, &ea, &inn, &eb) < 0.0,
+                brute_cuboid_cuboid(&pa, &ea, &inn, &eb) < 0.0,
                 "case {k}: depth − ε separates"
             );
             for p in m.points() {
@@ -84,7 +84,7 @@ fn box_box_agrees_with_brute_force_sat() {
 }
 
 #[test]
-fn box_box_prediction_gives_negative_depths() {
+fn cuboid_cuboid_prediction_gives_negative_depths() {
     let a = Shape::from(Cuboid::new(Vector::repeat(1.0)).unwrap());
     let pa = Isometry::identity();
     let pb = Isometry::translation(0.0, 2.05, 0.0);
@@ -141,7 +141,7 @@ fn crossed_sticks_touch_by_one_edge_point() {
     ) * Isometry::rotation(Vector::x() * std::f32::consts::FRAC_PI_4);
     let _ = s;
     let m = contact(&pa, &stick, &pb, &stick, 0.0).unwrap();
-    let sep = brute_box_box(
+    let sep = brute_cuboid_cuboid(
         &pa,
         &Vector::new(2.0, 0.1, 0.1),
         &pb,

@@ -1,5 +1,5 @@
 //! Property tests over many random pairs (thin plates, long sticks, near-touching, nested,
-//! huge and tiny, rotated at random): the fast box–box, triangle–box and triangle–triangle
+//! huge and tiny, rotated at random): the fast cuboid–cuboid, triangle–cuboid and triangle–triangle
 //! tests agree with the generic convex SAT built from corners and with an independent GJK
 //! distance, except within 10⁻⁴ × size of touching; contact depths pass the
 //! minimal-translation check; contact points lie in both shapes within tolerance.
@@ -73,7 +73,7 @@ fn centres(r: &mut ChaCha8Rng, s: Real, reach: Real) -> (Vector, Vector) {
 const SCALES: [Real; 4] = [1.0, 1e-3, 1e3, 0.05];
 
 #[test]
-fn box_box_fast_generic_and_gjk_agree() {
+fn cuboid_cuboid_fast_generic_and_gjk_agree() {
     let mut r = rng(11);
     let mut seen = [0usize; 2];
     for k in 0..6000 {
@@ -89,7 +89,7 @@ fn box_box_fast_generic_and_gjk_agree() {
         );
         let generic = convex_convex(&Posed::new(&ha, &pa), &Posed::new(&hb, &pb)).is_none();
         let d = gjk_distance(&pa, &ba, &pb, &bb);
-        let sep = brute_box_box(&pa, &ea, &pb, &eb);
+        let sep = brute_cuboid_cuboid(&pa, &ea, &pb, &eb);
         if near_touching(sep, d, s) {
             continue;
         }
@@ -99,7 +99,7 @@ fn box_box_fast_generic_and_gjk_agree() {
 }
 
 #[test]
-fn triangle_box_fast_generic_and_gjk_agree() {
+fn triangle_cuboid_fast_generic_and_gjk_agree() {
     let mut r = rng(12);
     let mut seen = [0usize; 2];
     for k in 0..6000 {
@@ -221,7 +221,7 @@ fn agree(seen: &mut [usize; 2], k: usize, fast: bool, generic: bool, d: Real, se
 }
 
 #[test]
-fn triangle_box_and_triangle_triangle_contacts() {
+fn triangle_cuboid_and_triangle_triangle_contacts() {
     let mut r = rng(15);
     for k in 0..3000 {
         let s = SCALES[k % 4];

@@ -43,7 +43,7 @@ fn ericson_aabbs_separated_on_y_as_oriented_boxes() {
     let a = Aabb::new(p(0.0, 0.0, 0.0), p(2.0, 2.0, 2.0)).unwrap();
     let b = Aabb::new(p(1.0, 2.5, 0.0), p(3.0, 4.0, 1.0)).unwrap();
     let (oa, ob) = (Obb::from_aabb(&a).unwrap(), Obb::from_aabb(&b).unwrap());
-    let r = sat::box_box::obb_obb(&oa, &ob).unwrap();
+    let r = sat::cuboid_cuboid::obb_obb(&oa, &ob).unwrap();
     assert_eq!(r.axis, SeparatingAxis::FaceA(1));
     assert_eq!(r.to_string(), "face 2 of A (2nd of 15)");
     // Sphere against AABB and OBB on squared distances: the sphere at (1, 3.2, 0.5) of
@@ -73,7 +73,7 @@ fn crossed_sticks_apart_only_by_an_edge_pair() {
         Vector::new(0.1, 0.1, 2.0),
     )
     .unwrap();
-    let r = sat::box_box::obb_obb(&a, &b).expect("apart");
+    let r = sat::cuboid_cuboid::obb_obb(&a, &b).expect("apart");
     assert_eq!(r.axis, SeparatingAxis::EdgeEdge(0, 2));
     assert_eq!(r.to_string(), "edge 1 of A × edge 3 of B (9th of 15)");
     // Independent checks: the generic SAT on the polyhedra, and GJK's distance.
@@ -109,7 +109,7 @@ fn crossed_sticks_apart_only_by_an_edge_pair() {
     assert!((m.points()[0].depth + want).abs() < 1e-5);
     assert!((m.points()[0].point - p(0.0, 0.15, 0.0)).norm() < 1e-5);
     // The cached variant confirms the same axis first.
-    let again = sat::box_box::obb_obb_cached(&a, &b, Some(r.axis)).unwrap();
+    let again = sat::cuboid_cuboid::obb_obb_cached(&a, &b, Some(r.axis)).unwrap();
     assert_eq!(again, r);
 }
 
@@ -171,7 +171,7 @@ fn triangle_against_turned_box_first_gap_is_an_edge_pair() {
         p(-0.45, 0.84, -0.08),
         p(-1.03, -0.63, -0.76),
     ];
-    let r: AxisReport = sat::triangle_box::triangle_obb(&tri, &obb).expect("apart");
+    let r: AxisReport = sat::triangle_cuboid::triangle_obb(&tri, &obb).expect("apart");
     assert_eq!(r.axis, SeparatingAxis::EdgeEdge(1, 0));
     assert_eq!(r.to_string(), "edge 2 of A × edge 1 of B (8th of 13)");
     let t = Triangle::new(tri[0], tri[1], tri[2]).unwrap();
@@ -185,7 +185,7 @@ fn triangle_against_turned_box_first_gap_is_an_edge_pair() {
     assert!(!intersection_test(&id, &Shape::from(t), &pb, &Shape::from(c)).unwrap());
     // Last frame's axis, tried first.
     assert_eq!(
-        sat::triangle_box::triangle_obb_cached(&tri, &obb, Some(r.axis)),
+        sat::triangle_cuboid::triangle_obb_cached(&tri, &obb, Some(r.axis)),
         Some(r)
     );
 }

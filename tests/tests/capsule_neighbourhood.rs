@@ -286,7 +286,7 @@ fn capsules_against_triangle_features_against_the_oracle() {
     capsule_against_polytope(true, 0xCA95_0003);
 }
 
-/// Found by the triangle family above when `capsule_convex.rs` still skipped edge axes within
+/// Found by the triangle family above when `convex_capsule.rs` still skipped edge axes within
 /// `sat::convex::PARALLEL_SINE` (10⁻³) of the core: the core lies almost along a triangle
 /// edge, and a triangle has no side face to stand in for the skipped axis, so the depth was
 /// not minimal. Every non-zero cross product is now an axis.
@@ -411,7 +411,7 @@ fn capsule_end_beside_a_thin_box_against_the_oracle() {
 /// running along the edge or across it, at gaps from zero to 1.5 radii. Triangles from 1 mm to
 /// 2 m, slivers included. (Fuzz input `capsule_triangle_coplanar_depth_not_minimal`: a 3 mm
 /// triangle, the core 4.85 mm beside it in its plane, got the full radius as depth; before
-/// the in-plane candidates of `capsule_convex.rs` this test fails within its default count.)
+/// the in-plane candidates of `convex_capsule.rs` this test fails within its default count.)
 #[test]
 fn capsule_core_in_a_triangles_plane_beside_it() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xC0_91A7E);

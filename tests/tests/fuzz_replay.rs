@@ -122,8 +122,8 @@ fn replay_narrowphase() {
 }
 
 #[test]
-fn replay_box_box() {
-    replay("box_box");
+fn replay_cuboid_cuboid() {
+    replay("cuboid_cuboid");
 }
 
 #[test]

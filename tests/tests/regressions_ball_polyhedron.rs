@@ -21,7 +21,7 @@ use tumble_tests::fuzz_checks::{check_pair, PairCase};
 /// centred 1.6 mm outside a thin sliver hull got depth 0.048 m along a normal on which the
 /// shapes overlap by 0.129 m.
 ///
-/// Where: `narrowphase/src/query/ball_convex.rs`, `contact_convex_ball`. GJK's closest point on
+/// Where: `narrowphase/src/query/convex_ball.rs`, `contact_convex_ball`. GJK's closest point on
 /// a sliver is ill-conditioned (its normal was 1.3° off the face normal) and was trusted.
 /// Fixed: GJK's normal is kept only when certified (its distance, an upper bound, equals the
 /// separation along its normal, a lower bound, within 10⁻⁵ of the scale); otherwise the exact
@@ -48,7 +48,7 @@ fn ball_inside_a_sliver_hull_gets_a_consistent_depth() {
 /// 91 once the depth of `ball_inside_a_sliver_hull_gets_a_consistent_depth` was right): a ball overlapping a sliver hull by 1 mm was reported
 /// apart by `intersection_test`, because GJK stopped early with a distance above the radius.
 ///
-/// Where: `narrowphase/src/query/ball_convex.rs`, `intersection_convex_ball`. Fixed: GJK's
+/// Where: `narrowphase/src/query/convex_ball.rs`, `intersection_convex_ball`. Fixed: GJK's
 /// distance is an upper bound and the separation along its normal a lower bound; only when
 /// the radius falls between them does the exact point–polytope SAT decide.
 #[test]
@@ -76,7 +76,7 @@ fn ball_on_a_sliver_triangle_gets_a_consistent_depth() {
 /// radius (the two back-to-back face planes both say "on the plane", read as inside), while a
 /// 4.6 cm move sideways separates it.
 ///
-/// Where: `narrowphase/src/query/ball_convex.rs`, `point_separation`. Fixed: for a flat
+/// Where: `narrowphase/src/query/convex_ball.rs`, `point_separation`. Fixed: for a flat
 /// polyhedron the edge perpendiculars and corners are always candidates.
 #[test]
 fn ball_beside_a_triangle_in_its_plane_gets_the_sideways_depth() {
@@ -92,7 +92,7 @@ fn ball_beside_a_triangle_in_its_plane_gets_the_sideways_depth() {
 /// depth 0.05 — as if the centre were on the surface — where the least overlap, across the
 /// edge, is 0.0486.
 ///
-/// Where: `narrowphase/src/query/ball_convex.rs`, `point_separation`. GJK's normal was off by
+/// Where: `narrowphase/src/query/convex_ball.rs`, `point_separation`. GJK's normal was off by
 /// 10⁻⁴ rad (uncertified), and the exact fallback stopped at the face normals because the
 /// centre was within rounding of both face planes (separation 0 in f32); only the edge's
 /// perpendicular finds the distance. The faces now decide alone only when the centre is

@@ -21,7 +21,7 @@ use tumble_tests::fuzz_checks::{check_pair, PairCase};
 /// while the shapes overlap by 1.815 m along that face normal; and the face's clipped points
 /// kept their own, deeper, depths.
 ///
-/// Where: `narrowphase/src/query/capsule_convex.rs`, `contact_convex_capsule`. Fixed: the depth
+/// Where: `narrowphase/src/query/convex_capsule.rs`, `contact_convex_capsule`. Fixed: the depth
 /// is taken along the normal reported, and a face normal replaces GJK's only when it is a
 /// least-depth direction too (its separation within the certificate's tolerance of GJK's).
 #[test]
@@ -41,7 +41,7 @@ fn capsule_near_a_face_keeps_a_depth_along_its_normal() {
 /// sliver, GJK's simplex reduction rounds badly and it stopped with 0.0511 m for a true
 /// 0.0490 m, so `intersection_test` said apart for a capsule 1 mm inside.
 ///
-/// Where: `narrowphase/src/query/capsule_convex.rs`. Fixed: the certificate catches it, and the
+/// Where: `narrowphase/src/query/convex_capsule.rs`. Fixed: the certificate catches it, and the
 /// exact segment–polytope distance (SAT proves apart; then the ends' point–polytope directions
 /// and every edge–segment direction) replaces it, for `intersection_test` and `contact`.
 #[test]
@@ -57,7 +57,7 @@ fn capsule_against_a_long_rod_is_measured_exactly() {
 /// A core lying on a side plane of the reference face (so clipping leaves nothing) fell back to
 /// the deepest *end* of a 5.5 m core; the exact fallback above first used the core's middle.
 ///
-/// Where: `narrowphase/src/query/capsule_convex.rs` (`penetrating`, `exact_core_distance`).
+/// Where: `narrowphase/src/query/convex_capsule.rs` (`penetrating`, `exact_core_distance`).
 /// Fixed: the point is on the core where it comes nearest the face's centre, and the exact
 /// path keeps the core point of the winning candidate.
 #[test]
@@ -75,7 +75,7 @@ fn capsule_cuboid_contact_points_lie_on_both_shapes() {
 /// Fuzz target `narrowphase`, inputs `capsule_cuboid_point_off_the_box`, `_2`, `_3` and
 /// `cuboid_capsule_point_off_the_box` (one each): a capsule across a small box gets a single point (id 0) up to 0.4 m outside the box's bounds.
 ///
-/// Where: `narrowphase/src/query/capsule_convex.rs`, `exact_core_distance` (the fallback when
+/// Where: `narrowphase/src/query/convex_capsule.rs`, `exact_core_distance` (the fallback when
 /// GJK's answer is not certified): the candidate pairs (core ends, core × each edge) competed
 /// on the core's separation along their direction; the box's parallel edges give the same
 /// direction and so the same separation, and the first edge won with its own closest core
@@ -99,7 +99,7 @@ fn capsule_cuboid_single_point_lies_on_the_cuboid() {
 /// normal of the nearest face (up to 2.6° away): 0.8 to 19 mm less depth than the overlap along
 /// that normal. Same cause as `face_axis_without_a_facing_face_keeps_points_and_depth_consistent`.
 ///
-/// Where: `narrowphase/src/query/capsule_convex.rs`, `penetrating`. Fixed: the face is clipped
+/// Where: `narrowphase/src/query/convex_capsule.rs`, `penetrating`. Fixed: the face is clipped
 /// against only when it faces the axis (within sin 10⁻⁴); otherwise one point at the core's
 /// deepest point along the axis.
 #[test]
@@ -132,7 +132,7 @@ fn capsule_hull_depth_is_the_overlap_along_the_normal() {
 /// triangle or a hull) got depths 3.23 m, 0.281 m and 2.79 m where the radius (3 m, 0.25 m,
 /// 0.75 m) is the least depth.
 ///
-/// Where: `narrowphase/src/query/capsule_convex.rs`, `exact_core_distance`: GJK's distance
+/// Where: `narrowphase/src/query/convex_capsule.rs`, `exact_core_distance`: GJK's distance
 /// (µm) was not certified, and the exact fallback took the direction of the nearest
 /// core–polyhedron pair, which at µm is rounding (separation −0.23 m, −2.04 m along it).
 /// Fixed: the segment–polyhedron SAT's best axis is a lower bound of the distance too, and
@@ -210,7 +210,7 @@ fn capsule_touching_a_polyhedron_gets_the_radius_as_depth() {
 /// Fuzz target `narrowphase`, input `capsule_hull_depth_minus_tol_separates`: a thin
 /// capsule (radius 5 cm) 8.6 mm from a hull got depth 43.0 mm where 41.4 mm is the least.
 ///
-/// Where: `narrowphase/src/query/capsule_convex.rs`, `exact_core_distance` (GJK uncertified):
+/// Where: `narrowphase/src/query/convex_capsule.rs`, `exact_core_distance` (GJK uncertified):
 /// the nearest pair was a hull edge nearly parallel to the core, whose closest points
 /// (`closest_points_segments`, the f32 parallel branch) and cross product were off, tilting
 /// the normal by 2.3 mrad. Fixed by the f64 closest points (see
@@ -256,7 +256,7 @@ fn capsule_along_a_hull_edge_gets_the_least_depth() {
 /// its depth (the overlap along that normal) was 1.1–1.4 mm more than the true one and moving
 /// B by depth − tol already separated the shapes.
 ///
-/// Where: `narrowphase/src/query/capsule_convex.rs`, `exact_core_distance` (GJK's answer was
+/// Where: `narrowphase/src/query/convex_capsule.rs`, `exact_core_distance` (GJK's answer was
 /// uncertified): the candidate pairs competed on their distance, and the corner at the edge's
 /// end, as near within f32 rounding (it is farther by the square of 0.25 mm), came first. The
 /// direction is now the candidate's along which the core separates most.
@@ -302,7 +302,7 @@ fn capsule_end_beside_a_cuboid_edge_gets_the_normal_across_the_edge() {
 /// triangle (world plane x = −3, corner at (−3, −3, −3)) and passes 4.85 mm beside it got the
 /// full radius as depth, as if the core touched the triangle.
 ///
-/// Where: `narrowphase/src/query/capsule_convex.rs`, the segment SAT. A triangle and a segment
+/// Where: `narrowphase/src/query/convex_capsule.rs`, the segment SAT. A triangle and a segment
 /// are both degenerate: with the core in the triangle's plane every candidate `du × e` is the
 /// triangle's normal, along which they overlap (separation 0), and the separating direction
 /// lies in the plane. A flat polyhedron's in-plane edge normals `n × e` and the core's

@@ -1,4 +1,4 @@
-//! Regressions of cuboid–cuboid tests and contacts (fuzz target `box_box`): the boolean
+//! Regressions of cuboid–cuboid tests and contacts (fuzz target `cuboid_cuboid`): the boolean
 //! test's slack for nearly parallel edges, least depths and the minimal axis for nearly
 //! parallel edges, edge contact points on both cuboids.
 //!
@@ -14,18 +14,18 @@ use tumble::math::{Isometry, Rotation, Vector};
 use tumble::narrowphase::query::{contact, intersection_test};
 use tumble::narrowphase::shape::{Cuboid, Shape};
 use tumble_tests::fuzz_checks::input::ShapeRecipe;
-use tumble_tests::fuzz_checks::oracle::{box_box_within_parallel_slack, sat_overlap, Geom};
+use tumble_tests::fuzz_checks::oracle::{cuboid_cuboid_within_parallel_slack, sat_overlap, Geom};
 use tumble_tests::fuzz_checks::{check_pair, PairCase};
 
-/// Fuzz target `box_box`, inputs `near_parallel_edges_touching_within_slack` (and `_2`) and
-/// `near_parallel_edges_asymmetric_within_slack` (902 of the 906 box_box crashes): two 6 m
+/// Fuzz target `cuboid_cuboid`, inputs `near_parallel_edges_touching_within_slack` (and `_2`) and
+/// `near_parallel_edges_asymmetric_within_slack` (902 of the 906 cuboid_cuboid crashes): two 6 m
 /// cubes, one turned almost exactly 90°, 1.4 mm apart, which `intersection_test` calls
 /// touching (and, for other inputs, touching in one order and apart in the other).
 ///
-/// Not a bug: `narrowphase/src/sat/box_box.rs` adds ε = `PARALLEL_EPSILON` to `|R|` so that
+/// Not a bug: `narrowphase/src/sat/cuboid_cuboid.rs` adds ε = `PARALLEL_EPSILON` to `|R|` so that
 /// near-parallel edges cannot fake a gap (Ericson RTCD §4.4.1, required by the issue), and
 /// that slack is ε·(sum of the half-extents involved) per face axis and the same over
-/// `sin θ` per edge axis (`fuzz_checks::oracle::box_box_within_parallel_slack` derives it). The
+/// `sin θ` per edge axis (`fuzz_checks::oracle::cuboid_cuboid_within_parallel_slack` derives it). The
 /// oracle was too strict; it now accepts "touching" only within that bound. This test shows
 /// both sides of it: the stored case is within the slack, and moved apart until it is not,
 /// the test reports the gap.
@@ -61,12 +61,12 @@ fn near_parallel_cuboids_touch_only_within_the_derived_slack() {
     assert!(gap < -1e-3, "the boxes are apart by {} m", -gap);
     assert_eq!(intersection_test(&pa, &cube, &pb, &cube), Ok(true));
     let tol = 1e-4 * (1.0 + 12.0);
-    assert!(box_box_within_parallel_slack(&he, &pa, &he, &pb, tol));
+    assert!(cuboid_cuboid_within_parallel_slack(&he, &pa, &he, &pb, tol));
     // Move B away along the separating axis, a millimetre at a time, until the gap exceeds the
     // slack: from there on the test must say apart.
     let mut moved = pb;
     let mut steps = 0;
-    while box_box_within_parallel_slack(&he, &pa, &he, &moved, tol) {
+    while cuboid_cuboid_within_parallel_slack(&he, &pa, &he, &moved, tol) {
         moved = Isometry::from_parts((moved.translation.vector + axis * 1e-3).into(), pb.rotation);
         steps += 1;
         assert!(steps < 1000, "the slack bound never ends");
@@ -75,7 +75,7 @@ fn near_parallel_cuboids_touch_only_within_the_derived_slack() {
     assert_eq!(intersection_test(&moved, &cube, &pa, &cube), Ok(false));
 }
 
-/// Fuzz target `box_box`, input `box_box/contact_depth_not_minimal_near_parallel_edges`
+/// Fuzz target `cuboid_cuboid`, input `cuboid_cuboid/contact_depth_not_minimal_near_parallel_edges`
 /// (3): a 6 m cube and a 6 × 2 × 2 m box whose edges are 7·10⁻⁴ rad from parallel get depth
 /// 1.47 mm where moving B by 0.02 mm along an edge × edge axis separates them.
 ///
@@ -88,12 +88,12 @@ fn near_parallel_cuboids_touch_only_within_the_derived_slack() {
 #[test]
 fn cuboid_contact_depth_is_minimal_for_nearly_parallel_edges() {
     check_pair(&stored_case(
-        "box_box",
+        "cuboid_cuboid",
         "contact_depth_not_minimal_near_parallel_edges",
     ));
 }
 
-/// Fuzz target `box_box`, input `box_box/contact_point_outside_small_box` (1): a 0.1 m
+/// Fuzz target `cuboid_cuboid`, input `cuboid_cuboid/contact_point_outside_small_box` (1): a 0.1 m
 /// cube on the face of a 6 m cube, turned so that its edge `a₁` is 1.1·10⁻³ rad from parallel
 /// to the big cube's edge `b₂`, gets one contact point 1.5 m away from the small cube (the
 /// midpoint of the two edges' closest points, id says edge × edge axis 5).
@@ -107,10 +107,13 @@ fn cuboid_contact_depth_is_minimal_for_nearly_parallel_edges() {
 /// rounding is no longer divided by `sin θ` and the face axis keeps its preference.
 #[test]
 fn cuboid_edge_contact_point_lies_on_both_cuboids() {
-    check_pair(&stored_case("box_box", "contact_point_outside_small_box"));
+    check_pair(&stored_case(
+        "cuboid_cuboid",
+        "contact_point_outside_small_box",
+    ));
 }
 
-/// Fuzz target `box_box`, input `box_box/contact_point_1_8mm_outside_a_plate` (1): a
+/// Fuzz target `cuboid_cuboid`, input `cuboid_cuboid/contact_point_1_8mm_outside_a_plate` (1): a
 /// 6 m cube lying almost flat (2·10⁻⁵ rad off) with one bottom edge across the end of a
 /// 0.1 m plate's top face got its contact point 1.8 mm beyond the plate's end.
 ///
@@ -123,7 +126,7 @@ fn cuboid_edge_contact_point_lies_on_both_cuboids() {
 /// dropped and the next best axis taken.
 #[test]
 fn cuboid_edge_contact_point_stays_on_a_thin_plate() {
-    let case = stored_case("box_box", "contact_point_1_8mm_outside_a_plate");
+    let case = stored_case("cuboid_cuboid", "contact_point_1_8mm_outside_a_plate");
     check_pair(&case);
     // The plate is axis-aligned: its contact points must lie in its box, to rounding.
     let (ShapeRecipe::Cuboid(hb), true) = (&case.b, case.pose_b.rotation.angle() == 0.0) else {
@@ -144,7 +147,7 @@ fn cuboid_edge_contact_point_stays_on_a_thin_plate() {
     }
 }
 
-/// Fuzz target `box_box` (28 inputs in 4 minutes, after the fix of
+/// Fuzz target `cuboid_cuboid` (28 inputs in 4 minutes, after the fix of
 /// `cuboid_edge_contact_point_stays_on_a_thin_plate`),
 /// inputs `nearly_parallel_edge_axis_dropped_depth_not_minimal` and
 /// `nearly_parallel_edge_axis_dropped_depth_asymmetric`: two 6 m cubes rotated 10⁻⁴ rad
@@ -162,6 +165,6 @@ fn nearly_parallel_cuboid_edges_keep_the_minimal_axis() {
         "nearly_parallel_edge_axis_dropped_depth_not_minimal",
         "nearly_parallel_edge_axis_dropped_depth_asymmetric",
     ] {
-        check_pair(&stored_case("box_box", name));
+        check_pair(&stored_case("cuboid_cuboid", name));
     }
 }

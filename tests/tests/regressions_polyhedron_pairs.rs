@@ -120,7 +120,7 @@ fn support_manifold_point_lies_on_both_shapes() {
 /// from the other shape, so the point lay off both shapes.
 ///
 /// Where: `narrowphase/src/query/convex_convex.rs`, `edge_manifold`, and
-/// `capsule_convex.rs`, `penetrating`. Fixed: the point is where the two support features
+/// `convex_capsule.rs`, `penetrating`. Fixed: the point is where the two support features
 /// meet seen along n (`narrowphase/src/contact/features.rs`), as for the support points.
 #[test]
 fn edge_contact_point_lies_on_both_shapes() {
@@ -165,7 +165,7 @@ fn nearly_coplanar_triangles_apart_are_apart() {
 ///   outside the hull's AABB.
 ///
 /// Where: `narrowphase/src/query/convex_convex.rs` (`meeting_point_of`) and
-/// `query/capsule_convex.rs` (the penetrating core's one-point fallbacks). Fixed: both shapes'
+/// `query/convex_capsule.rs` (the penetrating core's one-point fallbacks). Fixed: both shapes'
 /// features are their slices as thick as the penetration depth (corners in the slab plus the
 /// edges' crossings of its floor, `contact::features::support_slice`): A ∩ B lies in that
 /// slab, so the slices overlap seen along the normal and the point lies on both shapes.
@@ -398,7 +398,7 @@ fn hinged_triangles_sharing_an_edge_get_the_edge_axis() {
 /// The contact depth (1.836 m) was exact, but after moving the triangle by depth − tol along
 /// the normal `intersection_test` said "apart".
 ///
-/// Where: `narrowphase/src/sat/triangle_box.rs`, the triangle-normal axis. Its normal was
+/// Where: `narrowphase/src/sat/triangle_cuboid.rs`, the triangle-normal axis. Its normal was
 /// `(v1 − v0) × (v2 − v0)`, the two long, nearly parallel edges, whose f32 cross product can
 /// be turned from the true normal by up to ~10⁻² rad, and only `v0` was projected on it. The normal now
 /// comes from the two shorter edges and all three corners are projected.

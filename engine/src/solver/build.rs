@@ -169,8 +169,9 @@ pub(super) fn build_bundle(
         };
         (vel_a[l], vel_b[l]) = (body(a), body(b));
         normal[l] = cp.manifold.normal;
-        friction[l] = crate::Material::combine_friction(ma.friction, mb.friction);
-        restitution[l] = crate::Material::combine_restitution(ma.restitution, mb.restitution);
+        friction[l] = crate::material::Material::combine_friction(ma.friction, mb.friction);
+        restitution[l] =
+            crate::material::Material::combine_restitution(ma.restitution, mb.restitution);
     }
     let n = V4::from_lanes(|l| normal[l]);
     // `tangent_basis` of each lane's normal (the empty lanes' are not used: their rows and

@@ -120,8 +120,8 @@ fn very_heavy_bodies_make_finite_impulses() {
         });
     }
     let pair = ContactPair {
-        a: crate::BodyHandle::new(0, 0),
-        b: crate::BodyHandle::new(1, 0),
+        a: crate::handle::BodyHandle::new(0, 0),
+        b: crate::handle::BodyHandle::new(1, 0),
         manifold,
         impulses: [PointImpulse::default(); 4],
         touching: true,
@@ -177,8 +177,8 @@ fn overflow_colour_conserves_momentum() {
                 id: 0,
             });
             ContactPair {
-                a: crate::BodyHandle::new(0, 0),
-                b: crate::BodyHandle::new(i as u32, 0),
+                a: crate::handle::BodyHandle::new(0, 0),
+                b: crate::handle::BodyHandle::new(i as u32, 0),
                 manifold,
                 impulses: [PointImpulse::default(); 4],
                 touching: true,
@@ -269,8 +269,8 @@ proptest::proptest! {
                 }
                 ContactPair {
                     // Two different bodies.
-                    a: crate::BodyHandle::new(a % n, 0),
-                    b: crate::BodyHandle::new((a % n + 1 + b % (n - 1)) % n, 0),
+                    a: crate::handle::BodyHandle::new(a % n, 0),
+                    b: crate::handle::BodyHandle::new((a % n + 1 + b % (n - 1)) % n, 0),
                     manifold,
                     impulses: [PointImpulse::default(); 4],
                     touching: true,

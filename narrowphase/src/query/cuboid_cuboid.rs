@@ -1,4 +1,4 @@
-//! Box against box: the 15-axis SAT ([`crate::sat::box_box`]) for the boolean test, and a real
+//! Cuboid against cuboid: the 15-axis SAT ([`crate::sat::cuboid_cuboid`]) for the boolean test, and a real
 //! contact manifold for the contact query.
 //!
 //! Contact (Ericson RTCD §5.2.1 for the axes, the reference/incident face scheme of Box2D's
@@ -25,7 +25,7 @@
 use crate::contact::clipping::{reduce_to_four, ClipPolygon, MAX_CLIP_VERTICES};
 use crate::contact::{ContactPoint, Manifold};
 use crate::math::{Isometry, Matrix, Point, Real, Vector};
-use crate::sat::box_box::overlap_poses;
+use crate::sat::cuboid_cuboid::overlap_poses;
 use crate::simd::{vector, Fast, Lanes};
 
 /// Edge pairs whose cross product is shorter than this (sine of their angle) are skipped by
@@ -81,7 +81,7 @@ pub fn contact_cuboid_cuboid(
 }
 
 /// A box's pose as a rotation matrix (columns: the box's axes, world frame) and its centre
-/// (world, metres): the form the box–box contact works in. Callers that test one box against
+/// (world, metres): the form the cuboid–cuboid contact works in. Callers that test one box against
 /// several others build it once ([`BoxFrame::of`]) rather than once per pair.
 ///
 /// Stored as the three rows of the rotation, each padded with one coordinate of the centre

@@ -21,9 +21,9 @@
 //! | pair | boolean test | contact |
 //! |---|---|---|
 //! | ball–ball | squared distance | one point |
-//! | ball–box | closest point in the box frame, squared distance | one point (nearest face when inside) |
-//! | box–box | 15-axis SAT on the relative rotation (`sat::box_box`) | SAT + reference/incident face clipping, ≤ 4 points; edge–edge one point |
-//! | triangle–box | 13-axis SAT in the box frame (`sat::triangle_box`) | generic polyhedron SAT + clipping |
+//! | ball–cuboid | closest point in the box frame, squared distance | one point (nearest face when inside) |
+//! | cuboid–cuboid | 15-axis SAT on the relative rotation (`sat::cuboid_cuboid`) | SAT + reference/incident face clipping, ≤ 4 points; edge–edge one point |
+//! | triangle–cuboid | 13-axis SAT in the box frame (`sat::triangle_cuboid`) | generic polyhedron SAT + clipping |
 //! | triangle–triangle | 11-axis SAT, 17 when parallel (`sat::triangle_triangle`) | generic SAT + clipping (polyhedron path) |
 //! | capsule–ball, capsule–capsule | closest points of the cores | one point (two for parallel capsules) |
 //! | capsule–polyhedron (box, triangle, hull) | GJK distance of the core | GJK while apart, segment SAT once the core penetrates; two points on a face |
@@ -31,31 +31,33 @@
 //! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | generic SAT for the axis up to `SAT_MAX_FACES` faces; beyond, Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
 
 mod ball_ball;
-mod ball_convex;
 mod ball_cuboid;
-mod capsule_convex;
 mod capsule_round;
+mod convex_ball;
+mod convex_capsule;
 mod convex_convex;
 mod cuboid_cuboid;
 mod either_order;
 mod triangle_cuboid;
+mod triangle_triangle;
 
 pub use ball_ball::{contact_ball_ball, intersection_ball_ball};
-pub use ball_convex::{contact_convex_ball, intersection_convex_ball};
 pub use ball_cuboid::{
     contact_cuboid_ball, intersection_ball_aabb, intersection_ball_obb, intersection_cuboid_ball,
 };
-pub use capsule_convex::{contact_convex_capsule, intersection_convex_capsule};
 pub use capsule_round::{
     contact_capsule_ball, contact_capsule_capsule, intersection_capsule_ball,
     intersection_capsule_capsule, CapsuleCore,
 };
+pub use convex_ball::{contact_convex_ball, intersection_convex_ball};
+pub use convex_capsule::{contact_convex_capsule, intersection_convex_capsule};
 pub use convex_convex::{contact_convex_convex, intersection_convex_convex};
 pub use cuboid_cuboid::{
     contact_cuboid_cuboid, contact_cuboid_cuboid_frames, intersection_cuboid_cuboid, BoxFrame,
 };
 pub use either_order::{contact_any, intersects_any};
-pub use triangle_cuboid::{intersection_triangle_cuboid, intersection_triangle_triangle};
+pub use triangle_cuboid::intersection_triangle_cuboid;
+pub use triangle_triangle::intersection_triangle_triangle;
 
 use crate::contact::Manifold;
 use crate::math::{Isometry, Point, Real};

@@ -9,12 +9,12 @@
 //! test has.
 //!
 //! Which test is used for which pair:
-//! - [`box_box`]: two boxes, 15 axes on the relative rotation matrix, `|R| + ε` so that
+//! - [`cuboid_cuboid`]: two boxes, 15 axes on the relative rotation matrix, `|R| + ε` so that
 //!   near-parallel edge pairs cannot fake a gap (Ericson §4.4.1). Never projects corners.
-//!   Its plain boolean (`box_box::overlap_poses`, what `query::intersection_test` runs) takes
+//!   Its plain boolean (`cuboid_cuboid::overlap_poses`, what `query::intersection_test` runs) takes
 //!   the 15 axes three at a time without early exit, on three lanes of [`crate::simd`] (SSE on
 //!   x86_64, the project's one SIMD module, with a scalar twin).
-//! - [`triangle_box`]: 13 axes (3 box faces, the triangle normal, 9 edge × edge), in the box's
+//! - [`triangle_cuboid`]: 13 axes (3 box faces, the triangle normal, 9 edge × edge), in the box's
 //!   frame (Akenine-Möller's test, Ericson §5.2.9).
 //! - [`triangle_triangle`]: 11 axes (2 normals, 9 edge × edge), plus the 6 in-plane edge normals
 //!   when the triangles are coplanar, so degenerate cross products never decide alone.
@@ -32,11 +32,11 @@
 //! and tries it first (temporal coherence: a separated pair usually stays separated by the
 //! same axis).
 
-pub mod box_box;
 pub mod convex;
+pub mod cuboid_cuboid;
 pub mod gauss_map;
 mod pose;
-pub mod triangle_box;
+pub mod triangle_cuboid;
 pub mod triangle_triangle;
 
 use std::fmt;

@@ -151,9 +151,9 @@ impl Obb {
         (p - self.closest_point(p)).norm_squared()
     }
 
-    /// True when the two boxes overlap or touch (15-axis SAT, [`crate::sat::box_box`]).
+    /// True when the two boxes overlap or touch (15-axis SAT, [`crate::sat::cuboid_cuboid`]).
     pub fn intersects(&self, other: &Obb) -> bool {
-        crate::sat::box_box::obb_obb(self, other).is_none()
+        crate::sat::cuboid_cuboid::obb_obb(self, other).is_none()
     }
 
     /// The tight world-space AABB.

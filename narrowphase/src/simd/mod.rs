@@ -11,8 +11,8 @@
 //! - four lanes, [`F4`] with its mask [`M4`]: concrete types with operators (`+ − ·`, unary
 //!   `−`) and methods, for the solver, which solves four constraints of one colour at once (as
 //!   Box2D v3's `contact_solver.c` does with its `b2FloatW`, and rapier with its `SimdReal`);
-//! - three lanes, the `Lanes` trait: the SAT kernels (box–box and triangle–box boolean tests,
-//!   the box–box contact's axis search) and the ball–ball test are written once, generic over
+//! - three lanes, the `Lanes` trait: the SAT kernels (cuboid–cuboid and triangle–cuboid boolean tests,
+//!   the cuboid–cuboid contact's axis search) and the ball–ball test are written once, generic over
 //!   it, and run on `Fast` (the three-lane view of an [`F4`] on x86-64, lane 3 ignored) or
 //!   `Scalar` (three `Real`s). Being generic lets each kernel's tests run both backends side
 //!   by side on the same random inputs; the solver's code is not generic and only needs the
@@ -130,7 +130,7 @@ pub(crate) trait Lanes: Copy {
     /// (indices mod 3, `a = self`, `b = o`). (The three-permutation form
     /// `(a · b.next1() − a.next1() · b).next1()` gives the same bits with one permutation
     /// fewer when several cross products share `a`, but puts a permutation after the
-    /// products: in the relative pose, one uop fewer per box–box call ran 3 % slower in cache.)
+    /// products: in the relative pose, one uop fewer per cuboid–cuboid call ran 3 % slower in cache.)
     #[inline(always)]
     fn cross(self, o: Self) -> Self {
         self.next1().mul(o.next2()).sub(self.next2().mul(o.next1()))

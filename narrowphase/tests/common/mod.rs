@@ -142,7 +142,7 @@ pub fn brute_sat(
 }
 
 /// [`brute_sat`] for two boxes.
-pub fn brute_box_box(pa: &Isometry, ea: &Vector, pb: &Isometry, eb: &Vector) -> Real {
+pub fn brute_cuboid_cuboid(pa: &Isometry, ea: &Vector, pb: &Isometry, eb: &Vector) -> Real {
     let (aa, ab) = (box_axes(pa), box_axes(pb));
     brute_sat(
         &box_corners(pa, ea),

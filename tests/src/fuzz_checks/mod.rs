@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | [`check_shapes`] | `shapes` | every constructor on any bits: accepts exactly what its doc accepts, keeps its invariants |
 //! | [`check_narrowphase`] | `narrowphase` | `intersection_test` vs `contact` vs support-function SAT oracle, manifold conventions, minimal translation |
-//! | [`check_box_box`] | `box_box` | the same on two boxes, where the corner-based 15-axis SAT is exact |
+//! | [`check_cuboid_cuboid`] | `cuboid_cuboid` | the same on two boxes, where the corner-based 15-axis SAT is exact |
 //! | [`check_broadphase`] | `broadphase` | four structures vs an all-pairs model under arbitrary insert/move/remove/batch/bad input, `validate()` |
 //! | [`check_world`] | `world` | arbitrary world commands, `World::validate` after each, snapshot round trips |
 //! | [`check_snapshot`] | `snapshot` | `World::restore` on arbitrary and mutated bytes: error or a valid world, never a panic |
@@ -20,7 +20,7 @@ mod shapes;
 mod world;
 
 pub use broad::check_broadphase;
-pub use narrow::{check_box_box, check_narrowphase, check_pair, skip_open_bugs, PairCase};
+pub use narrow::{check_cuboid_cuboid, check_narrowphase, check_pair, skip_open_bugs, PairCase};
 pub use shapes::check_shapes;
 pub use world::{check_snapshot, check_world};
 
@@ -31,7 +31,7 @@ pub type Check = fn(&[u8]);
 pub const TARGETS: [(&str, Check); 6] = [
     ("shapes", check_shapes),
     ("narrowphase", check_narrowphase),
-    ("box_box", check_box_box),
+    ("cuboid_cuboid", check_cuboid_cuboid),
     ("broadphase", check_broadphase),
     ("world", check_world),
     ("snapshot", check_snapshot),

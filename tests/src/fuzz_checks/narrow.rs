@@ -19,13 +19,13 @@
 //!    report it; for exact pairs, an overlap above tol means the test is true;
 //! 6. swapping A and B gives the same test answer and the same depth.
 //!
-//! One stated exception: two boxes apart by less than the slack of the box–box test's
-//! `|R| + ε` guard (per axis, derived in [`super::oracle::box_box_within_parallel_slack`])
+//! One stated exception: two boxes apart by less than the slack of the cuboid–cuboid test's
+//! `|R| + ε` guard (per axis, derived in [`super::oracle::cuboid_cuboid_within_parallel_slack`])
 //! may be reported as touching by either or both orders of `intersection_test` (5 and 6).
 
 use super::input::{pose, shape_size, ShapeRecipe};
 use super::oracle::{
-    box_box_within_parallel_slack, cube_directions, overlap_along, sat_overlap, Geom,
+    cube_directions, cuboid_cuboid_within_parallel_slack, overlap_along, sat_overlap, Geom,
 };
 use arbitrary::{Arbitrary, Result, Unstructured};
 use tumble::math::{Isometry, Real, Translation, Vector};
@@ -89,7 +89,7 @@ pub fn check_narrowphase(data: &[u8]) {
 }
 
 /// Fuzz entry: two boxes, checked against the corner-based 15-axis SAT of the oracle.
-pub fn check_box_box(data: &[u8]) {
+pub fn check_cuboid_cuboid(data: &[u8]) {
     let mut u = Unstructured::new(data);
     if let Ok(case) = PairCase::draw(&mut u, true) {
         check_pair(&case);
@@ -188,10 +188,10 @@ pub fn check_pair(case: &PairCase) {
 
     let depth = man.as_ref().map(Manifold::depth);
     // Box–box: "touching" is by design allowed while every axis separates by at most the slack
-    // its |R| + ε guard adds (derived in `box_box_within_parallel_slack`).
+    // its |R| + ε guard adds (derived in `cuboid_cuboid_within_parallel_slack`).
     let within_slack = match (&case.a, &case.b) {
         (ShapeRecipe::Cuboid(ha), ShapeRecipe::Cuboid(hb)) => {
-            least < 0.0 && box_box_within_parallel_slack(ha, pa, hb, pb, tol)
+            least < 0.0 && cuboid_cuboid_within_parallel_slack(ha, pa, hb, pb, tol)
         }
         _ => false,
     };

@@ -13,7 +13,7 @@
 
 use super::input::ShapeRecipe;
 use tumble::math::{Isometry, Point, Real, Vector};
-use tumble::narrowphase::sat::box_box::PARALLEL_EPSILON;
+use tumble::narrowphase::sat::cuboid_cuboid::PARALLEL_EPSILON;
 
 /// A shape placed in the world, as the oracle sees it.
 #[derive(Clone, Debug)]
@@ -230,7 +230,7 @@ pub fn sat_overlap(a: &Geom, b: &Geom) -> (Real, Vector, bool) {
 
 /// How far apart two boxes can be while `intersection_test` still (by design) says they touch.
 ///
-/// The box–box test (`tumble::narrowphase::sat::box_box`, Ericson RTCD §4.4.1) takes the
+/// The cuboid–cuboid test (`tumble::narrowphase::sat::cuboid_cuboid`, Ericson RTCD §4.4.1) takes the
 /// projection radii with `|Rᵢⱼ| + ε` ([`PARALLEL_EPSILON`]) instead of `|Rᵢⱼ|`, so each radius
 /// is overestimated by ε times the sum of the half-extents it multiplies. Per candidate axis
 /// (`a₀..a₂`, `b₀..b₂` the boxes' unit axes, `e`, `f` their half-extents; `i₁, i₂` the other
@@ -249,7 +249,7 @@ pub fn sat_overlap(a: &Geom, b: &Geom) -> (Real, Vector, bool) {
 /// slack (plus the rounding tolerance `tol`). This function checks that.
 ///
 /// `(ha, pa)`, `(hb, pb)`: half-extents and poses; `tol`: the rounding tolerance of the check.
-pub fn box_box_within_parallel_slack(
+pub fn cuboid_cuboid_within_parallel_slack(
     ha: &Vector,
     pa: &Isometry,
     hb: &Vector,

@@ -16,10 +16,10 @@ pub fn stored_input(dir: &str, name: &str) -> Vec<u8> {
 }
 
 /// The pair case a stored fuzz input of `fuzz/regressions/<dir>/<name>` decodes to, as its
-/// target decodes it (`box_box` inputs draw boxes only).
+/// target decodes it (`cuboid_cuboid` inputs draw boxes only).
 pub fn stored_case(dir: &str, name: &str) -> PairCase {
     let data = stored_input(dir, name);
-    let boxes_only = dir.ends_with("box_box");
+    let boxes_only = dir.ends_with("cuboid_cuboid");
     PairCase::draw(&mut arbitrary::Unstructured::new(&data), boxes_only).expect("decodes")
 }
 

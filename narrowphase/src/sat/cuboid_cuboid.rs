@@ -1,4 +1,4 @@
-//! Box against box: the 15-axis separating axis test done the fast way (Ericson, RTCD §4.4.1).
+//! Cuboid against cuboid: the 15-axis separating axis test done the fast way (Ericson, RTCD §4.4.1).
 //!
 //! Everything happens in A's frame. `R[i][j] = aᵢ · bⱼ` is the rotation taking B's frame to
 //! A's, `t` is B's centre in A's frame. The radius of a box on an axis `L` is
@@ -22,7 +22,7 @@
 //! The edge axes are not normalised, so their slack is divided by their length
 //! `‖aᵢ × bⱼ‖ = sin θᵢⱼ`: millimetres for 6 m boxes with edges 10⁻³ rad from parallel. The test
 //! returns `true` ("touching") exactly when no axis separates the boxes by more than its slack.
-//! The box–box contact ([`crate::query::contact`]) does not add ε and has no such slack.
+//! The cuboid–cuboid contact ([`crate::query::contact`]) does not add ε and has no such slack.
 //!
 //! Candidate order (0-based index): faces of A `0, 1, 2`; faces of B `3, 4, 5`;
 //! edge `i` of A × edge `j` of B at `6 + 3i + j`.
@@ -33,7 +33,7 @@ use crate::math::{Isometry, Matrix, Real, Vector};
 use crate::shape::Obb;
 use crate::simd::{vector, Fast, Lanes};
 
-/// How many candidate axes the box–box test has.
+/// How many candidate axes the cuboid–cuboid test has.
 pub const AXIS_COUNT: u16 = 15;
 
 /// Added to every `|Rᵢⱼ|` (dimensionless, `Rᵢⱼ` being a cosine) so near-parallel edges cannot
@@ -49,7 +49,7 @@ pub fn axis_of_index(index: u16) -> SeparatingAxis {
     }
 }
 
-/// The index (0..15) of an axis kind, or None when it is not a box–box candidate.
+/// The index (0..15) of an axis kind, or None when it is not a cuboid–cuboid candidate.
 pub fn index_of_axis(axis: SeparatingAxis) -> Option<u16> {
     match axis {
         SeparatingAxis::FaceA(i) if i < 3 => Some(i),
@@ -180,7 +180,7 @@ pub(crate) fn overlap_matrix_with<L: Lanes>(
 /// Cost on x86_64: about 200 instructions (126 of them vector arithmetic, comparisons, masks
 /// and lane permutations), no data-dependent branch. The relative pose and the
 /// wrapped diagonals of `R` straight from its quaternion come from the pose helpers
-/// (`sat::pose::relative_pose`, which the triangle–box test uses too, and
+/// (`sat::pose::relative_pose`, which the triangle–cuboid test uses too, and
 /// `rotation_rows_and_columns`).
 /// Assumes unit quaternions, as [`Isometry`] guarantees. Differs from
 /// `overlap(R, t, ..)` with `R`, `t` from nalgebra's `inv_mul` only by rounding in `R` and
@@ -232,7 +232,7 @@ pub(crate) fn overlap_poses_with<L: Lanes>(
 /// permutations in the kernel: three for the diagonals (`c₂`, and `d₂`, `c₂` of `|R| + ε`),
 /// two for `t`, three for each half-extent (loading it, then its two other orders) and one
 /// for each of the two edge families `j ≠ i`. (Taking `R` as `d₀, d₁, d₂`, as the
-/// triangle–box test does, cost two more products in the pose and one more permutation
+/// triangle–cuboid test does, cost two more products in the pose and one more permutation
 /// here: 129 uops per call, in cache 4 % slower, median of 8 alternating runs. The layout
 /// before that, all on rows, rotated `R` and `|R| + ε` for every edge family: 22
 /// permutations, 8 more uops per call again, in cache 4 % slower again.)

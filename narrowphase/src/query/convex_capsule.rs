@@ -10,8 +10,8 @@
 //! When the normal is a face normal of the polyhedron (a capsule lying on a face), the core is
 //! clipped by the face's side planes and both ends become points, so the capsule does not rock.
 
-use super::ball_convex::{point_separation, CERTIFICATE};
 use super::capsule_round::{without_component, CapsuleCore};
+use super::convex_ball::{point_separation, CERTIFICATE};
 use super::convex_convex::face_towards;
 use crate::contact::closest::closest_points_segments;
 use crate::contact::features::{meeting_point, support_slice};
@@ -97,7 +97,7 @@ fn scale_of(posed: &Posed, cap: &CapsuleCore) -> Real {
 ///
 /// GJK's answer is kept when certified: its distance `d` is an upper bound of the true one and
 /// the separation of the core along its normal `n` a lower bound, so `d − sep(n) ≤
-/// CERTIFICATE · scale` (as for the sphere, [`super::ball_convex::CERTIFICATE`]) proves `n`.
+/// CERTIFICATE · scale` (as for the sphere, [`super::convex_ball::CERTIFICATE`]) proves `n`.
 /// Otherwise (GJK stopped early: long thin Minkowski differences round its simplex badly) the
 /// exact segment–polytope answer of [`exact_core_distance`] is used.
 fn core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Point)> {
@@ -126,7 +126,7 @@ fn core_distance(posed: &Posed, cap: &CapsuleCore) -> Option<(Real, Vector, Poin
 /// polyhedron, or a point of the segment and a point of an edge (a face parallel to the
 /// segment also has an end among its closest pairs, or a pair across one of the face's
 /// edges); so the nearest of the pairs (each end and its closest point of the polytope,
-/// [`super::ball_convex::point_separation`]; the segment and each edge) is a closest pair, and
+/// [`super::convex_ball::point_separation`]; the segment and each edge) is a closest pair, and
 /// its point of the core is returned. The returned direction and distance are the candidate
 /// direction (each pair's direction, exactly across both when the closest points are inside
 /// both, and the SAT's best axis) along which the core's separation is largest, and that

@@ -1,4 +1,4 @@
-//! Dense random triangle–box pairs in the neighbourhood of the fuzz input
+//! Dense random triangle–cuboid pairs in the neighbourhood of the fuzz input
 //! `cuboid_triangle_sliver_depth_minus_tol_separates`: triangles with one tiny edge
 //! (3·10⁻⁷..10⁻³ m) and two long ones, against boxes, overlapping or near touching, checked by
 //! the narrow-phase fuzz oracle (`check_pair`: the depth − tol / depth + tol probes along the

@@ -83,7 +83,7 @@ use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::Obb;
 use crate::simd::{vector, Fast, Lanes};
 
-/// How many candidate axes the triangle–box test has.
+/// How many candidate axes the triangle–cuboid test has.
 pub const AXIS_COUNT: u16 = 13;
 
 /// `1 − 2⁻²⁰` (exact; about `(1 + 10⁻⁶)⁻¹`): the corners are scaled by `WIDEN / e`, which

@@ -1,2 +1,0 @@
-#![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tumble_tests::fuzz_checks::check_box_box(data));
