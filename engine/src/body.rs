@@ -1,7 +1,7 @@
 //! Bodies: kinds, the builder users make them with, the stored state, and the read-only view.
 
 use crate::error::{check_isometry, check_vector, WorldError};
-use crate::material::Material;
+use crate::material::{CombineRule, Material};
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{Isometry, Matrix, Real, Rotation, Vector};
 use tumble_narrowphase::shape::Shape;
@@ -113,6 +113,18 @@ impl BodyBuilder {
     /// Restitution in `[0, 1]`.
     pub fn restitution(mut self, e: Real) -> Self {
         self.material.restitution = e;
+        self
+    }
+
+    /// How its friction combines with another body's (default: geometric mean).
+    pub fn friction_combine(mut self, rule: CombineRule) -> Self {
+        self.material.friction_combine = rule;
+        self
+    }
+
+    /// How its restitution combines with another body's (default: maximum).
+    pub fn restitution_combine(mut self, rule: CombineRule) -> Self {
+        self.material.restitution_combine = rule;
         self
     }
 

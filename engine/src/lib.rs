@@ -72,7 +72,7 @@ pub use contact::ContactInfo;
 pub use error::WorldError;
 pub use events::{Advance, Event, StepReport};
 pub use handle::BodyHandle;
-pub use material::Material;
+pub use material::{CombineRule, Material};
 pub use pose::interpolate_pose;
 pub use query::{ray_shape, RayCastHit};
 pub use stage::{Stage, StageTimes};

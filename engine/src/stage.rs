@@ -7,7 +7,7 @@ use std::time::Duration;
 /// [`Stage::UpdateBroadPhase`] and then [`Stage::FindPairs`], and then [`Stage::NarrowPhase`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stage {
-    /// Gravity and user forces into velocities (semi-implicit Euler), and the non-finite check.
+    /// Previous poses kept, the gyroscopic term of the angular velocities, the non-finite check.
     IntegrateVelocities,
     /// The broad phase's pairs of overlapping boxes, mapped to bodies, filtered, sorted and
     /// matched with last step's contact cache.
@@ -15,13 +15,12 @@ pub enum Stage {
     /// Exact contacts of the candidate pairs (parallel), warm-start impulses carried over,
     /// sensor overlaps.
     NarrowPhase,
-    /// The velocity solve: constraints built and coloured, warm start, iterations with the
-    /// push-out bias.
+    /// The sub-stepped solve: constraints built and coloured; per substep gravity and forces,
+    /// warm start, the passes with the push-out bias, positions, relaxation; restitution;
+    /// velocities and impulses stored.
     Solve,
-    /// Velocities into positions and rotations.
+    /// The bodies moved by what the substeps summed.
     IntegratePositions,
-    /// Relaxation without the bias, restitution, impulses stored for the next step.
-    Relax,
     /// Continuous collision: time of impact for fast bodies.
     Ccd,
     /// The non-finite check of the final state, contact and sensor events, counts.
@@ -33,7 +32,7 @@ pub enum Stage {
 
 impl Stage {
     /// Number of stages.
-    pub const COUNT: usize = 9;
+    pub const COUNT: usize = 8;
 
     /// Every stage, in execution order.
     pub const fn all() -> [Stage; Stage::COUNT] {
@@ -43,7 +42,6 @@ impl Stage {
             Stage::NarrowPhase,
             Stage::Solve,
             Stage::IntegratePositions,
-            Stage::Relax,
             Stage::Ccd,
             Stage::Finalize,
             Stage::UpdateBroadPhase,
@@ -58,7 +56,6 @@ impl Stage {
             Stage::NarrowPhase => "narrow_phase",
             Stage::Solve => "solve",
             Stage::IntegratePositions => "integrate_positions",
-            Stage::Relax => "relax",
             Stage::Ccd => "ccd",
             Stage::Finalize => "finalize",
             Stage::UpdateBroadPhase => "update_broad_phase",

@@ -20,6 +20,7 @@ use crate::contact::{validate_manifold, ContactInfo};
 use crate::error::{check_isometry, check_vector, WorldError};
 use crate::events::{Advance, Event, StepReport};
 use crate::handle::BodyHandle;
+use crate::material::{CombineRule, Material};
 use crate::pose::interpolate_pose;
 use crate::proxies::BodyProxies;
 use crate::stage::StageTimes;
@@ -315,6 +316,46 @@ impl World {
         check_vector("linear velocity", &v)?;
         self.movable(h)?.linvel = v;
         self.refresh_proxy(h)
+    }
+
+    /// Sets a body's friction coefficient (dimensionless, ≥ 0) from the next step on. Errors on
+    /// a negative or non-finite value or a stale handle, changing nothing.
+    pub fn set_friction(&mut self, h: BodyHandle, friction: Real) -> Result<(), WorldError> {
+        self.set_surface(h, |m| m.friction = friction)
+    }
+
+    /// Sets a body's restitution (in `[0, 1]`) from the next step on. Errors on a value outside
+    /// `[0, 1]` or a stale handle, changing nothing.
+    pub fn set_restitution(&mut self, h: BodyHandle, restitution: Real) -> Result<(), WorldError> {
+        self.set_surface(h, |m| m.restitution = restitution)
+    }
+
+    /// Sets how a body's friction and restitution combine with another's (see
+    /// [`CombineRule`]), from the next step on.
+    pub fn set_combine_rules(
+        &mut self,
+        h: BodyHandle,
+        friction: CombineRule,
+        restitution: CombineRule,
+    ) -> Result<(), WorldError> {
+        self.set_surface(h, |m| {
+            m.friction_combine = friction;
+            m.restitution_combine = restitution;
+        })
+    }
+
+    /// Changes body `h`'s material by `change`, if the result is valid.
+    fn set_surface(
+        &mut self,
+        h: BodyHandle,
+        change: impl FnOnce(&mut Material),
+    ) -> Result<(), WorldError> {
+        let b = self.get_mut(h)?;
+        let mut m = b.material;
+        change(&mut m);
+        m.validate()?;
+        b.material = m;
+        Ok(())
     }
 
     /// Sets the angular velocity (world, rad/s) of a dynamic or kinematic body.

@@ -2,6 +2,7 @@
 //! Cholesky factor of its inverse inertia (`BodyMass`), and their four-lane loads.
 
 use super::lanes::{transpose, F4, LANES, M3W, V4};
+use crate::material::Material;
 use tumble_narrowphase::math::{Matrix, Real, Vector};
 
 /// Velocity of a body as the solver sees it (indexed by body slot; one extra zero body at the
@@ -31,6 +32,15 @@ impl SolverBody {
             lin: [v.x, v.y, v.z, 0.0],
             ang: [w.x, w.y, w.z, 0.0],
         }
+    }
+
+    /// Marks an acceleration as that of a body without a contact this step (`free`): its
+    /// positions then take the exact free-flight step `Δx = v₀·h + ½·a·h²` rather than the
+    /// symplectic `v₁·h = v₀·h + a·h²`, which would lose `½·a·h` of height per second of flight
+    /// (a bouncing ball a little lower at each apex).
+    #[inline]
+    pub fn set_free_flight(&mut self, free: bool) {
+        self.lin[3] = if free { 1.0 } else { 0.0 };
     }
 
     /// Linear velocity of the centre of mass, m/s, world frame.
@@ -66,9 +76,8 @@ pub(crate) struct BodyMass {
     pub(super) rows: [[Real; 4]; 3],
     /// 1/kg.
     pub inv_mass: Real,
-    /// The body's friction and restitution coefficients (before combining with another's).
-    pub friction: Real,
-    pub restitution: Real,
+    /// The body's surface: its friction and restitution and how they combine with another's.
+    pub material: Material,
     /// Whether the slot holds a body, and whether the solver may change its velocity.
     pub live: bool,
     pub dynamic: bool,
@@ -85,22 +94,20 @@ impl BodyMass {
             [0.0, 0.0, 1.0, 0.0],
         ],
         inv_mass: 0.0,
-        friction: 0.0,
-        restitution: 0.0,
+        material: Material::EMPTY,
         live: false,
         dynamic: false,
         spin: false,
     };
 
     /// A live body of inverse mass `inv_mass` (1/kg), inverse inertia `inv_inertia` about its
-    /// centre of mass `com` (both world frame), with its material's `friction` and
-    /// `restitution`; `dynamic` when the solver may change its velocity.
+    /// centre of mass `com` (both world frame), with its `material`; `dynamic` when the solver
+    /// may change its velocity.
     pub fn new(
         inv_mass: Real,
         inv_inertia: &Matrix,
         com: &Vector,
-        friction: Real,
-        restitution: Real,
+        material: &Material,
         dynamic: bool,
     ) -> Self {
         let factor = if dynamic {
@@ -114,8 +121,7 @@ impl BodyMass {
         Self {
             rows: [row(0), row(1), row(2)],
             inv_mass,
-            friction,
-            restitution,
+            material: *material,
             live: true,
             dynamic,
             spin,

@@ -3,12 +3,13 @@
 
 use super::body::{mass_lanes, velocity_lanes, BodyMass, SolverBody};
 use super::bundle::{
-    tangent_lanes, Bundle, BundleHead, Constraints, PointState, PointW, RowW, NO_PAIR,
+    tangent_lanes, Bundle, BundleHead, Constraints, PointState, PointW, RowW, TangentW, NO_PAIR,
 };
 use super::colour::Colouring;
 use super::lanes::{prefetch, transpose, F4, LANES, M4, V4};
 use super::shared::PointsPtr;
 use crate::contact::ContactPair;
+use crate::material::Material;
 use rayon::prelude::*;
 use tumble_narrowphase::math::{Real, Vector};
 
@@ -60,6 +61,8 @@ pub(super) fn build(colouring: &Colouring, cons: &mut Constraints, ctx: &BuildCo
 pub(super) struct BuildContext<'a> {
     pub(super) contacts: &'a [ContactPair],
     pub(super) bodies: &'a [SolverBody],
+    /// Accelerations of the bodies over the step (world frame, as `bodies`).
+    pub(super) accel: &'a [SolverBody],
     pub(super) masses: &'a [BodyMass],
     pub(super) restitution_threshold: Real,
     pub(super) zero: u32,
@@ -132,6 +135,8 @@ pub(super) fn build_bundle(
     let mut mass_b: [&BodyMass; LANES] = [&BodyMass::DEAD; LANES];
     let mut vel_a = [SolverBody::ZERO; LANES];
     let mut vel_b = [SolverBody::ZERO; LANES];
+    let mut acc_a = [SolverBody::ZERO; LANES];
+    let mut acc_b = [SolverBody::ZERO; LANES];
     let mut normal = [Vector::zeros(); LANES];
     let mut friction = [0.0; LANES];
     let mut restitution = [0.0; LANES];
@@ -168,10 +173,16 @@ pub(super) fn build_bundle(
                 .unwrap_or(SolverBody::ZERO)
         };
         (vel_a[l], vel_b[l]) = (body(a), body(b));
+        let acc = |i: u32| {
+            ctx.accel
+                .get(i as usize)
+                .copied()
+                .unwrap_or(SolverBody::ZERO)
+        };
+        (acc_a[l], acc_b[l]) = (acc(a), acc(b));
         normal[l] = cp.manifold.normal;
-        friction[l] = crate::material::Material::combine_friction(ma.friction, mb.friction);
-        restitution[l] =
-            crate::material::Material::combine_restitution(ma.restitution, mb.restitution);
+        friction[l] = Material::combine_friction(&ma.material, &mb.material);
+        restitution[l] = Material::combine_restitution(&ma.material, &mb.material);
     }
     let n = V4::from_lanes(|l| normal[l]);
     // `tangent_basis` of each lane's normal (the empty lanes' are not used: their rows and
@@ -187,6 +198,11 @@ pub(super) fn build_bundle(
     let (va, wa) = velocity_lanes(&vel_a);
     let (vb, wb) = velocity_lanes(&vel_b);
     let dv = vb - va;
+    // The normal acceleration of B relative to A (linear; positive when they accelerate
+    // apart).
+    let (aa, _) = velocity_lanes(&acc_a);
+    let (ab, _) = velocity_lanes(&acc_b);
+    let an = n.dot(&(ab - aa));
     let threshold = F4::splat(-ctx.restitution_threshold);
     let mut approaching = M4::from_array([false; LANES]);
     for (k, (w, state)) in points.iter_mut().zip(states.iter_mut()).enumerate() {
@@ -218,16 +234,40 @@ pub(super) fn build_bundle(
         let (ra, rb) = (p - com_a, p - com_b);
         let row = |d: &V4| RowW::new(&ra, &rb, d, inv_mass, (&ua, spin_a), (&ub, spin_b), keep);
         let (normal, cross_a, cross_b) = row(&n);
+        let (t1, t2) = (row(&t[0]).0, row(&t[1]).0);
+        // The friction block: `k_ij = (t_i·t_j)/m + (Lᵀ(r × t_i))·(Lᵀ(r × t_j))` summed over the
+        // spinning bodies (`t₁·t₂ = 0`); zero in lanes without a point `k`.
+        let spin_dot = |x: &RowW, y: &RowW| {
+            spin_a.select(x.ang_a.dot(&y.ang_a), F4::ZERO)
+                + spin_b.select(x.ang_b.dot(&y.ang_b), F4::ZERO)
+        };
+        let tk = [
+            keep.select(inv_mass + spin_dot(&t1, &t1), F4::ZERO),
+            keep.select(inv_mass + spin_dot(&t2, &t2), F4::ZERO),
+            keep.select(spin_dot(&t1, &t2), F4::ZERO),
+        ];
+        let tangent = |r: RowW| TangentW {
+            ang_a: r.ang_a,
+            ang_b: r.ang_b,
+        };
         // The relative normal velocity `n·(vb − va) + (rb × n)·wb − (ra × n)·wa` (world
         // angular velocities).
-        let vn0 = n.dot(&dv) + cross_b.dot(&wb) - cross_a.dot(&wa);
+        let vn_start = n.dot(&dv) + cross_b.dot(&wb) - cross_a.dot(&wa);
+        // The approach speed at impact: a point apart by `sep > 0` and approaching, while
+        // gravity and forces speed it up, closes faster when it touches than at the start of
+        // the step (`vn² + 2·(−aₙ)·sep`, the speed after falling the gap), and that speed is
+        // what restitution must give back.
+        let closing = F4::ZERO.gt(vn_start).and(sep.gt(F4::ZERO));
+        let at_impact = (vn_start * vn_start - (an + an) * sep).max(F4::ZERO).sqrt();
+        let vn0 = closing.select(F4::ZERO - at_impact, vn_start);
         approaching = approaching.or(keep.and(threshold.gt(vn0)));
         // Lanes without a point `k` are zero (no select needed when every lane has one).
         let all = keep.all();
         let kept = |x: F4| if all { x } else { keep.select(x, F4::ZERO) };
         *w = PointW {
             normal,
-            tangent: [row(&t[0]).0, row(&t[1]).0],
+            tangent: [tangent(t1), tangent(t2)],
+            tk,
             sep: kept(sep),
             vn0: kept(vn0),
         };

@@ -77,13 +77,32 @@ impl RowW {
     }
 }
 
+/// The angular parts of a friction row of a contact point, four lanes (see [`RowW`]; the
+/// effective masses of the two friction rows are solved together, from [`PointW::tk`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TangentW {
+    pub(super) ang_a: V4,
+    pub(super) ang_b: V4,
+}
+
+impl TangentW {
+    /// Relative velocity along the row (see [`RowW::velocity`]).
+    #[inline(always)]
+    pub(super) fn velocity(&self, lin: F4, wa: &V4, wb: &V4) -> F4 {
+        lin + self.ang_b.dot(wb) - self.ang_a.dot(wa)
+    }
+}
+
 /// What the passes only read of point `k` of the four constraints of a [`Bundle`] (structure
 /// of arrays; lanes whose constraint has fewer points are zero). What they change is in the
 /// [`PointState`] of the same index.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PointW {
     pub(super) normal: RowW,
-    pub(super) tangent: [RowW; 2],
+    pub(super) tangent: [TangentW; 2],
+    /// The friction block `K = J·M⁻¹·Jᵀ` of the two tangent rows, 1/kg: `[k₁₁, k₂₂, k₁₂]`
+    /// (how an impulse along one tangent changes the relative velocity along each).
+    pub(super) tk: [F4; 3],
     /// Separation at the start of the step, metres (negative when penetrating).
     pub(super) sep: F4,
     /// Relative normal velocity at the start of the step, m/s (for restitution).

@@ -1,12 +1,14 @@
-//! The contact solver: sequential impulses with accumulated, warm-started impulses and soft
-//! contacts, after Catto ("Iterative Dynamics with Temporal Coherence", GDC 2005; "Fast and
-//! Simple Physics using Sequential Impulses", GDC 2006) and Box2D v3's soft step ("Solver2D",
-//! 2024), with one substep.
+//! The contact solver: Box2D v3's sub-stepped soft step (Catto, "Solver2D", 2024) with
+//! accumulated, warm-started sequential impulses (Catto, "Iterative Dynamics with Temporal
+//! Coherence", GDC 2005; "Fast and Simple Physics using Sequential Impulses", GDC 2006).
+//! Collision detection runs once per step; the solver splits the step into `substeps` of
+//! `h = dt/substeps` and keeps the contacts' Jacobians for all of them, recomputing only each
+//! point's separation from how far its bodies moved.
 //!
 //! Per step:
-//! 1. **colour**: greedy graph colouring so that no two constraints of one colour share a
-//!    dynamic body. Within a colour, constraints are sorted by decreasing point count and
-//!    grouped four by four into `Bundle`s, solved together lane by lane with four-wide
+//! 1. **colour** (`colour`): greedy graph colouring so that no two constraints of one colour
+//!    share a dynamic body. Within a colour, constraints are sorted by decreasing point count
+//!    and grouped four by four into `Bundle`s, solved together lane by lane with four-wide
 //!    arithmetic (`lanes`: SSE2 on x86-64, a scalar twin elsewhere; the layout follows Box2D
 //!    v3's `contact_solver.c` and rapier's wide constraints). Every pass below walks the
 //!    colours in order, and a colour's bundles may run in parallel: they touch disjoint dynamic
@@ -14,48 +16,55 @@
 //!    constraints one by one (the order within a colour does not matter, and each lane does
 //!    the scalar arithmetic in the scalar order). Constraints the 64 colours cannot place go to
 //!    an overflow colour, one per bundle, solved serially;
-//! 2. **build**: one constraint per touching pair (up to 4 points), built four at a time, one
-//!    constraint per lane (the arithmetic in lanes, as in the passes below); per point and per
-//!    direction (normal, two tangents) the angular Jacobians `r × d` of the anchors relative to
-//!    the centres of mass in scaled form `Lᵀ(r × d)`, where `I⁻¹ = L·Lᵀ` (Cholesky) and the
-//!    passes work on scaled angular velocities `L⁻¹·w` (see `BodyMass`: one vector per body and
-//!    row serves both reading velocities and applying impulses, where Box2D v3 and rapier store
-//!    `r × d` and `I⁻¹(r × d)`: 432 bytes per bundle point), and the
-//!    effective mass (capped at `MAX_EFFECTIVE_MASS` so impulses stay finite), so that the
-//!    passes below need no cross or matrix products; the approach speed `vn0` (for
+//! 2. **build** (`build`): one constraint per touching pair (up to 4 points), built four at a
+//!    time, one constraint per lane; per point the normal row and the two friction rows, with
+//!    the angular Jacobians `r × d` of the anchors relative to the centres of mass in scaled
+//!    form `Lᵀ(r × d)`, where `I⁻¹ = L·Lᵀ` (Cholesky) and the passes work on scaled angular
+//!    velocities `L⁻¹·w` (see `BodyMass`: one vector per body and row serves both reading
+//!    velocities and applying impulses, where Box2D v3 and rapier store `r × d` and
+//!    `I⁻¹(r × d)`), the normal's effective mass (capped at `MAX_EFFECTIVE_MASS` so impulses
+//!    stay finite) and the friction block `K` of the two tangent rows, so that the passes need
+//!    no cross or matrix products; the separation, the approach speed at impact `vn0` (for
 //!    restitution), and last step's impulses matched by feature id (or, when the narrow phase
 //!    changed reference face, by the nearest old point within 2 cm). A bundle's points live in
 //!    two buffers as structures of arrays (point `k` of the four lanes), each bundle owning a
-//!    disjoint range of both: the rows the passes only read (`PointW`) and, on a cache line
-//!    of their own, the impulses they write (`PointState`). The passes read body velocities
-//!    only (`SolverBody`, 32 bytes, loaded into lanes by one transpose); masses and inertias
-//!    are folded into the constraint rows. The passes are bound by memory traffic, so a
-//!    `Bundle` holds only what they read (three cache lines; the tangents are recomputed from
-//!    the normal), and each pass solves two bundles of a colour in lockstep, point by point:
-//!    each bundle's points are one chain of dependent operations, and two interleaved chains
-//!    hide each other's latencies (each does exactly what it would alone);
-//! 3. **warm start**: angular velocities to scaled form, then apply last step's accumulated
-//!    impulses;
-//! 4. **solve** (`solver_iterations` times): friction, clamped to the Coulomb disc
-//!    `|jt| ≤ μ·jn`, then the normal impulse, accumulated and clamped `jn ≥ 0`. A point with a
-//!    gap `s > 0` is speculative: the solver lets the bodies approach by at most `s` this step
-//!    (`vn ≥ −s/dt`). A penetrating point is pushed out by a soft constraint (spring of
-//!    `contact_hertz`, damping ratio `contact_damping_ratio`, push speed capped);
-//! 5. angular velocities back to the world frame (positions are integrated by the world), and
-//!    to scaled form again;
-//! 6. **relax** (`relax_iterations` times): the same without the push-out bias, so the push-out
-//!    velocity does not survive the step (no energy gain from overlap);
-//! 7. **restitution**: for points that approached faster than `restitution_threshold` and took
-//!    an impulse, `vn ← −e·vn0`; angular velocities back to the world frame;
-//! 8. **store**: accumulated impulses go back into the contact cache for the next step,
+//!    disjoint range of both: the rows the passes only read (`PointW`) and, on a cache line of
+//!    their own, the impulses they write (`PointState`). The passes read body velocities only
+//!    (`SolverBody`, 32 bytes, loaded into lanes by one transpose), and, in the passes that need
+//!    the separation, how far the bodies moved (`deltas`, the same layout). The passes are bound
+//!    by memory traffic, so a `Bundle` holds only what they read (the tangents are recomputed
+//!    from the normal), and each pass solves two bundles of a colour in lockstep, point by
+//!    point: each bundle's points are one chain of dependent operations, and two interleaved
+//!    chains hide each other's latencies (each does exactly what it would alone);
+//! 3. angular velocities and accelerations to scaled form; then per substep:
+//!    - **velocities**: `v += a·h` from gravity and user forces (dynamic bodies);
+//!    - **warm start**: apply the accumulated impulses (last substep's, or last step's);
+//!    - **solve** (`solver_iterations` times): friction, then the normal impulse, accumulated
+//!      and clamped `jn ≥ 0`. Friction opposes the tangent velocity `u` itself: the impulse
+//!      `−α·u` with `α = |u|²/(uᵀKu)` stops the bodies along `u` (rapier's 3D friction), then
+//!      the accumulated friction is clamped to the Coulomb disc `|jt| ≤ μ·jn`. The separation
+//!      now is `s = s₀ + (Δxb − Δxa)·n + (rb × n)·Δθb − (ra × n)·Δθa` (anchors moved with their
+//!      bodies, to first order in the rotation). A point with `s > 0` is speculative: the
+//!      bodies may close at most `s` this substep (`vn ≥ −s/h`). A penetrating point is pushed
+//!      out by a soft constraint (spring of `contact_hertz`, twice as stiff against static and
+//!      kinematic bodies, both capped at a quarter of the substep rate; damping ratio
+//!      `contact_damping_ratio`; push speed capped at `max_push_velocity`);
+//!    - **positions**: `Δx += v·h`, `Δθ̃ += w̃·h` (for a body without a contact this step, the
+//!      exact free-flight step `(v − ½·a·h)·h`);
+//!    - **relax** (`relax_iterations` times): the solve without the push-out bias, so the
+//!      push-out velocity does not survive the substep (no energy gain from overlap);
+//! 4. **restitution** (`restitution_iterations` times): for points that approached faster than
+//!    `restitution_threshold` and took an impulse, `vn ← −e·vn0`; more than one pass lets
+//!    simultaneous impacts share the bounce; angular velocities and rotation deltas back to
+//!    the world frame. The world then moves each body by its deltas;
+//! 5. **store**: accumulated impulses go back into the contact cache for the next step,
 //!    walking the bundles in order (each contact pair is one lane of one bundle).
 //!
-//! **Threads.** On a pool of one thread the passes run as plain loops. On more, each of
-//! `Solver::solve_velocities` and `Solver::relax_and_restitute` is one parallel region
-//! (`stages`, after Box2D v3's solver stages): its conversions of the angular velocities and
-//! every colour of every pass are stages, run in order, each split into blocks (whole
-//! bundles, about `CHUNK_POINTS` points; bodies, for a conversion; the overflow colour is one
-//! block, so it runs on one thread) that the pool's threads claim through atomic flags. A
+//! **Threads.** On a pool of one thread the passes run as plain loops. On more,
+//! `Solver::solve` is one parallel region (`stages`, after Box2D v3's solver stages): its
+//! per-body stages and every colour of every pass of every substep are stages, run in order,
+//! each split into blocks (whole bundles, about `CHUNK_POINTS` points; bodies, for a per-body
+//! stage; the overflow colour is one block, so it runs on one thread) that the pool's threads claim through atomic flags. A
 //! thread finishing a stage waits until every block of it is done before starting the next:
 //! the count of finished blocks is raised with Release and read with Acquire, so a colour's
 //! writes to the bodies and points are visible to every thread that runs the next colour (see
@@ -65,7 +74,7 @@
 //! stretch of each colour in every pass (`stages`), and `colour` sorts each colour by body-slot
 //! region (one region per thread) so that this stretch touches the same bodies from colour to
 //! colour: a body then mostly stays in one core's cache instead of moving to the other core
-//! at every colour (boxes 10k on 2 threads: 5.2 → 4.3 ms for the solver stage). `build` builds
+//! at every colour. `build` builds
 //! region by region too, region 0 on the calling thread. Which thread runs a block changes
 //! nothing: within a colour every bundle touches its own bodies and points, and the order
 //! within a colour does not matter, so results are bit-identical for any thread count.
@@ -140,9 +149,8 @@ pub(crate) struct Solver {
 /// One stage of the parallel passes.
 #[derive(Clone, Copy, Debug)]
 enum Job {
-    /// The angular velocities of bodies `block·CONVERT_BLOCK..` (up to `bodies`), to scaled
-    /// form (`scale`) or back (see [`BodyMass`]).
-    Convert { scale: bool, bodies: usize },
+    /// `op` on bodies `block·CONVERT_BLOCK..` (up to `bodies`).
+    Bodies { op: BodyOp, bodies: usize },
     /// `pass` over the bundles `start..end` (one colour), `per_block` bundles per block.
     Pass {
         pass: Pass,
@@ -150,6 +158,76 @@ enum Job {
         end: usize,
         per_block: usize,
     },
+}
+
+/// What a per-body stage of [`Solver::solve`] does to each body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BodyOp {
+    /// Angular velocities and accelerations to scaled form.
+    Scale,
+    /// `v += a·h` (dynamic bodies).
+    Velocities,
+    /// `Δx += v·h`, `Δθ̃ += w̃·h` (see [`integrate_position`]).
+    Positions,
+    /// Angular velocities and rotation deltas back to the world frame.
+    Unscale,
+}
+
+/// One step of [`Solver::solve`]'s sequence: a per-body stage or a pass over the bundles.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Bodies(BodyOp),
+    Pass(Pass),
+}
+
+/// `op` on one body (mass properties `m`, velocity `v`, acceleration `a`, delta `d`) for a
+/// substep of `h` seconds.
+#[inline(always)]
+fn body_op(
+    op: BodyOp,
+    m: &BodyMass,
+    v: &mut SolverBody,
+    a: &mut SolverBody,
+    d: &mut SolverBody,
+    h: Real,
+) {
+    match op {
+        BodyOp::Scale => {
+            v.ang = m.scale_angular(v.ang);
+            a.ang = m.scale_angular(a.ang);
+        }
+        BodyOp::Velocities => {
+            if m.dynamic {
+                integrate_velocity(v, a, h);
+            }
+        }
+        BodyOp::Positions => integrate_position(d, v, a, h),
+        BodyOp::Unscale => {
+            v.ang = m.unscale_angular(v.ang);
+            d.ang = m.unscale_angular(d.ang);
+        }
+    }
+}
+
+/// `v += a·h`, linear and (scaled) angular.
+#[inline(always)]
+fn integrate_velocity(v: &mut SolverBody, a: &SolverBody, h: Real) {
+    for k in 0..3 {
+        v.lin[k] += a.lin[k] * h;
+        v.ang[k] += a.ang[k] * h;
+    }
+}
+
+/// `Δx += v·h`, `Δθ̃ += w̃·h`; for a body in free flight (see
+/// [`SolverBody::set_free_flight`]) `Δx += (v − ½·a·h)·h`, the exact step under a constant
+/// acceleration.
+#[inline(always)]
+fn integrate_position(d: &mut SolverBody, v: &SolverBody, a: &SolverBody, h: Real) {
+    let half_free = 0.5 * a.lin[3] * h;
+    for k in 0..3 {
+        d.lin[k] += (v.lin[k] - a.lin[k] * half_free) * h;
+        d.ang[k] += v.ang[k] * h;
+    }
 }
 
 impl Solver {
@@ -169,14 +247,15 @@ impl Solver {
 
     /// Fills the bundles made by [`Solver::colour`], in parallel, with the constraints of the
     /// contact pairs `contacts` (the pairs given to `colour`, in the same order), four at a
-    /// time (see [`build::build`]). `bodies` are the velocities before the solve (indexed by
-    /// slot, as [`Solver::masses`]); `zero` is the index of the zero body that empty lanes
+    /// time (see [`build::build`]). `bodies` are the velocities before the solve and `accel`
+    /// the accelerations over the step (indexed by slot, as [`Solver::masses`]); `zero` is the index of the zero body that empty lanes
     /// point at; points approaching faster than `restitution_threshold` (m/s) may bounce.
     #[inline(never)]
     pub fn build(
         &mut self,
         contacts: &[ContactPair],
         bodies: &[SolverBody],
+        accel: &[SolverBody],
         restitution_threshold: Real,
         zero: u32,
     ) {
@@ -190,6 +269,7 @@ impl Solver {
         let ctx = BuildContext {
             contacts,
             bodies,
+            accel,
             masses: &self.masses,
             restitution_threshold,
             zero,
@@ -197,77 +277,76 @@ impl Solver {
         build::build(&self.colouring, &mut self.constraints, &ctx);
     }
 
-    /// Runs the whole velocity solve that precedes position integration: warm start, then
-    /// `iterations` biased passes.
+    /// The sub-stepped soft step (Box2D v3's solver; Catto, "Solver2D", 2024) over every
+    /// constraint: per substep of `h = dt/substeps`, velocities from the accelerations
+    /// (`v += a·h`), warm start, the biased passes, positions (`Δx += v·h`, `Δθ̃ += w̃·h`), the
+    /// relaxation passes; after the last substep, the restitution passes.
+    ///
+    /// `bodies` are the velocities (world frame in and out), `accel` the accelerations of the
+    /// dynamic bodies (world frame in; scaled in place), `deltas` receive how far each body
+    /// moved during the step (`lin`: its centre of mass, metres; `ang`: its rotation vector,
+    /// radians, world frame, the sum of `w·h`); all indexed by slot, with the zero body last.
+    /// Serially on a pool of one thread or when no colour is worth sharing, else in one
+    /// parallel region (see the module docs).
     #[inline(never)]
-    pub fn solve_velocities(
+    pub fn solve(
         &mut self,
         bodies: &mut [SolverBody],
+        accel: &mut [SolverBody],
+        deltas: &mut [SolverBody],
         p: &SolverParams,
-        iterations: u32,
-    ) {
-        let passes = std::iter::once(Pass::WarmStart).chain((0..iterations).map(|_| Pass::Solve));
-        self.solve_passes(bodies, p, passes);
-    }
-
-    /// The passes after position integration: relaxation and restitution.
-    #[inline(never)]
-    pub fn relax_and_restitute(
-        &mut self,
-        bodies: &mut [SolverBody],
-        p: &SolverParams,
-        iterations: u32,
-    ) {
-        let passes = (0..iterations)
-            .map(|_| Pass::Relax)
-            .chain(std::iter::once(Pass::Restitution));
-        self.solve_passes(bodies, p, passes);
-    }
-
-    /// Angular velocities to scaled form, then `passes` in order, then angular velocities back
-    /// to the world frame: serially on a pool of one thread or when no colour is worth sharing,
-    /// else in one parallel region (see the module docs).
-    fn solve_passes(
-        &mut self,
-        bodies: &mut [SolverBody],
-        p: &SolverParams,
-        passes: impl Iterator<Item = Pass> + Clone,
     ) {
         if !self.built {
             debug_assert!(false, "solving before building");
             return;
         }
-        if bodies.len() < self.body_bound {
+        let n = bodies.len();
+        if n < self.body_bound || accel.len() < n || deltas.len() < n {
             debug_assert!(false, "fewer bodies than the bundles name");
             return;
         }
+        deltas.fill(SolverBody::ZERO);
         let threads = rayon::current_num_threads();
-        if threads > 1 && self.plan(passes.clone(), bodies.len()) {
-            self.run_stages(bodies, p, threads);
+        if threads > 1 && self.plan(p, n) {
+            self.run_stages(bodies, accel, deltas, p, threads);
             return;
         }
-        self.convert_angular(bodies, BodyMass::scale_angular);
-        for pass in passes {
-            self.run(bodies, p, pass);
+        for step in Self::passes(p) {
+            match step {
+                Step::Bodies(op) => self.for_each_body(bodies, accel, deltas, op, p.h),
+                Step::Pass(pass) => self.run(bodies, deltas, p, pass),
+            }
         }
-        self.convert_angular(bodies, BodyMass::unscale_angular);
     }
 
-    /// Plans the stages of [`Solver::solve_passes`] for `passes` over `n_bodies` bodies;
-    /// whether some colour is large enough to share between threads.
-    fn plan(&mut self, passes: impl Iterator<Item = Pass>, n_bodies: usize) -> bool {
+    /// The passes of one step, in order (see [`Solver::solve`]).
+    fn passes(p: &SolverParams) -> impl Iterator<Item = Step> {
+        let substep = std::iter::once(Step::Bodies(BodyOp::Velocities))
+            .chain(std::iter::once(Step::Pass(Pass::WarmStart)))
+            .chain((0..p.iterations).map(|_| Step::Pass(Pass::Solve)))
+            .chain(std::iter::once(Step::Bodies(BodyOp::Positions)))
+            .chain((0..p.relax_iterations).map(|_| Step::Pass(Pass::Relax)));
+        std::iter::once(Step::Bodies(BodyOp::Scale))
+            .chain((0..p.substeps).flat_map(move |_| substep.clone()))
+            .chain((0..p.restitution_iterations).map(|_| Step::Pass(Pass::Restitution)))
+            .chain(std::iter::once(Step::Bodies(BodyOp::Unscale)))
+    }
+
+    /// Plans the stages of [`Solver::solve`] over `n_bodies` bodies; whether some colour is
+    /// large enough to share between threads.
+    fn plan(&mut self, p: &SolverParams, n_bodies: usize) -> bool {
         let bodies = self.masses.len().min(n_bodies);
-        let convert_blocks = bodies.div_ceil(CONVERT_BLOCK);
+        let body_blocks = bodies.div_ceil(CONVERT_BLOCK);
         self.stages.clear();
-        self.stages.push(
-            Job::Convert {
-                scale: true,
-                bodies,
-            },
-            convert_blocks,
-        );
         let mut worth = false;
-        for pass in passes {
+        for step in Self::passes(p) {
+            let pass = match step {
+                Step::Bodies(op) => {
+                    self.stages.push(Job::Bodies { op, bodies }, body_blocks);
+                    continue;
+                }
+                Step::Pass(pass) => pass,
+            };
             for colour in 0..self.colouring.bundle_starts.len().saturating_sub(1) {
                 let (start, end) = (
                     self.colouring.bundle_starts[colour],
@@ -293,20 +372,22 @@ impl Solver {
                 self.stages.push(job, (end - start).div_ceil(per_block));
             }
         }
-        self.stages.push(
-            Job::Convert {
-                scale: false,
-                bodies,
-            },
-            convert_blocks,
-        );
         worth
     }
 
     /// Runs the planned stages on up to `threads` threads of the current pool (the caller
-    /// has checked that `bodies` holds every slot the bundles name).
-    fn run_stages(&mut self, bodies: &mut [SolverBody], p: &SolverParams, threads: usize) {
+    /// has checked that the three arrays hold every slot the bundles name).
+    fn run_stages(
+        &mut self,
+        bodies: &mut [SolverBody],
+        accel: &mut [SolverBody],
+        deltas: &mut [SolverBody],
+        p: &SolverParams,
+        threads: usize,
+    ) {
         let ptr = BodiesPtr(bodies.as_mut_ptr());
+        let acc = BodiesPtr(accel.as_mut_ptr());
+        let dlt = BodiesPtr(deltas.as_mut_ptr());
         let pts = PointsPtr::of(&mut self.constraints);
         let (bundles, masses) = (&self.constraints.bundles, &self.masses);
         // The overflow colour's bundles may share bodies: never two at a time.
@@ -317,19 +398,15 @@ impl Solver {
             .copied()
             .unwrap_or(0);
         self.stages.run(threads, |job, block| match *job {
-            Job::Convert { scale, bodies } => {
+            Job::Bodies { op, bodies } => {
                 let from = block * CONVERT_BLOCK;
                 for i in from..(from + CONVERT_BLOCK).min(bodies) {
                     let Some(m) = masses.get(i) else { break };
-                    // SAFETY: `i` is below `bodies`, at most the array's length (`plan`);
-                    // this block alone touches bodies `from..from + CONVERT_BLOCK` during this
-                    // stage (see `BodiesPtr`).
-                    let b = unsafe { &mut *ptr.at(i) };
-                    b.ang = if scale {
-                        m.scale_angular(b.ang)
-                    } else {
-                        m.unscale_angular(b.ang)
-                    };
+                    // SAFETY: `i` is below `bodies`, at most the arrays' length (`plan`, and
+                    // `solve` checked the three lengths); this block alone touches body `i` of
+                    // the three arrays during this stage (see `BodiesPtr`).
+                    let (v, a, d) = unsafe { (&mut *ptr.at(i), &mut *acc.at(i), &mut *dlt.at(i)) };
+                    body_op(op, m, v, a, d, p.h);
                 }
             }
             Job::Pass {
@@ -341,7 +418,7 @@ impl Solver {
                 let from = start + block * per_block;
                 let to = (from + per_block).min(end);
                 let block = bundles.get(from..to).unwrap_or_default();
-                solve_bundles(block, start < overflow, ptr, pts, p, pass);
+                solve_bundles(block, start < overflow, ptr, dlt, pts, p, pass);
             }
         });
     }
@@ -363,18 +440,23 @@ impl Solver {
         }
     }
 
-    /// Applies `f` (to or from scaled angular velocities, see [`BodyMass`]) to the angular
-    /// velocity of every body with mass properties, in parallel (each body on its own).
-    fn convert_angular(
+    /// [`body_op`] `op` on every body with mass properties, in parallel (each body on its
+    /// own).
+    fn for_each_body(
         &self,
         bodies: &mut [SolverBody],
-        f: impl Fn(&BodyMass, [Real; 4]) -> [Real; 4] + Sync,
+        accel: &mut [SolverBody],
+        deltas: &mut [SolverBody],
+        op: BodyOp,
+        h: Real,
     ) {
         bodies
             .par_iter_mut()
+            .zip(accel.par_iter_mut())
+            .zip(deltas.par_iter_mut())
             .zip(self.masses.par_iter())
             .with_min_len(1024)
-            .for_each(|(b, m)| b.ang = f(m, b.ang));
+            .for_each(|(((v, a), d), m)| body_op(op, m, v, a, d, h));
     }
 
     /// Calls `f(&mut items[pair], k, result)` for point `k` of the constraint of every contact
@@ -432,8 +514,15 @@ impl Solver {
 
     /// One pass over every bundle, colour after colour, on the calling thread (the caller has
     /// checked that `bodies` holds every slot the bundles name).
-    fn run(&mut self, bodies: &mut [SolverBody], p: &SolverParams, pass: Pass) {
+    fn run(
+        &mut self,
+        bodies: &mut [SolverBody],
+        deltas: &mut [SolverBody],
+        p: &SolverParams,
+        pass: Pass,
+    ) {
         let ptr = BodiesPtr(bodies.as_mut_ptr());
+        let dlt = BodiesPtr(deltas.as_mut_ptr());
         let pts = PointsPtr::of(&mut self.constraints);
         for colour in 0..self.colouring.bundle_starts.len().saturating_sub(1) {
             let (start, end) = (
@@ -442,7 +531,7 @@ impl Solver {
             );
             let bundles = self.constraints.bundles.get(start..end).unwrap_or_default();
             // The overflow colour's bundles may share bodies: never two at a time.
-            solve_bundles(bundles, colour < COLOURS, ptr, pts, p, pass);
+            solve_bundles(bundles, colour < COLOURS, ptr, dlt, pts, p, pass);
         }
     }
 }

@@ -36,10 +36,25 @@ impl Softness {
 /// Parameters shared by every constraint during one step.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SolverParams {
+    /// Length of one substep, seconds.
+    pub h: Real,
+    /// `1/h`.
     pub inv_h: Real,
+    /// Substeps per step, ≥ 1.
+    pub substeps: u32,
+    /// Biased passes per substep, ≥ 1.
+    pub iterations: u32,
+    /// Relaxation passes (without the push-out bias) per substep.
+    pub relax_iterations: u32,
+    /// Restitution passes after the last substep.
+    pub restitution_iterations: u32,
+    /// Contact softness between two dynamic bodies, stepped with `h`.
     pub soft: Softness,
+    /// Contact softness against a static or kinematic body (twice as stiff), stepped with `h`.
+    pub static_soft: Softness,
     /// Penetration left uncorrected, metres (keeps resting contacts from jittering).
     pub allowed_penetration: Real,
+    /// Largest push-out speed, m/s.
     pub max_push: Real,
     pub restitution_threshold: Real,
 }

@@ -2,9 +2,9 @@
 //! lockstep.
 
 use super::body::{velocity_lanes, SolverBody};
-use super::bundle::{tangent_lanes, Bundle, PointState, PointW, RowW, Spin};
+use super::bundle::{tangent_lanes, Bundle, PointState, PointW, RowW, Spin, MAX_EFFECTIVE_MASS};
 use super::lanes::{transpose, F4, LANES, M4, V4};
-use super::params::{Pass, SolverParams};
+use super::params::{Pass, Softness, SolverParams};
 use super::shared::{BodiesPtr, PointsPtr};
 
 /// The velocities of the two bodies of each lane.
@@ -16,6 +16,14 @@ pub(super) struct Velocities {
 }
 
 impl Velocities {
+    /// All four lanes at rest.
+    pub(super) const ZERO: Velocities = Velocities {
+        va: V4::ZERO,
+        wa: V4::ZERO,
+        vb: V4::ZERO,
+        wb: V4::ZERO,
+    };
+
     /// Applies impulse `d` (per lane, N·s) along `dir` to B and its opposite to A, through
     /// `row`'s angular terms; only in the lanes of `mask` when there is one.
     #[inline(always)]
@@ -74,6 +82,7 @@ pub(super) fn solve_bundles(
     bundles: &[Bundle],
     pairs: bool,
     ptr: BodiesPtr,
+    deltas: BodiesPtr,
     pts: PointsPtr,
     p: &SolverParams,
     pass: Pass,
@@ -81,8 +90,8 @@ pub(super) fn solve_bundles(
     if !pairs {
         for bd in bundles {
             match bd.spin_all {
-                true => solve_one::<true>(bd, ptr, pts, p, pass),
-                false => solve_one::<false>(bd, ptr, pts, p, pass),
+                true => solve_one::<true>(bd, ptr, deltas, pts, p, pass),
+                false => solve_one::<false>(bd, ptr, deltas, pts, p, pass),
             }
         }
         return;
@@ -90,14 +99,14 @@ pub(super) fn solve_bundles(
     for two in bundles.chunks(2) {
         match *two {
             [ref a, ref b] => match (a.spin_all, b.spin_all) {
-                (true, true) => solve_two::<true, true>(a, b, ptr, pts, p, pass),
-                (true, false) => solve_two::<true, false>(a, b, ptr, pts, p, pass),
-                (false, true) => solve_two::<false, true>(a, b, ptr, pts, p, pass),
-                (false, false) => solve_two::<false, false>(a, b, ptr, pts, p, pass),
+                (true, true) => solve_two::<true, true>(a, b, ptr, deltas, pts, p, pass),
+                (true, false) => solve_two::<true, false>(a, b, ptr, deltas, pts, p, pass),
+                (false, true) => solve_two::<false, true>(a, b, ptr, deltas, pts, p, pass),
+                (false, false) => solve_two::<false, false>(a, b, ptr, deltas, pts, p, pass),
             },
             [ref a] => match a.spin_all {
-                true => solve_one::<true>(a, ptr, pts, p, pass),
-                false => solve_one::<false>(a, ptr, pts, p, pass),
+                true => solve_one::<true>(a, ptr, deltas, pts, p, pass),
+                false => solve_one::<false>(a, ptr, deltas, pts, p, pass),
             },
             _ => {}
         }
@@ -109,13 +118,15 @@ pub(super) fn solve_bundles(
 pub(super) fn solve_one<const SPIN_ALL: bool>(
     bd: &Bundle,
     ptr: BodiesPtr,
+    deltas: BodiesPtr,
     pts: PointsPtr,
     p: &SolverParams,
     pass: Pass,
 ) {
     // SAFETY: see `Open::new`; the bundle is alone.
-    if let Some(mut a) = unsafe { Open::<SPIN_ALL>::new(bd, ptr, pts, pass) } {
-        lockstep(&mut a, &mut Idle, &PassConsts::new(p, pass), pass);
+    let c = PassConsts::new(p, pass);
+    if let Some(mut a) = unsafe { Open::<SPIN_ALL>::new(bd, ptr, deltas, pts, pass, &c) } {
+        lockstep(&mut a, &mut Idle, &c, pass);
         // SAFETY: see `Open::close`.
         unsafe { a.close(ptr) };
     }
@@ -128,19 +139,20 @@ pub(super) fn solve_two<const SA: bool, const SB: bool>(
     a: &Bundle,
     b: &Bundle,
     ptr: BodiesPtr,
+    deltas: BodiesPtr,
     pts: PointsPtr,
     p: &SolverParams,
     pass: Pass,
 ) {
     // SAFETY: see `Open::new`: the two bundles are of one colour (not the overflow), so they
     // touch disjoint dynamic bodies and their own points.
+    let c = PassConsts::new(p, pass);
     let (oa, ob) = unsafe {
         (
-            Open::<SA>::new(a, ptr, pts, pass),
-            Open::<SB>::new(b, ptr, pts, pass),
+            Open::<SA>::new(a, ptr, deltas, pts, pass, &c),
+            Open::<SB>::new(b, ptr, deltas, pts, pass, &c),
         )
     };
-    let c = PassConsts::new(p, pass);
     // SAFETY (the `close` calls): see `Open::close`.
     match (oa, ob) {
         (Some(mut x), Some(mut y)) => {
@@ -198,9 +210,10 @@ pub(super) fn lockstep(a: &mut impl Chain, b: &mut impl Chain, c: &PassConsts, p
 /// What a pass needs of [`SolverParams`], in lanes.
 pub(super) struct PassConsts {
     pub(super) speculative_bias: F4,
-    pub(super) soft_bias: F4,
-    pub(super) soft_mass: F4,
-    pub(super) soft_impulse: F4,
+    /// Softness between dynamic bodies: bias rate, mass scale, impulse scale.
+    pub(super) soft: [F4; 3],
+    /// Softness against a static or kinematic body.
+    pub(super) static_soft: [F4; 3],
     pub(super) allowed: F4,
     pub(super) max_push: F4,
     pub(super) use_bias: bool,
@@ -211,20 +224,21 @@ impl PassConsts {
     #[inline(always)]
     pub(super) fn new(p: &SolverParams, pass: Pass) -> Self {
         let use_bias = pass == Pass::Solve;
-        let (soft_bias, soft_mass, soft_impulse) = if use_bias {
-            (
-                F4::splat(p.soft.bias_rate),
-                F4::splat(p.soft.mass_scale),
-                F4::splat(p.soft.impulse_scale),
-            )
-        } else {
-            (F4::ZERO, F4::splat(1.0), F4::ZERO)
+        let lanes = |s: &Softness| {
+            if use_bias {
+                [
+                    F4::splat(s.bias_rate),
+                    F4::splat(s.mass_scale),
+                    F4::splat(s.impulse_scale),
+                ]
+            } else {
+                [F4::ZERO, F4::splat(1.0), F4::ZERO]
+            }
         };
         Self {
             speculative_bias: F4::splat(p.inv_h),
-            soft_bias,
-            soft_mass,
-            soft_impulse,
+            soft: lanes(&p.soft),
+            static_soft: lanes(&p.static_soft),
             allowed: F4::splat(p.allowed_penetration),
             max_push: F4::splat(-p.max_push),
             use_bias,
@@ -277,6 +291,14 @@ pub(super) struct Open<'a, const SPIN_ALL: bool> {
     pub(super) tangents: [V4; 2],
     /// Which bodies spin (unused when `SPIN_ALL`).
     pub(super) spin: Spin,
+    /// How far the bodies moved since the start of the step (solve and relax passes; zero
+    /// in the others): `ddp = Δxb − Δxa`, and the (scaled) rotation vectors `Δθ̃a`, `Δθ̃b`,
+    /// so that a point's separation now is `sep + row.velocity(n·ddp, Δθ̃a, Δθ̃b)` (the
+    /// anchors moved with the bodies, to first order in the rotation).
+    pub(super) moved: Velocities,
+    /// The lanes' softness (bias rate, mass scale, impulse scale): stiffer where a body is
+    /// static or kinematic.
+    pub(super) soft: [F4; 3],
 }
 
 impl<'a, const SPIN_ALL: bool> Open<'a, SPIN_ALL> {
@@ -292,8 +314,10 @@ impl<'a, const SPIN_ALL: bool> Open<'a, SPIN_ALL> {
     pub(super) unsafe fn new(
         bd: &'a Bundle,
         ptr: BodiesPtr,
+        deltas: BodiesPtr,
         pts: PointsPtr,
         pass: Pass,
+        c: &PassConsts,
     ) -> Option<Self> {
         if pass == Pass::Restitution && bd.restitution.eq(F4::ZERO).all() {
             return None;
@@ -304,14 +328,28 @@ impl<'a, const SPIN_ALL: bool> Open<'a, SPIN_ALL> {
             debug_assert!(false, "bundle points out of bounds");
             return None;
         };
-        let gather = |idx: &[u32; LANES]| -> (V4, V4) {
+        let gather = |ptr: BodiesPtr, idx: &[u32; LANES]| -> (V4, V4) {
             // SAFETY: the caller's guarantee.
             velocity_lanes(&std::array::from_fn(|l| unsafe {
                 *ptr.at(idx[l] as usize)
             }))
         };
-        let (va, wa) = gather(&bd.a);
-        let (vb, wb) = gather(&bd.b);
+        let (va, wa) = gather(ptr, &bd.a);
+        let (vb, wb) = gather(ptr, &bd.b);
+        let moved = if matches!(pass, Pass::Solve | Pass::Relax) {
+            let (da, ta) = gather(deltas, &bd.a);
+            let (db, tb) = gather(deltas, &bd.b);
+            Velocities {
+                va: da,
+                wa: ta,
+                vb: db,
+                wb: tb,
+            }
+        } else {
+            Velocities::ZERO
+        };
+        let both_dynamic = M4::from_array(std::array::from_fn(|l| bd.write_a[l] && bd.write_b[l]));
+        let soft = std::array::from_fn(|i| both_dynamic.select(c.soft[i], c.static_soft[i]));
         let spin = if SPIN_ALL {
             Spin {
                 a: M4::from_array([true; LANES]),
@@ -327,6 +365,8 @@ impl<'a, const SPIN_ALL: bool> Open<'a, SPIN_ALL> {
             vel: Velocities { va, wa, vb, wb },
             tangents: tangent_lanes(&bd.normal),
             spin,
+            moved,
+            soft,
         })
     }
 
@@ -408,8 +448,21 @@ impl<const SPIN_ALL: bool> Chain for Open<'_, SPIN_ALL> {
         let [r1, r2] = &cp.tangent;
         let max_f = bd.friction * st.jn;
         let old = st.jt;
-        let n0 = old[0] - r1.mass * r1.velocity(t1.dot(&dvl), &vel.wa, &vel.wb);
-        let n1 = old[1] - r2.mass * r2.velocity(t2.dot(&dvl), &vel.wa, &vel.wb);
+        // The tangent velocity `u` and the impulse `−α·u` against it that stops the bodies
+        // along `u` (`uᵀ(u − α·K·u) = 0`): friction opposes the sliding direction itself,
+        // whatever the coupling of the two tangent rows (rapier's 3D friction; solving the two
+        // rows apart skews the impulse towards the row of larger effective mass).
+        let u0 = r1.velocity(t1.dot(&dvl), &vel.wa, &vel.wb);
+        let u1 = r2.velocity(t2.dot(&dvl), &vel.wa, &vel.wb);
+        let [k11, k22, k12] = cp.tk;
+        let uu = u0 * u0 + u1 * u1;
+        let uku = k11 * u0 * u0 + k22 * u1 * u1 + (k12 + k12) * u0 * u1;
+        let alpha = uku
+            .gt(F4::ZERO)
+            .select(uu.div(uku), F4::ZERO)
+            .min(F4::splat(MAX_EFFECTIVE_MASS));
+        let n0 = old[0] - alpha * u0;
+        let n1 = old[1] - alpha * u1;
         // Clamp to the Coulomb disc `|jt| ≤ μ·jn`.
         let mag2 = n0 * n0 + n1 * n1;
         let clamp = mag2.gt(max_f * max_f);
@@ -438,18 +491,22 @@ impl<const SPIN_ALL: bool> Chain for Open<'_, SPIN_ALL> {
         let vn = cp
             .normal
             .velocity(n_.dot(&(vel.vb - vel.va)), &vel.wa, &vel.wb);
-        let s = cp.sep;
-        // A speculative point (s > 0) may close the gap this step, no more; a penetrating one
-        // is pushed out softly (only in the biased passes).
+        // The separation now: at the start of the step, plus how far the anchors moved apart
+        // along the normal since.
+        let m = &self.moved;
+        let s = cp.sep + cp.normal.velocity(n_.dot(&(m.vb - m.va)), &m.wa, &m.wb);
+        // A speculative point (s > 0) may close the gap this substep, no more; a penetrating
+        // one is pushed out softly (only in the biased passes).
         let speculative = s.gt(F4::ZERO);
+        let [soft_bias, soft_mass, soft_impulse] = self.soft;
         let push = if c.use_bias {
-            (c.soft_bias * (s + c.allowed).min(F4::ZERO)).max(c.max_push)
+            (soft_bias * (s + c.allowed).min(F4::ZERO)).max(c.max_push)
         } else {
             F4::ZERO
         };
         let bias = speculative.select(s * c.speculative_bias, push);
-        let mass_scale = speculative.select(F4::splat(1.0), c.soft_mass);
-        let impulse_scale = speculative.select(F4::ZERO, c.soft_impulse);
+        let mass_scale = speculative.select(F4::splat(1.0), soft_mass);
+        let impulse_scale = speculative.select(F4::ZERO, soft_impulse);
         let imp = -cp.normal.mass * mass_scale * (vn + bias) - impulse_scale * st.jn;
         let new = (st.jn + imp).max(F4::ZERO);
         let d = new - st.jn;

@@ -4,14 +4,22 @@ use super::body::{cholesky_upper, mat_mul, mat_vec};
 use super::bundle::{tangent_basis, NO_PAIR};
 use super::lanes::V4;
 use super::*;
+use crate::material::Material;
 use tumble_narrowphase::math::Matrix;
 
-/// The step parameters of the solver tests: 60 Hz, contact softness 30 Hz with damping
+/// The step parameters of the solver tests: 60 Hz in four substeps, contact softness 30 Hz with damping
 /// ratio 10, 5 mm allowed penetration, push-out at most 3 m/s, restitution above 1 m/s.
 fn test_params() -> SolverParams {
+    let h = 1.0 / 240.0;
     SolverParams {
-        inv_h: 60.0,
-        soft: Softness::new(30.0, 10.0, 1.0 / 60.0),
+        h,
+        inv_h: 1.0 / h,
+        substeps: 4,
+        iterations: 1,
+        relax_iterations: 1,
+        restitution_iterations: 1,
+        soft: Softness::new(30.0, 10.0, h),
+        static_soft: Softness::new(60.0, 10.0, h),
         allowed_penetration: 0.005,
         max_push: 3.0,
         restitution_threshold: 1.0,
@@ -97,8 +105,7 @@ fn very_heavy_bodies_make_finite_impulses() {
             1.0e-38,
             &(Matrix::identity() * 1.0e-38),
             &at,
-            0.5,
-            0.5,
+            &Material::new(1.0, 0.5, 0.5).unwrap(),
             true,
         )
     };
@@ -127,10 +134,11 @@ fn very_heavy_bodies_make_finite_impulses() {
         touching: true,
     };
     solver.colour(std::slice::from_ref(&pair), 2, |_| true);
-    solver.build(&[pair], &bodies, 1.0, 2);
+    solver.build(&[pair], &bodies, &[SolverBody::ZERO; 3], 1.0, 2);
     let p = test_params();
-    solver.solve_velocities(&mut bodies, &p, 4);
-    solver.relax_and_restitute(&mut bodies, &p, 1);
+    let mut accel = vec![SolverBody::ZERO; bodies.len()];
+    let mut deltas = vec![SolverBody::ZERO; bodies.len()];
+    solver.solve(&mut bodies, &mut accel, &mut deltas, &p);
     let mut seen = [0usize];
     solver.store_results(&mut seen, |seen, _, r| {
         *seen += 1;
@@ -156,7 +164,15 @@ fn overflow_colour_conserves_momentum() {
     let at = |i: usize| Vector::new(i as Real * 0.1, if i == 0 { 0.0 } else { 1.0 }, 0.0);
     let mut solver = Solver {
         masses: (0..n)
-            .map(|i| BodyMass::new(1.0, &Matrix::identity(), &at(i), 0.5, 0.0, true))
+            .map(|i| {
+                BodyMass::new(
+                    1.0,
+                    &Matrix::identity(),
+                    &at(i),
+                    &Material::new(1.0, 0.5, 0.0).unwrap(),
+                    true,
+                )
+            })
             .collect(),
         ..Solver::default()
     };
@@ -192,10 +208,12 @@ fn overflow_colour_conserves_momentum() {
     let overflow =
         solver.colouring.bundle_starts[COLOURS + 1] - solver.colouring.bundle_starts[COLOURS];
     assert_eq!(overflow, spokes - COLOURS);
-    solver.build(&pairs, &bodies, 1.0, n as u32);
+    let accel = vec![SolverBody::ZERO; bodies.len()];
+    solver.build(&pairs, &bodies, &accel, 1.0, n as u32);
     let p = test_params();
-    solver.solve_velocities(&mut bodies, &p, 4);
-    solver.relax_and_restitute(&mut bodies, &p, 1);
+    let mut accel = vec![SolverBody::ZERO; bodies.len()];
+    let mut deltas = vec![SolverBody::ZERO; bodies.len()];
+    solver.solve(&mut bodies, &mut accel, &mut deltas, &p);
     let after = momentum(&bodies);
     assert!(
         (after - before).norm() < 1e-5 * scale,
@@ -214,7 +232,13 @@ fn inertia_factor_reproduces_the_tensor() {
         .into_inner();
     let local = Matrix::from_diagonal(&Vector::new(2.0, 0.05, 30.0));
     let world = rotate_tensor(&r, &local);
-    let m = BodyMass::new(1.0, &world, &Vector::zeros(), 0.5, 0.0, true);
+    let m = BodyMass::new(
+        1.0,
+        &world,
+        &Vector::zeros(),
+        &Material::new(1.0, 0.5, 0.0).unwrap(),
+        true,
+    );
     assert!(m.spin);
     let u = Matrix::from_fn(|i, j| m.rows[i][j]);
     assert_eq!(u.lower_triangle(), Matrix::from_diagonal(&u.diagonal()));
@@ -233,12 +257,24 @@ fn inertia_factor_reproduces_the_tensor() {
         assert!((round[i] - w[i]).abs() < 1e-5, "{round:?} vs {w:?}");
     }
     // Bodies that do not spin keep their angular velocity as it is.
-    let fixed = BodyMass::new(0.0, &Matrix::zeros(), &Vector::zeros(), 0.5, 0.0, false);
+    let fixed = BodyMass::new(
+        0.0,
+        &Matrix::zeros(),
+        &Vector::zeros(),
+        &Material::new(1.0, 0.5, 0.0).unwrap(),
+        false,
+    );
     assert!(!fixed.spin);
     assert_eq!(fixed.scale_angular(w), w);
     assert_eq!(fixed.unscale_angular(w), w);
     // No usable factor: the body keeps its linear response only.
-    let bad = BodyMass::new(1.0, &Matrix::zeros(), &Vector::zeros(), 0.5, 0.0, true);
+    let bad = BodyMass::new(
+        1.0,
+        &Matrix::zeros(),
+        &Vector::zeros(),
+        &Material::new(1.0, 0.5, 0.0).unwrap(),
+        true,
+    );
     assert!(!bad.spin && bad.dynamic);
     assert!(cholesky_upper(&Matrix::from_element(Real::NAN)).is_none());
 }

@@ -73,9 +73,10 @@ pub(crate) fn report_frozen(slots: &[Slot], flags: &[bool], report: &mut StepRep
 }
 
 #[inline(never)]
-/// `v += dt·(g + F/m)`, `ω += dt·I⁻¹τ` for dynamic bodies (semi-implicit Euler), each body's
-/// pose kept as its previous pose, and what the stages after need of it recorded in `per`; a body
-/// whose velocity is no longer finite is frozen and reported. Returns whether continuous
+/// The start of a step: each body's pose kept as its previous pose, and what the stages after
+/// need of each body recorded in `per`. Gravity and user forces reach the velocities in the solver, a
+/// substep at a time; a body whose velocity would not stay finite over the step
+/// (`v + dt·(g + F/m)`, `ω + dt·I⁻¹τ`) is frozen and reported here. Returns whether continuous
 /// collision is on and some body may be swept this step.
 pub(crate) fn integrate_velocities(
     state: &mut State,
@@ -115,8 +116,6 @@ pub(crate) fn integrate_velocities(
                 } else {
                     b.angvel + b.inv_inertia_world() * b.torque * dt
                 };
-                b.linvel = v;
-                b.angvel = w;
                 if !(is_finite_vector(&v) && is_finite_vector(&w)) {
                     freeze(b);
                     *frozen = true;
@@ -133,9 +132,11 @@ pub(crate) fn integrate_velocities(
 }
 
 #[inline(never)]
-/// `x += dt·v`, `q += dt/2·(0, ω)·q` normalised, for every moving body: dynamic bodies with the
-/// solver's velocities `bodies` (indexed by slot), kinematic ones with their own.
-pub(crate) fn integrate_positions(state: &mut State, bodies: &[SolverBody]) {
+/// The new poses of the moving bodies: a dynamic body moved by the solver's `deltas` (indexed by
+/// slot: its centre of mass by `lin`, its rotation by the rotation vector `ang`, both summed
+/// over the substeps), a kinematic one by its own velocities (`x += dt·v`,
+/// `q += dt/2·(0, ω)·q` normalised).
+pub(crate) fn integrate_positions(state: &mut State, deltas: &[SolverBody]) {
     let dt = state.config.dt;
     state
         .slots
@@ -147,18 +148,56 @@ pub(crate) fn integrate_positions(state: &mut State, bodies: &[SolverBody]) {
             if !b.is_moving() {
                 return;
             }
-            let (v, w) = if b.is_dynamic() {
-                (bodies[i].v(), bodies[i].w())
-            } else {
-                (b.linvel, b.angvel)
+            // A displacement over the whole step, and a rotation vector applied over one unit of
+            // time, for dynamic bodies; velocities over `dt` for kinematic ones.
+            let (v, w, dt) = match (b.is_dynamic(), deltas.get(i)) {
+                (true, Some(d)) => (d.v(), d.w(), 1.0),
+                _ => (b.linvel, b.angvel, dt),
             };
             let com = b.com() + v * dt;
+            let q0 = b.pose.rotation;
             let q = if w == Vector::zeros() {
-                b.pose.rotation
+                q0
             } else {
-                integrate_rotation(&b.pose.rotation, &w, dt)
+                integrate_rotation(&q0, &w, dt)
             };
             b.pose.rotation = q;
             b.pose.translation.vector = com - q * b.com_local;
+            if b.is_dynamic() {
+                keep_angular_momentum(b, &q0);
+            }
         });
+}
+
+/// Turns the angular velocity `b.angvel` (rad/s, world frame), which the solver found for the
+/// body's rotation `q0` at the start of the step, into the one of its new rotation with the same
+/// angular momentum: `ω₁ = I₁⁻¹·I₀·ω` with `Iₖ = Rₖ·I_body·Rₖᵀ`. A free body keeps its angular
+/// momentum `I·ω` while it turns, not its angular velocity; this is the gyroscopic term of
+/// Euler's equations, exact across the step's rotation, so a free body keeps its angular
+/// momentum and one spun about its intermediate axis flips (the tennis-racket effect). A body
+/// whose inertia is the same about every axis (a ball, a cube) is unchanged, as is one whose
+/// inertia cannot be inverted.
+fn keep_angular_momentum(b: &mut Body, q0: &Rotation) {
+    let inv = &b.inv_inertia_local;
+    let isotropic = inv.m12 == 0.0
+        && inv.m13 == 0.0
+        && inv.m23 == 0.0
+        && inv.m21 == 0.0
+        && inv.m31 == 0.0
+        && inv.m32 == 0.0
+        && inv.m11 == inv.m22
+        && inv.m22 == inv.m33;
+    if isotropic || b.angvel == Vector::zeros() {
+        return;
+    }
+    let Some(inertia) = inv.try_inverse() else {
+        return;
+    };
+    // The world momentum `L = R₀·I·R₀ᵀ·ω`, then `ω₁ = R₁·I⁻¹·R₁ᵀ·L`.
+    let momentum = *q0 * (inertia * q0.inverse_transform_vector(&b.angvel));
+    let q1 = b.pose.rotation;
+    let w = q1 * (inv * q1.inverse_transform_vector(&momentum));
+    if is_finite_vector(&w) {
+        b.angvel = w;
+    }
 }

@@ -1,24 +1,24 @@
 //! One fixed step: the order of its stages and their timing. Each stage is a function over the
 //! parts of the world it needs, in a file of its own; this module only calls them in turn.
 //!
-//! 1. [`Stage::IntegrateVelocities`] (`integrate`): `v += dt·(g + F/m)`, `ω += dt·I⁻¹τ` for
-//!    dynamic bodies (semi-implicit Euler); a body whose velocity is no longer finite is frozen
-//!    and reported;
+//! 1. [`Stage::IntegrateVelocities`] (`integrate`): the previous poses kept, the gyroscopic
+//!    term of the angular velocities; a body whose velocity would not stay finite is frozen and
+//!    reported;
 //! 2. [`Stage::FindPairs`] (`pairs`): the broad phase returns the pairs of overlapping AABBs
 //!    (grown by the speculative margin); pairs are mapped to body slots, sorted, filtered
 //!    (collision groups, at least one dynamic body, sensors apart) and matched with last step's
 //!    contact cache;
 //! 3. [`Stage::NarrowPhase`] (`narrow`): contact manifolds of the candidate pairs in parallel
 //!    (output in pair order), last step's impulses carried over by feature id, sensor overlaps;
-//! 4. [`Stage::Solve`] (`solve`): solver bodies and constraints built and coloured, warm start,
-//!    the iterations with the push-out bias (see [`crate::solver`]);
-//! 5. [`Stage::IntegratePositions`] (`integrate`): `x += dt·v`, `q += dt/2·(0, ω)·q` normalised;
-//! 6. [`Stage::Relax`] (`solve`): the iterations without the bias, restitution, the impulses
-//!    stored into the contact cache and the velocities into the bodies;
-//! 7. [`Stage::Ccd`] (`ccd`): time of impact for fast bodies;
-//! 8. [`Stage::Finalize`] (`finalize`): the final non-finite check, contact and sensor events,
+//! 4. [`Stage::Solve`] (`solve`): solver bodies and constraints built and coloured, then the
+//!    sub-stepped soft step (per substep: gravity and forces into the velocities, warm start,
+//!    the passes with the push-out bias, positions, the relaxation passes; then restitution; see
+//!    [`crate::solver`]); the velocities stored into the bodies, the impulses into the cache;
+//! 5. [`Stage::IntegratePositions`] (`integrate`): each body moved by what the substeps summed;
+//! 6. [`Stage::Ccd`] (`ccd`): time of impact for fast bodies;
+//! 7. [`Stage::Finalize`] (`finalize`): the final non-finite check, contact and sensor events,
 //!    the new contact cache swapped in for the next step;
-//! 9. [`Stage::UpdateBroadPhase`] (`broad`): the moving bodies' new AABBs into the broad phase
+//! 8. [`Stage::UpdateBroadPhase`] (`broad`): the moving bodies' new AABBs into the broad phase
 //!    (one batch), so that queries between steps see them.
 //!
 //! The whole step runs on a thread of a rayon pool ([`on_rayon_pool`]); each stage's parallel
@@ -125,17 +125,13 @@ fn run(ctx: StepContext) -> StepReport {
         &sc.narrow.new_contacts,
         &mut sc.solve,
     );
-    solve::solve(&mut sc.solve, &params, state.config.solver_iterations);
+    solve::solve(&mut sc.solve, &params);
+    solve::store(state, &mut sc.narrow.new_contacts, &mut sc.solve);
     t.stop(&mut out.times, Stage::Solve);
 
     let t = Timer::start();
-    integrate::integrate_positions(state, &sc.solve.bodies);
+    integrate::integrate_positions(state, &sc.solve.deltas);
     t.stop(&mut out.times, Stage::IntegratePositions);
-
-    let t = Timer::start();
-    solve::relax(&mut sc.solve, &params, state.config.relax_iterations);
-    solve::store(state, &mut sc.narrow.new_contacts, &mut sc.solve);
-    t.stop(&mut out.times, Stage::Relax);
 
     let t = Timer::start();
     // Without a body that may be swept (none frozen into one since the first stage), the stage

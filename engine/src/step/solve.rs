@@ -3,18 +3,27 @@
 //! and the results stored back into the bodies and the contact cache (see [`crate::solver`]).
 
 use crate::body::BodyKind;
+use crate::config::WorldConfig;
 use crate::contact::{ContactPair, PointImpulse};
 use crate::solver::{rotate_tensor, BodyMass, Softness, Solver, SolverBody, SolverParams};
 use crate::state::{Slot, State};
 use crate::step::pairs::BodyInfo;
 use rayon::prelude::*;
-use tumble_narrowphase::math::{is_finite_vector, Matrix};
+use tumble_narrowphase::math::{is_finite_vector, Matrix, Real, Vector};
 
 /// The solve stages' buffers (kept between steps).
 #[derive(Default)]
 pub(crate) struct SolveScratch {
     /// Per slot, the body's velocity as the solver sees it, and one zero body at the end.
     pub(crate) bodies: Vec<SolverBody>,
+    /// Per slot, the acceleration of a dynamic body from gravity and user forces (zero for
+    /// the others), and one zero body at the end.
+    accel: Vec<SolverBody>,
+    /// Per slot, how far the body moved during the step (`lin`: its centre of mass, metres;
+    /// `ang`: its rotation vector, radians, world frame), and one zero body at the end.
+    pub(crate) deltas: Vec<SolverBody>,
+    /// Per slot, whether the body has no contact this step.
+    free: Vec<bool>,
     solver: Solver,
 }
 
@@ -44,39 +53,70 @@ pub(crate) fn prepare(
                 .par_iter()
                 .with_min_len(256)
                 .map(solver_body_of)
-                .unzip_into_vecs(&mut sc.bodies, &mut masses)
+                .unzip_into_vecs(&mut sc.bodies, &mut masses);
+            slots
+                .par_iter()
+                .with_min_len(256)
+                .map(|s| acceleration_of(cfg.gravity, s))
+                .collect_into_vec(&mut sc.accel);
         },
     );
     sc.solver.masses = masses;
+    // Bodies without a contact this step fly freely (see `SolverBody::set_free_flight`).
+    sc.free.clear();
+    sc.free.resize(slots.len(), true);
+    for c in contacts {
+        for i in [c.a.index() as usize, c.b.index() as usize] {
+            if let Some(f) = sc.free.get_mut(i) {
+                *f = false;
+            }
+        }
+    }
+    for (a, &free) in sc.accel.iter_mut().zip(&sc.free) {
+        a.set_free_flight(free);
+    }
     // The zero body, read by the empty lanes of the solver's bundles.
     let zero = sc.bodies.len() as u32;
     sc.bodies.push(SolverBody::ZERO);
-    sc.solver
-        .build(contacts, &sc.bodies, cfg.restitution_threshold, zero);
-    let h = cfg.dt;
-    // Box2D v3 caps the contact stiffness at a quarter of the step rate for stability.
+    sc.accel.push(SolverBody::ZERO);
+    sc.deltas.resize(sc.bodies.len(), SolverBody::ZERO);
+    sc.solver.build(
+        contacts,
+        &sc.bodies,
+        &sc.accel,
+        cfg.restitution_threshold,
+        zero,
+    );
+    params(cfg)
+}
+
+/// The solver's parameters for one step of `cfg`: substeps of `dt / substeps`, contact
+/// stiffness capped at a quarter of the substep rate (Box2D v3's cap, for stability), twice as
+/// stiff against static and kinematic bodies.
+fn params(cfg: &WorldConfig) -> SolverParams {
+    let substeps = cfg.substeps.max(1);
+    let h = cfg.dt / substeps as Real;
     let hertz = cfg.contact_hertz.min(0.25 / h);
     SolverParams {
+        h,
         inv_h: 1.0 / h,
+        substeps,
+        iterations: cfg.solver_iterations.max(1),
+        relax_iterations: cfg.relax_iterations,
+        restitution_iterations: cfg.restitution_iterations,
         soft: Softness::new(hertz, cfg.contact_damping_ratio, h),
+        static_soft: Softness::new((2.0 * hertz).min(0.25 / h), cfg.contact_damping_ratio, h),
         allowed_penetration: cfg.allowed_penetration,
         max_push: cfg.max_push_velocity,
         restitution_threshold: cfg.restitution_threshold,
     }
 }
 
-/// The velocity solve that precedes position integration: warm start, then `iterations` passes
-/// with the push-out bias (see [`crate::solver`]).
-pub(crate) fn solve(sc: &mut SolveScratch, params: &SolverParams, iterations: u32) {
+/// The sub-stepped solve (see [`crate::solver`]): afterwards `sc.bodies` holds the velocities
+/// at the end of the step and `sc.deltas` how far each body moved.
+pub(crate) fn solve(sc: &mut SolveScratch, params: &SolverParams) {
     sc.solver
-        .solve_velocities(&mut sc.bodies, params, iterations);
-}
-
-/// The passes after position integration: `iterations` passes without the bias, then
-/// restitution.
-pub(crate) fn relax(sc: &mut SolveScratch, params: &SolverParams, iterations: u32) {
-    sc.solver
-        .relax_and_restitute(&mut sc.bodies, params, iterations);
+        .solve(&mut sc.bodies, &mut sc.accel, &mut sc.deltas, params);
 }
 
 /// Velocities back into the bodies, impulses back into the contact cache (both in
@@ -115,6 +155,22 @@ pub(crate) fn store(state: &mut State, contacts: &mut [ContactPair], sc: &mut So
     });
 }
 
+/// The acceleration of the body in slot `s` from gravity `g` and its user force and torque
+/// (`lin`: m/s², `ang`: rad/s², world frame); zero unless it is dynamic.
+fn acceleration_of(g: Vector, s: &Slot) -> SolverBody {
+    match &s.body {
+        Some(b) if b.is_dynamic() => {
+            let alpha = if b.torque == Vector::zeros() {
+                Vector::zeros()
+            } else {
+                b.inv_inertia_world() * b.torque
+            };
+            SolverBody::new(g + b.force * b.inv_mass, alpha)
+        }
+        _ => SolverBody::ZERO,
+    }
+}
+
 /// The solver's velocity and mass properties of the body in slot `s` (zero and
 /// [`BodyMass::DEAD`] for an empty slot; zero mass, and zero velocity unless kinematic, for the
 /// bodies the solver does not move).
@@ -123,17 +179,16 @@ fn solver_body_of(s: &Slot) -> (SolverBody, BodyMass) {
         return (SolverBody::ZERO, BodyMass::DEAD);
     };
     let com = b.com();
-    let (friction, restitution) = (b.material.friction, b.material.restitution);
     if b.is_dynamic() {
         // `b.inv_inertia_world()`, written out.
         let inv_inertia = rotate_tensor(
             b.pose.rotation.to_rotation_matrix().matrix(),
             &b.inv_inertia_local,
         );
-        let mass = BodyMass::new(b.inv_mass, &inv_inertia, &com, friction, restitution, true);
+        let mass = BodyMass::new(b.inv_mass, &inv_inertia, &com, &b.material, true);
         return (SolverBody::new(b.linvel, b.angvel), mass);
     }
-    let mass = BodyMass::new(0.0, &Matrix::zeros(), &com, friction, restitution, false);
+    let mass = BodyMass::new(0.0, &Matrix::zeros(), &com, &b.material, false);
     let body = if b.kind == BodyKind::Kinematic && !b.frozen {
         SolverBody::new(b.linvel, b.angvel)
     } else {
