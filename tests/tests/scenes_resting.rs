@@ -153,8 +153,8 @@ fn tumbler_cubes_follow_the_boxes_draws_on_the_halved_lattice() {
             5.5 + iy * 0.9 + j[1],
             (iz - 1.5) * 0.9 + j[2],
         ];
-        for k in 0..3 {
-            assert!((b.translation[k] - centre[k]).abs() < 1e-12, "cube {i}");
+        for (got, want) in b.translation.iter().zip(centre) {
+            assert!((got - want).abs() < 1e-12, "cube {i}");
         }
         let tau = std::f64::consts::TAU;
         let q = [
@@ -163,8 +163,8 @@ fn tumbler_cubes_follow_the_boxes_draws_on_the_halved_lattice() {
             u1.sqrt() * (tau * u3).sin(),
             u1.sqrt() * (tau * u3).cos(),
         ];
-        for k in 0..4 {
-            assert!((b.rotation[k] - q[k]).abs() < 1e-12, "cube {i} rotation");
+        for (got, want) in b.rotation.iter().zip(q) {
+            assert!((got - want).abs() < 1e-12, "cube {i} rotation");
         }
         assert_eq!(b.linvel, [v[0], v[1], v[2]], "cube {i} velocity");
         assert_eq!(b.motion, Motion::Dynamic);
