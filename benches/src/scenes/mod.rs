@@ -50,6 +50,7 @@ pub enum SceneKind {
     /// Exactly `boxes`, run with 600 warm-up steps so that the pile comes to rest (peer README).
     Settle,
     /// A square pyramid of `n` unit cubes, 2 cm apart, resting on the ground (stacking stability).
+    #[value(name = "pyramid_cubes")]
     PyramidCubes,
     /// A jittered lattice of balls and boxes of random sizes falling into a container.
     Mixed,
@@ -304,5 +305,20 @@ impl Scene {
             .iter()
             .filter(|b| b.motion == Motion::Dynamic)
             .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SceneKind;
+    use clap::ValueEnum;
+
+    #[test]
+    fn command_line_names_are_the_json_names() {
+        for kind in SceneKind::all() {
+            let value = kind.to_possible_value().expect("every scene is selectable");
+            assert_eq!(value.get_name(), kind.name());
+        }
+        assert_eq!(SceneKind::value_variants().len(), SceneKind::all().len());
     }
 }
