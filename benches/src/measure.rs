@@ -133,6 +133,36 @@ pub struct EndState {
     pub max_body_y: f64,
     /// FNV-1a 64 hash of the state (see the engine's `state_hash`).
     pub hash: u64,
+    /// The scene's own figures (empty for the scenes that report none).
+    pub fidelity: Fidelity,
+}
+
+/// The figures by which the peer README judges how well a scene was simulated, each present
+/// only for the scenes that report it (see each scene's "Reported" list in
+/// shared/peers/rapier-bench/README.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Fidelity {
+    /// Number of dynamic bodies.
+    pub bodies: Option<usize>,
+    /// Dynamic bodies simulated in the last step. Tumble does not put bodies to sleep, so
+    /// every dynamic body that is not frozen counts.
+    pub awake: Option<usize>,
+    /// The largest distance between a dynamic body's centre after the last step and at t = 0
+    /// (metres).
+    pub max_displacement: Option<f64>,
+    /// How far the top cube sank (`pyramid`), or the mean over the towers of how far the top
+    /// cube sank (`stacks`), metres.
+    pub top_drop: Option<f64>,
+    /// Towers whose top cube moved more than 0.5 m horizontally (`stacks`).
+    pub fallen: Option<usize>,
+    /// Number of towers (`stacks`).
+    pub towers: Option<usize>,
+    /// Angle the turning box has turned through about its spin axis (`tumbler`), radians.
+    pub box_angle_rad: Option<f64>,
+    /// Distance of the turning box's centre from where it started (`tumbler`), metres.
+    pub box_centre_drift: Option<f64>,
+    /// Whether the engine let bodies sleep (always false: Tumble does not sleep).
+    pub sleep: Option<bool>,
 }
 
 /// One JSON line in the form of the peer harness's output.
@@ -172,6 +202,33 @@ pub struct Report {
     pub escaped_bodies: usize,
     /// Highest dynamic body centre, metres.
     pub max_body_y: f64,
+    /// Dynamic bodies simulated in the last step (every one: Tumble does not sleep).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub awake_bodies_last_step: Option<usize>,
+    /// Largest distance of a dynamic body from its start (metres).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_displacement: Option<f64>,
+    /// How far the top cube sank (`stacks`: mean over the towers), metres.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_drop: Option<f64>,
+    /// Towers whose top moved more than 0.5 m horizontally.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallen: Option<usize>,
+    /// Number of towers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub towers: Option<usize>,
+    /// Angle the turning box has turned through, radians.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub box_angle_rad: Option<f64>,
+    /// Distance of the turning box's centre from its start, metres.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub box_centre_drift: Option<f64>,
+    /// Number of dynamic bodies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bodies: Option<usize>,
+    /// Whether bodies could sleep (false: Tumble does not sleep).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sleep: Option<bool>,
     /// Median ms per stage, in step order.
     #[serde(serialize_with = "ordered_map")]
     pub stages: Vec<(&'static str, f64)>,
@@ -196,6 +253,11 @@ fn ordered_map<S: Serializer>(v: &[(&'static str, f64)], s: S) -> Result<S::Ok, 
 /// Rounds to 4 decimals, as the peer prints its milliseconds.
 pub fn round4(x: f64) -> f64 {
     (x * 1e4).round() / 1e4
+}
+
+/// Rounds to 6 decimals (the fidelity figures: sinking and drift of a few millimetres).
+pub fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
 }
 
 /// What the run measured, to be turned into a [`Report`].
@@ -223,6 +285,7 @@ impl Report {
     /// The report of a run.
     pub fn new(info: &RunInfo, timeline: &Timeline, end: &EndState) -> Self {
         let s = timeline.step_stats();
+        let f = end.fidelity;
         Self {
             engine: "tumble",
             version: tumble_version(),
@@ -241,6 +304,15 @@ impl Report {
             bp_pairs_last_step: end.bp_pairs,
             escaped_bodies: end.escaped,
             max_body_y: round4(end.max_body_y),
+            awake_bodies_last_step: f.awake,
+            max_displacement: f.max_displacement.map(round6),
+            top_drop: f.top_drop.map(round6),
+            fallen: f.fallen,
+            towers: f.towers,
+            box_angle_rad: f.box_angle_rad.map(round6),
+            box_centre_drift: f.box_centre_drift.map(round6),
+            bodies: f.bodies,
+            sleep: f.sleep,
             stages: timeline.stage_medians(),
             hash: format!("{:016x}", end.hash),
             seed: info.seed,
@@ -286,7 +358,43 @@ impl Report {
             "escaped bodies {} | max body y {:.3} m | state hash {} | set-up {:.1} ms",
             self.escaped_bodies, self.max_body_y, self.hash, self.setup_ms
         );
+        let figures = self.fidelity_figures();
+        if !figures.is_empty() {
+            let _ = writeln!(t, "fidelity: {figures}");
+        }
         t
+    }
+
+    /// The scene's fidelity figures as `name value` pairs joined by " | " (empty when the
+    /// scene reports none).
+    pub fn fidelity_figures(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(n) = self.bodies {
+            parts.push(format!("bodies {n}"));
+        }
+        if let Some(n) = self.awake_bodies_last_step {
+            parts.push(format!("awake {n}"));
+        }
+        let metres = [
+            ("max displacement", self.max_displacement),
+            ("top drop", self.top_drop),
+            ("box centre drift", self.box_centre_drift),
+        ];
+        for (name, x) in metres {
+            if let Some(x) = x {
+                parts.push(format!("{name} {x:.4} m"));
+            }
+        }
+        if let Some(n) = self.fallen {
+            parts.push(format!("fallen {n} of {} towers", self.towers.unwrap_or(0)));
+        }
+        if let Some(a) = self.box_angle_rad {
+            parts.push(format!("box angle {a:.4} rad"));
+        }
+        if let Some(s) = self.sleep {
+            parts.push(format!("sleep {}", if s { "on" } else { "off" }));
+        }
+        parts.join(" | ")
     }
 }
 

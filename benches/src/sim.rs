@@ -52,10 +52,13 @@ impl Sim {
         }
     }
 
-    /// One step; returns the time of the engine call and the engine's stage times.
+    /// One step; returns the time of the engine call and the engine's stage times. The
+    /// velocities of a turning kinematic group are set first, outside the timed call
+    /// ([`BuiltScene::drive_kinematic`]).
     pub fn step(&mut self) -> Result<(Duration, Vec<Duration>), SceneError> {
         match self {
             Sim::World(s) => {
+                s.drive_kinematic()?;
                 let start = Instant::now();
                 s.world.step();
                 let total = start.elapsed();

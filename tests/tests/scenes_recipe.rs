@@ -6,7 +6,7 @@
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tumble_benches::scenes::{
-    balls, boxes, brute_force_pairs, gas_box_side, mixed, projectiles, pyramid, BodySpec,
+    balls, boxes, brute_force_pairs, gas_box_side, mixed, projectiles, pyramid_cubes, BodySpec,
     Container, Gas, LatticeParams, Motion, SceneKind, ShapeSpec,
 };
 
@@ -241,8 +241,8 @@ fn brute_force_pairs_counts_worked_cases() {
 }
 
 #[test]
-fn pyramid_layers_are_squares_stacked_face_on_face() {
-    let scene = pyramid(14); // 9 + 4 + 1
+fn pyramid_cubes_layers_are_squares_stacked_face_on_face() {
+    let scene = pyramid_cubes(14); // 9 + 4 + 1
     assert_eq!(scene.dynamic_count(), 14);
     let ys: Vec<f64> = scene.bodies[..14]
         .iter()
@@ -254,7 +254,7 @@ fn pyramid_layers_are_squares_stacked_face_on_face() {
     let top = scene.bodies[13].translation;
     assert!(top[0].abs() < 1e-12 && top[2].abs() < 1e-12, "apex centred");
     // A partial top layer: 5 + 4 = 9 < 10 ≤ 14, so n = 10 gives 9 + 1.
-    assert_eq!(pyramid(10).dynamic_count(), 10);
+    assert_eq!(pyramid_cubes(10).dynamic_count(), 10);
     let plate = scene.bodies.last().unwrap();
     assert_eq!(plate.motion, Motion::Static);
 }

@@ -11,7 +11,7 @@ fn built_bodies_carry_the_spec_values_cast_to_f32() {
         SceneKind::Balls,
         SceneKind::Boxes,
         SceneKind::Mixed,
-        SceneKind::Pyramid,
+        SceneKind::PyramidCubes,
         SceneKind::Projectiles,
     ] {
         let built = BuiltScene::new(kind, 60, 42, WorldConfig::default()).expect("builds");

@@ -44,21 +44,31 @@ impl BroadArg {
 
 /// Stress run of one Tumble scene. With no arguments: boxes, N = 10000, 30 warm-up + 200
 /// counted steps on every core, summary on stdout, CSV and SVG plot in out/stress/.
+/// The scenes of resting contact and a moving container also report their fidelity figures
+/// (`bodies`, `awake_bodies_last_step`, `max_displacement`, `top_drop`, `fallen`, `towers`,
+/// `box_angle_rad`, `box_centre_drift`, as the peer names them).
 #[derive(Parser, Debug)]
 #[command(name = "stress", version)]
 struct Args {
-    /// Scene (balls, boxes, gas: as defined in shared/peers/rapier-bench/README.md).
+    /// Scene (balls, boxes, gas, pyramid, stacks, tumbler, settle: as defined in
+    /// shared/peers/rapier-bench/README.md; pyramid_cubes, mixed, projectiles: Tumble's own).
     #[arg(long, value_enum, default_value_t = SceneKind::Boxes)]
     scene: SceneKind,
-    /// Number of bodies (1 to 1000000).
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    n: u64,
+    /// Scene size, 1 to 1000000: the number of bodies; for pyramid the base side b
+    /// (b(b+1)(2b+1)/6 cubes), for stacks the tower height (100 towers) [default: 20 for
+    /// pyramid and stacks, 4000 for tumbler, 10000 otherwise].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    n: Option<u64>,
     /// Counted steps (1 to 1000000).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     steps: u64,
-    /// Warm-up steps, not counted (0 to 1000000).
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
-    warmup: u64,
+    /// Warm-up steps, not counted, 0 to 1000000 [default: 600 for settle, 30 otherwise].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    warmup: Option<u64>,
+    /// Accepted for the peer harness's command line; changes nothing: Tumble does not put
+    /// bodies to sleep, so every run is a run without sleeping.
+    #[arg(long)]
+    no_sleep: bool,
     /// Broad phase [default: the engine's default].
     #[arg(long, value_enum)]
     broadphase: Option<BroadArg>,
@@ -101,8 +111,11 @@ fn prepare_out(dir: &Path, stem: &str) -> Result<(PathBuf, PathBuf), String> {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let n = args.n as usize;
-    let (steps, warmup) = (args.steps as usize, args.warmup as usize);
+    let n = args.n.map_or(args.scene.default_n(), |n| n as usize);
+    let warmup = args
+        .warmup
+        .map_or(args.scene.default_warmup(), |w| w as usize);
+    let steps = args.steps as usize;
     let threads = match args.threads {
         Some(t) => t as usize,
         None => std::thread::available_parallelism().map_or(1, |p| p.get()),

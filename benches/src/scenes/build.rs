@@ -1,7 +1,10 @@
 //! Handing a scene to the engine: every f64 value of the recipe is cast to f32 here, once.
 
-use super::{BodySpec, Gas, Motion, Region, Scene, SceneKind, ShapeSpec};
-use crate::measure::{fnv1a_f32, EndState};
+use super::resting::{pyramid_body_count, STACKS_SIDE, TUMBLER_MAX_SIDE};
+use super::{BodySpec, Gas, Motion, Region, Scene, SceneKind, ShapeSpec, MAX_SCENE_BODIES};
+use crate::measure::{fnv1a_f32, EndState, Fidelity};
+use crate::recipe::lattice_side;
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use std::fmt;
 use std::time::{Duration, Instant};
 use tumble::math::{Isometry, Real, Rotation, Translation, Vector};
@@ -83,6 +86,7 @@ impl BodySpec {
         let builder = match self.motion {
             Motion::Dynamic => BodyBuilder::dynamic(shape),
             Motion::Static => BodyBuilder::fixed(shape),
+            Motion::Kinematic => BodyBuilder::kinematic(shape),
         };
         Ok(builder
             .translation(vector(self.translation))
@@ -145,6 +149,7 @@ impl BuiltScene {
                 "a scene needs at least one body".into(),
             ));
         }
+        check_size(kind, n)?;
         kind.scene(n, seed)
             .ok_or_else(|| {
                 SceneError::Invalid(format!("{kind} is a collision-only scene (use GasWorld)"))
@@ -173,9 +178,156 @@ impl BuiltScene {
             .collect()
     }
 
-    /// Dynamic bodies whose centre lies outside the scene's region (or is not finite).
+    /// Dynamic bodies whose centre lies outside the scene's region (or is not finite). With a
+    /// [`Spin`](super::Spin), the centres are taken into the frame of the turning group first.
     pub fn escaped(&self) -> usize {
-        count_escaped(&self.scene.inside, &self.dynamic_centres())
+        let centres = self.dynamic_centres();
+        match self.group_pose() {
+            Some((rotation, centre)) => {
+                let inverse = rotation.inverse();
+                let local: Vec<[f64; 3]> = centres
+                    .iter()
+                    .map(|c| (inverse * (Vector3::from(*c) - centre)).into())
+                    .collect();
+                count_escaped(&self.scene.inside, &local)
+            }
+            None => count_escaped(&self.scene.inside, &centres),
+        }
+    }
+
+    /// Handles and specs of the kinematic bodies.
+    fn kinematic(&self) -> impl Iterator<Item = (&BodySpec, BodyHandle)> + '_ {
+        self.scene
+            .bodies
+            .iter()
+            .zip(&self.handles)
+            .filter(|(b, _)| b.motion == Motion::Kinematic)
+            .map(|(b, h)| (b, *h))
+    }
+
+    /// The pose of the turning kinematic group of a scene with a [`Spin`](super::Spin): the
+    /// rotation it has turned through since t = 0 (read from its first body) and its centre
+    /// (the mean of its bodies' centres minus their mean at t = 0, plus the spin's centre);
+    /// `None` without a spin.
+    pub fn group_pose(&self) -> Option<(UnitQuaternion<f64>, Vector3<f64>)> {
+        let spin = self.scene.spin?;
+        let (first, h) = self.kinematic().next()?;
+        let turned = rotation_f64(self.world.body(h)?.rotation()) * spec_rotation(first).inverse();
+        let (mut now, mut start, mut count) = (Vector3::zeros(), Vector3::zeros(), 0.0);
+        for (spec, h) in self.kinematic() {
+            now += translation_f64(self.world.body(h)?.translation());
+            start += Vector3::from(spec.translation);
+            count += 1.0;
+        }
+        let centre = Vector3::from(spin.centre) + (now - start) / count;
+        Some((turned, centre))
+    }
+
+    /// Gives every kinematic body of a scene with a [`Spin`](super::Spin) the linear velocity
+    /// that moves its centre, in one step of the world, to where the rotation of the group puts
+    /// it: with R the rotation the group has turned through so far (read from the body's own
+    /// rotation), c₀ its centre at t = 0 and o the spin's centre, the target is
+    /// `o + R_step · R · (c₀ − o)` with `R_step` the rotation by `ω·dt`, and the velocity is
+    /// `(target − c) / dt`. Within O((ω·dt)²) this is ω × (c − o), the velocity of a point of a
+    /// rigid body turning about o; unlike that tangent velocity, which a step moves along a
+    /// straight line and so off the circle, it keeps the group's bodies exactly where one
+    /// rigid body turning about o would hold them. Does nothing for a scene without a spin.
+    /// Call it before each step (the runner does, outside the timed engine call).
+    pub fn drive_kinematic(&mut self) -> Result<(), SceneError> {
+        let Some(spin) = self.scene.spin else {
+            return Ok(());
+        };
+        let dt = f64::from(self.world.config().dt);
+        let o = Vector3::from(spin.centre);
+        let step = UnitQuaternion::from_scaled_axis(Vector3::from(spin.angvel) * dt);
+        let mut velocities = Vec::new();
+        for (spec, h) in self.kinematic() {
+            let Some(body) = self.world.body(h) else {
+                continue;
+            };
+            let turned = rotation_f64(body.rotation()) * spec_rotation(spec).inverse();
+            let target = o + step * (turned * (Vector3::from(spec.translation) - o));
+            let v = (target - translation_f64(body.translation())) / dt;
+            velocities.push((h, v));
+        }
+        for (h, v) in velocities {
+            self.world
+                .set_linvel(h, Vector::new(v.x as Real, v.y as Real, v.z as Real))?;
+        }
+        Ok(())
+    }
+
+    /// The scene's own figures after the last step, for the scenes that report them
+    /// ([`SceneKind::reports_fidelity`]); empty otherwise.
+    pub fn fidelity(&self) -> Fidelity {
+        let kind = self.scene.kind;
+        if !kind.reports_fidelity() {
+            return Fidelity::default();
+        }
+        let starts: Vec<[f64; 3]> = self
+            .scene
+            .bodies
+            .iter()
+            .filter(|b| b.motion == Motion::Dynamic)
+            .map(|b| b.translation)
+            .collect();
+        let ends = self.dynamic_centres();
+        let awake = self
+            .dynamic()
+            .filter_map(|h| self.world.body(h))
+            .filter(|b| !b.is_frozen())
+            .count();
+        let mut f = Fidelity {
+            bodies: Some(starts.len()),
+            awake: Some(awake),
+            sleep: Some(false),
+            ..Fidelity::default()
+        };
+        let displacement = || {
+            starts
+                .iter()
+                .zip(&ends)
+                .map(|(a, b)| distance(*a, *b))
+                .fold(0.0, f64::max)
+        };
+        match kind {
+            SceneKind::Pyramid => {
+                f.max_displacement = Some(displacement());
+                f.top_drop = match (starts.last(), ends.last()) {
+                    (Some(a), Some(b)) => Some(a[1] - b[1]),
+                    _ => None,
+                };
+            }
+            SceneKind::Stacks => {
+                f.max_displacement = Some(displacement());
+                let towers = STACKS_SIDE * STACKS_SIDE;
+                let h = starts.len() / towers;
+                let (mut drop, mut fallen) = (0.0, 0);
+                for t in 0..towers {
+                    let top = t * h + h - 1;
+                    let (a, b) = (starts[top], ends[top]);
+                    drop += a[1] - b[1];
+                    if (b[0] - a[0]).hypot(b[2] - a[2]) > 0.5 {
+                        fallen += 1;
+                    }
+                }
+                f.top_drop = Some(drop / towers as f64);
+                f.fallen = Some(fallen);
+                f.towers = Some(towers);
+            }
+            SceneKind::Tumbler => {
+                if let (Some((rotation, centre)), Some(spin)) = (self.group_pose(), self.scene.spin)
+                {
+                    let axis = Vector3::from(spin.angvel);
+                    let axis = axis / axis.norm();
+                    let q = rotation.quaternion();
+                    f.box_angle_rad = Some(2.0 * q.imag().dot(&axis).atan2(q.w));
+                    f.box_centre_drift = Some((centre - Vector3::from(spin.centre)).norm());
+                }
+            }
+            _ => {}
+        }
+        f
     }
 
     /// The highest dynamic centre (metres); 0 when there is no dynamic body.
@@ -196,8 +348,63 @@ impl BuiltScene {
             escaped: self.escaped(),
             max_body_y: self.max_body_y(),
             hash: self.world.state_hash(),
+            fidelity: self.fidelity(),
         }
     }
+}
+
+/// Refuses a size whose scene would hold more than [`MAX_SCENE_BODIES`] dynamic bodies
+/// (`pyramid`: base side; `stacks`: tower height) or, for `tumbler`, more cubes than fit in
+/// the box (lattice side above [`TUMBLER_MAX_SIDE`]).
+fn check_size(kind: SceneKind, n: usize) -> Result<(), SceneError> {
+    let bodies = match kind {
+        SceneKind::Pyramid => n
+            .checked_mul(n + 1)
+            .and_then(|x| x.checked_mul(2 * n + 1))
+            .map_or(usize::MAX, |_| pyramid_body_count(n)),
+        SceneKind::Stacks => n.saturating_mul(STACKS_SIDE * STACKS_SIDE),
+        SceneKind::Tumbler => {
+            let side = lattice_side(n);
+            if side > TUMBLER_MAX_SIDE {
+                return Err(SceneError::Invalid(format!(
+                    "tumbler: n = {n} needs a lattice of side {side}; at most {} cubes fit \
+                     (side {TUMBLER_MAX_SIDE})",
+                    TUMBLER_MAX_SIDE.pow(3)
+                )));
+            }
+            n
+        }
+        _ => n,
+    };
+    if bodies > MAX_SCENE_BODIES {
+        return Err(SceneError::Invalid(format!(
+            "{kind} with n = {n} would hold {bodies} bodies; at most {MAX_SCENE_BODIES}"
+        )));
+    }
+    Ok(())
+}
+
+fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (Vector3::from(a) - Vector3::from(b)).norm()
+}
+
+fn translation_f64(t: Vector) -> Vector3<f64> {
+    Vector3::new(f64::from(t.x), f64::from(t.y), f64::from(t.z))
+}
+
+fn rotation_f64(q: Rotation) -> UnitQuaternion<f64> {
+    UnitQuaternion::from_quaternion(Quaternion::new(
+        f64::from(q.w),
+        f64::from(q.i),
+        f64::from(q.j),
+        f64::from(q.k),
+    ))
+}
+
+/// The spec's rotation `(x, y, z, w)` as a unit quaternion in f64.
+fn spec_rotation(b: &BodySpec) -> UnitQuaternion<f64> {
+    let q = b.rotation;
+    UnitQuaternion::from_quaternion(Quaternion::new(q[3], q[0], q[1], q[2]))
 }
 
 /// Centres outside `region`, non-finite ones included.
@@ -278,6 +485,7 @@ impl GasWorld {
                 .map(|p| f64::from(p[1]))
                 .fold(0.0, f64::max),
             hash: fnv1a_f32(positions.iter().flatten().copied()),
+            fidelity: Fidelity::default(),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Tumble's own scenes beyond the peer README: `pyramid` (stacking), `mixed` (sizes and shapes
+//! Tumble's own scenes beyond the peer README: `pyramid_cubes` (stacking), `mixed` (sizes and shapes
 //! side by side), `projectiles` (continuous collision). Their recipes are written here, draw
 //! for draw, so that they are as reproducible as the peer scenes.
 
@@ -26,7 +26,7 @@ pub fn pyramid_layers(n: usize) -> usize {
 /// `1 + PYRAMID_GAP` apart horizontally, centres at y = 0.5 + j, stacked face on face; the first
 /// `n` cubes bottom-up are kept, so the top is incomplete unless `n` is a sum of squares.
 /// No randomness. Escaped: a centre off the plate or below its top.
-pub fn pyramid(n: usize) -> Scene {
+pub fn pyramid_cubes(n: usize) -> Scene {
     let layers = pyramid_layers(n);
     let pitch = 1.0 + PYRAMID_GAP;
     let cube = ShapeSpec::Cuboid {
@@ -56,13 +56,14 @@ pub fn pyramid(n: usize) -> Scene {
         [0.0, -0.5, 0.0],
     ));
     Scene {
-        kind: SceneKind::Pyramid,
+        kind: SceneKind::PyramidCubes,
         bodies,
         inside: Region {
             min: [-plate, 0.0, -plate],
             max: [plate, f64::INFINITY, plate],
         },
         container: None,
+        spin: None,
         wants_ccd: false,
     }
 }
@@ -154,6 +155,7 @@ pub fn projectiles(n: usize, seed: u64) -> Scene {
             max: [0.0, f64::INFINITY, f64::INFINITY],
         },
         container: None,
+        spin: None,
         wants_ccd: true,
     }
 }

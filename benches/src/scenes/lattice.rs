@@ -66,6 +66,7 @@ pub(super) fn in_container(
         bodies,
         inside: container.inside(),
         container: Some(container),
+        spin: None,
         wants_ccd: false,
     }
 }

@@ -6,9 +6,10 @@
 //! to f32. Keeping the description apart from the engine lets the tests check the recipe
 //! value by value, and lets every consumer build the same world.
 //!
-//! `balls`, `boxes` and `gas` follow `shared/peers/rapier-bench/README.md` to the letter (it is
-//! the normative definition; draw order, container and lattice formulas are quoted in the files
-//! below). `pyramid`, `mixed` and `projectiles` are Tumble's own extra scenes.
+//! `balls`, `boxes`, `gas` and the scenes of resting contact and a moving container `pyramid`,
+//! `stacks`, `tumbler` and `settle` follow `shared/peers/rapier-bench/README.md` to the letter (it
+//! is the normative definition; draw order, container and lattice formulas are quoted in the
+//! files below). `pyramid_cubes`, `mixed` and `projectiles` are Tumble's own extra scenes.
 //!
 //! Frame: world space, metres, +y up, gravity (0, −9.81, 0) except in `gas`.
 
@@ -17,12 +18,17 @@ mod container;
 mod extra;
 mod gas;
 mod lattice;
+mod resting;
 
 pub use build::{count_escaped, stage_names, BuiltScene, GasWorld, SceneError};
 pub use container::Container;
-pub use extra::{mixed, projectiles, pyramid};
+pub use extra::{mixed, projectiles, pyramid_cubes};
 pub use gas::{brute_force_pairs, gas_box_side, Gas};
 pub use lattice::{balls, boxes, LatticeParams};
+pub use resting::{
+    pyramid, pyramid_body_count, settle, stacks, tumbler, tumbler_walls, MAX_SCENE_BODIES,
+    STACKS_PITCH, STACKS_SIDE, TUMBLER_CENTRE, TUMBLER_HALF, TUMBLER_MAX_SIDE, TUMBLER_SPIN,
+};
 
 use std::fmt;
 
@@ -35,8 +41,17 @@ pub enum SceneKind {
     Boxes,
     /// Collision detection only: balls moving straight in a periodic box (peer README).
     Gas,
-    /// A square pyramid of unit cubes resting on the ground (stacking stability).
+    /// A square pyramid of unit cubes at rest on the ground; `--n` is the base side (peer README).
     Pyramid,
+    /// 100 towers of unit cubes at rest on the ground; `--n` is the tower height (peer README).
+    Stacks,
+    /// Small cubes tumbling in a closed box that turns about its centre (peer README).
+    Tumbler,
+    /// Exactly `boxes`, run with 600 warm-up steps so that the pile comes to rest (peer README).
+    Settle,
+    /// A square pyramid of `n` unit cubes, 2 cm apart, resting on the ground (stacking stability).
+    #[value(name = "pyramid_cubes")]
+    PyramidCubes,
     /// A jittered lattice of balls and boxes of random sizes falling into a container.
     Mixed,
     /// Small fast balls (4 cm across, 300 m/s) fired at a thin wall, continuous collision on.
@@ -45,12 +60,16 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every scene, in the order the help text lists them.
-    pub fn all() -> [SceneKind; 6] {
+    pub fn all() -> [SceneKind; 10] {
         [
             SceneKind::Balls,
             SceneKind::Boxes,
             SceneKind::Gas,
             SceneKind::Pyramid,
+            SceneKind::Stacks,
+            SceneKind::Tumbler,
+            SceneKind::Settle,
+            SceneKind::PyramidCubes,
             SceneKind::Mixed,
             SceneKind::Projectiles,
         ]
@@ -63,19 +82,58 @@ impl SceneKind {
             SceneKind::Boxes => "boxes",
             SceneKind::Gas => "gas",
             SceneKind::Pyramid => "pyramid",
+            SceneKind::Stacks => "stacks",
+            SceneKind::Tumbler => "tumbler",
+            SceneKind::Settle => "settle",
+            SceneKind::PyramidCubes => "pyramid_cubes",
             SceneKind::Mixed => "mixed",
             SceneKind::Projectiles => "projectiles",
         }
     }
 
-    /// The body scene of this kind with `n` dynamic bodies from the recipe seeded with `seed`
-    /// (the peer harness uses 42), or `None` for `gas`, which is built by [`Gas::new`].
+    /// The size `--n` stands for when it is left out: the peer's defaults (`stacks` 20; the
+    /// sizes of the peer's reference figures for `pyramid` (b = 20) and `tumbler` (4000)),
+    /// 10 000 bodies otherwise.
+    pub fn default_n(self) -> usize {
+        match self {
+            SceneKind::Pyramid | SceneKind::Stacks => 20,
+            SceneKind::Tumbler => 4000,
+            _ => 10_000,
+        }
+    }
+
+    /// The warm-up steps of the peer harness when `--warmup` is left out: 600 for `settle`,
+    /// 30 otherwise.
+    pub fn default_warmup(self) -> usize {
+        match self {
+            SceneKind::Settle => 600,
+            _ => 30,
+        }
+    }
+
+    /// True for the scenes whose JSON line carries the peer's fidelity figures (`bodies`,
+    /// `awake_bodies_last_step` and each scene's own): the scenes of resting contact and a
+    /// moving container.
+    pub fn reports_fidelity(self) -> bool {
+        matches!(
+            self,
+            SceneKind::Pyramid | SceneKind::Stacks | SceneKind::Tumbler | SceneKind::Settle
+        )
+    }
+
+    /// The body scene of this kind of size `n` from the recipe seeded with `seed` (the peer
+    /// harness uses 42), or `None` for `gas`, which is built by [`Gas::new`]. `n` counts the
+    /// dynamic bodies except in `pyramid` (base side) and `stacks` (tower height).
     pub fn scene(self, n: usize, seed: u64) -> Option<Scene> {
         match self {
             SceneKind::Balls => Some(balls(n, seed)),
             SceneKind::Boxes => Some(boxes(n, seed)),
             SceneKind::Gas => None,
             SceneKind::Pyramid => Some(pyramid(n)),
+            SceneKind::Stacks => Some(stacks(n)),
+            SceneKind::Tumbler => Some(tumbler(n, seed)),
+            SceneKind::Settle => Some(settle(n, seed)),
+            SceneKind::PyramidCubes => Some(pyramid_cubes(n)),
             SceneKind::Mixed => Some(mixed(n, seed)),
             SceneKind::Projectiles => Some(projectiles(n, seed)),
         }
@@ -122,6 +180,9 @@ pub enum Motion {
     Dynamic,
     /// Never moves (container walls, ground).
     Static,
+    /// Moves with the velocity it is given, unaffected by contacts and gravity (the tumbler's
+    /// walls).
+    Kinematic,
 }
 
 /// One body of a scene, world space, f64 as drawn.
@@ -177,6 +238,27 @@ impl BodySpec {
             ..Self::dynamic(ShapeSpec::Cuboid { half_extents }, translation)
         }
     }
+
+    /// The same body with friction `friction` and restitution `restitution`.
+    pub fn with_material(self, friction: f64, restitution: f64) -> Self {
+        Self {
+            friction,
+            restitution,
+            ..self
+        }
+    }
+}
+
+/// A rigid rotation that the scene's kinematic bodies follow together, as one body: about the
+/// fixed point `centre` at the constant angular velocity `angvel`. Before each step every
+/// kinematic body gets the linear velocity that carries its centre to where the rotation of the
+/// group puts it one step later (see [`BuiltScene::drive_kinematic`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spin {
+    /// The fixed point of the rotation, world space (metres).
+    pub centre: [f64; 3],
+    /// Angular velocity, world frame (rad/s).
+    pub angvel: [f64; 3],
 }
 
 /// An axis-aligned region (world space, metres; bounds may be infinite). A dynamic body whose
@@ -197,15 +279,19 @@ impl Region {
 }
 
 /// A scene as plain data: the bodies in insertion order (dynamic bodies first, body `i` of the
-/// recipe is handle `i`), then the static ones.
+/// recipe is handle `i`), then the static and kinematic ones.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
     /// Which scene.
     pub kind: SceneKind,
     /// Every body, dynamic ones first.
     pub bodies: Vec<BodySpec>,
-    /// Where the dynamic bodies belong; a centre outside it counts as escaped.
+    /// Where the dynamic bodies belong; a centre outside it counts as escaped. With a
+    /// [`Spin`], the region is in the frame of the turning kinematic group (origin at the
+    /// spin's centre, axes turning with the group).
     pub inside: Region,
+    /// The rotation the kinematic bodies follow together, for scenes that have one.
+    pub spin: Option<Spin>,
     /// The container, for scenes that have one (to draw it, and for the tests).
     pub container: Option<Container>,
     /// Continuous collision should be switched on in the world's configuration.
@@ -219,5 +305,20 @@ impl Scene {
             .iter()
             .filter(|b| b.motion == Motion::Dynamic)
             .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SceneKind;
+    use clap::ValueEnum;
+
+    #[test]
+    fn command_line_names_are_the_json_names() {
+        for kind in SceneKind::all() {
+            let value = kind.to_possible_value().expect("every scene is selectable");
+            assert_eq!(value.get_name(), kind.name());
+        }
+        assert_eq!(SceneKind::value_variants().len(), SceneKind::all().len());
     }
 }
