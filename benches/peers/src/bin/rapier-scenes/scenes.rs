@@ -150,6 +150,7 @@ impl Lattice {
         let layers = n.div_ceil(s * s);
         let drawn = lattice(n, seed, h, 1.0, |_| cubes);
         let mut world = World::new(sleep);
+        let a = add_container(&mut world, s, h, layers);
         let handles = add_drawn(&mut world, &drawn, |_| {
             if cubes {
                 cuboid([0.5; 3], PEER_MATERIAL)
@@ -157,29 +158,6 @@ impl Lattice {
                 ball(0.5, PEER_MATERIAL)
             }
         });
-        // The open box: inner side W = s·h + 2, walls 1 thick and H high.
-        let a = (s as f64 * h + 2.0) / 2.0;
-        let height = 2.0 * (1.0 + (layers as f64 - 1.0) * h) + 10.0;
-        let (w, hh) = (a + 0.5, height / 2.0);
-        world.add_static(static_cuboid(
-            [a + 1.0, 0.5, a + 1.0],
-            [0.0, -0.5, 0.0],
-            PEER_MATERIAL,
-        ));
-        for x in [-w, w] {
-            world.add_static(static_cuboid(
-                [0.5, hh, a + 1.0],
-                [x, hh, 0.0],
-                PEER_MATERIAL,
-            ));
-        }
-        for z in [-w, w] {
-            world.add_static(static_cuboid(
-                [a + 1.0, hh, 0.5],
-                [0.0, hh, z],
-                PEER_MATERIAL,
-            ));
-        }
         let scene = Self {
             world,
             handles,
@@ -209,6 +187,33 @@ impl Bench for Lattice {
     }
 }
 
+/// The open box of `balls` and `boxes` (static, created before the bodies): inner side
+/// W = s·h + 2, half-width a = W/2, walls 1 m thick and H = 2·(1 + (layers − 1)·h) + 10 high;
+/// ground, then the −x, −z, +x, +z walls. Returns a.
+fn add_container(world: &mut World, s: usize, h: f64, layers: usize) -> f64 {
+    let a = (s as f64 * h + 2.0) / 2.0;
+    let height = 2.0 * (1.0 + (layers as f64 - 1.0) * h) + 10.0;
+    let (w, hh) = (a + 0.5, height / 2.0);
+    world.add_static(static_cuboid(
+        [a + 1.0, 0.5, a + 1.0],
+        [0.0, -0.5, 0.0],
+        PEER_MATERIAL,
+    ));
+    for side in [-w, w] {
+        world.add_static(static_cuboid(
+            [0.5, hh, a + 1.0],
+            [side, hh, 0.0],
+            PEER_MATERIAL,
+        ));
+        world.add_static(static_cuboid(
+            [a + 1.0, hh, 0.5],
+            [0.0, hh, side],
+            PEER_MATERIAL,
+        ));
+    }
+    a
+}
+
 // ----- pyramid --------------------------------------------------------------------------------
 
 /// `pyramid`: a square pyramid of unit cubes of base side b on the ground.
@@ -223,6 +228,8 @@ pub struct Pyramid {
 impl Pyramid {
     pub fn new(b: usize, sleep: bool) -> Self {
         let mut world = World::new(sleep);
+        let a = b as f64 + 10.0;
+        world.add_static(static_cuboid([a, 0.5, a], [0.0, -0.5, 0.0], CUBE_MATERIAL));
         let mut handles = Vec::new();
         let mut start = Vec::new();
         for k in 0..b {
@@ -244,8 +251,6 @@ impl Pyramid {
                 }
             }
         }
-        let a = b as f64 + 10.0;
-        world.add_static(static_cuboid([a, 0.5, a], [0.0, -0.5, 0.0], CUBE_MATERIAL));
         Self {
             world,
             handles,
@@ -303,6 +308,8 @@ pub struct Stacks {
 impl Stacks {
     pub fn new(h: usize, sleep: bool) -> Self {
         let mut world = World::new(sleep);
+        let a = 15.0 + h as f64;
+        world.add_static(static_cuboid([a, 0.5, a], [0.0, -0.5, 0.0], CUBE_MATERIAL));
         let mut handles = Vec::new();
         let mut start = Vec::new();
         for tz in 0..10 {
@@ -319,8 +326,6 @@ impl Stacks {
                 }
             }
         }
-        let a = 15.0 + h as f64;
-        world.add_static(static_cuboid([a, 0.5, a], [0.0, -0.5, 0.0], CUBE_MATERIAL));
         Self {
             world,
             handles,
@@ -538,6 +543,7 @@ impl Terrain {
     pub fn new(n: usize, seed: u64, mesh: bool, sleep: bool) -> (Self, Vec<Drawn>) {
         let drawn = lattice(n, seed, 1.8, 5.0, |i| i % 2 == 1);
         let mut world = World::new(sleep);
+        world.add_static(terrain_ground(mesh));
         let handles = add_drawn(&mut world, &drawn, |i| {
             if i % 2 == 0 {
                 ball(0.5, PEER_MATERIAL)
@@ -545,7 +551,6 @@ impl Terrain {
                 cuboid([0.5; 3], PEER_MATERIAL)
             }
         });
-        world.add_static(terrain_ground(mesh));
         let scene = Self {
             world,
             handles,

@@ -9,10 +9,18 @@ pub fn v3(p: [f64; 3]) -> Vector {
     Vector::new(p[0] as f32, p[1] as f32, p[2] as f32)
 }
 
+/// The quaternion `[x, y, z, w]` cast to f32 and normalised again in f32 (divided by its
+/// norm √((x² + z²) + (y² + w²))), as Tumble's scene builder does, so that both engines get
+/// the same bits.
+pub fn rotation(q: [f64; 4]) -> Rotation {
+    let [x, y, z, w] = q.map(|c| c as f32);
+    let norm = ((x * x + z * z) + (y * y + w * w)).sqrt();
+    Rotation::from_xyzw(x / norm, y / norm, z / norm, w / norm)
+}
+
 /// A pose from a centre and a quaternion `[x, y, z, w]` (both f64, cast to f32).
 pub fn pose(centre: [f64; 3], q: [f64; 4]) -> Pose {
-    let rotation = Rotation::from_xyzw(q[0] as f32, q[1] as f32, q[2] as f32, q[3] as f32);
-    Pose::from_parts(v3(centre), rotation)
+    Pose::from_parts(v3(centre), rotation(q))
 }
 
 /// The identity quaternion `[x, y, z, w]`.
