@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tumble_peers::json::Line;
+use world::{rotation, v3};
 use tumble_peers::stats::Summary;
 use tumble_peers::{PARRY_VERSION, RAPIER_VERSION};
 
@@ -261,17 +262,15 @@ fn simulate(
     Ok(line.finish())
 }
 
-/// The drawn bodies as the engine receives them (f32), one CSV row each.
+/// The drawn bodies as rapier receives them (f32), one CSV row each.
 fn dump_bodies(path: &PathBuf, drawn: &[Drawn]) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
     writeln!(out, "i,x,y,z,qx,qy,qz,qw,vx,vy,vz")?;
     for (i, d) in drawn.iter().enumerate() {
-        let f: Vec<String> = d
-            .centre
+        let (c, q, v) = (v3(d.centre), rotation(d.rotation), v3(d.linvel));
+        let f: Vec<String> = [c.x, c.y, c.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z]
             .iter()
-            .chain(&d.rotation)
-            .chain(&d.linvel)
-            .map(|&x| format!("{:?}", x as f32))
+            .map(|x| format!("{x:?}"))
             .collect();
         writeln!(out, "{i},{}", f.join(","))?;
     }
