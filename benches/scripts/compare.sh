@@ -22,7 +22,8 @@
 # Environment:
 #   --rounds N      rounds per case (default 3)
 #   TUMBLE_ARGS     extra flags for Tumble's stress, e.g. "--threads 1" (stress runs on every
-#                   core by default; rapier-scenes on one thread)
+#                   core by default; rapier-scenes on one thread); stress gets --no-out unless
+#                   these flags name --out or --no-out
 #   PEER_TARGET     cargo target folder of the peer harness (default target/peers)
 #   PEER_FEATURES   cargo features of the peer harness, e.g. "parallel" (then also give
 #                   `:--parallel` to the cases that should use it)
@@ -56,6 +57,9 @@ target_dir=$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 stress=$target_dir/release/stress
 micro=$target_dir/release/micro
+# stress writes no CSV or plot unless TUMBLE_ARGS says where (--out) or already says --no-out.
+no_out=(--no-out)
+[[ " ${TUMBLE_ARGS:-} " =~ \ --(no-)?out[\ =] ]] && no_out=()
 rapier=$peer_target/release/rapier-scenes
 parry=$peer_target/release/parry-kernels
 
@@ -169,7 +173,7 @@ run_scene() { # case
     echo "$line" >>"$work/peer.jsonl"
     [[ -n $tumble_done ]] && continue
     # shellcheck disable=SC2086 # TUMBLE_ARGS is a list of flags
-    if ! line=$(last_json "$stress" --scene "$scene" --n "$n" "${both[@]}" --json --no-out ${TUMBLE_ARGS:-}); then
+    if ! line=$(last_json "$stress" --scene "$scene" --n "$n" "${both[@]}" --json "${no_out[@]}" ${TUMBLE_ARGS:-}); then
       if grep -q -- "invalid value '$scene'" "$work/err"; then
         note="tumble: missing $scene"
       else

@@ -19,7 +19,8 @@ impl Line {
         if !self.body.is_empty() {
             self.body.push(',');
         }
-        self.body.push_str(&serde_json::to_string(key).expect("a string serialises"));
+        self.body
+            .push_str(&serde_json::to_string(key).expect("a string serialises"));
         self.body.push(':');
     }
 

@@ -32,11 +32,7 @@ impl Recipe {
 
     /// Three draws of `uniform(a, b)`: x, then y, then z.
     pub fn uniform3(&mut self, a: f64, b: f64) -> [f64; 3] {
-        [
-            self.uniform(a, b),
-            self.uniform(a, b),
-            self.uniform(a, b),
-        ]
+        [self.uniform(a, b), self.uniform(a, b), self.uniform(a, b)]
     }
 
     /// A uniform random rotation (Shoemake), as a normalised quaternion `[x, y, z, w]`;

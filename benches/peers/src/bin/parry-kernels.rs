@@ -271,11 +271,7 @@ fn time<P>(args: &Args, query: &str, shapes: &str, d: f64, pairs: &[P], f: impl 
         .num("ns_per_call_median", s.median, 3)
         .num("ns_per_call_min", s.min, 3)
         .num("ns_per_call_max", s.max, 3)
-        .num(
-            "fraction_intersecting",
-            hits as f64 / pairs.len() as f64,
-            4,
-        )
+        .num("fraction_intersecting", hits as f64 / pairs.len() as f64, 4)
         .float("centre_distance", d);
     println!("{}", line.finish());
 }
@@ -297,9 +293,11 @@ fn calibrate<S: PairSet>(set: &S) {
     }
     let d = 0.5 * (lo + hi);
     let mut line = Line::new();
-    line.str("calibrate", S::NAME)
-        .num("distance", d, 5)
-        .num("fraction_at_distance", fraction(d), 5);
+    line.str("calibrate", S::NAME).num("distance", d, 5).num(
+        "fraction_at_distance",
+        fraction(d),
+        5,
+    );
     println!("{}", line.finish());
 }
 
@@ -313,12 +311,40 @@ fn main() {
         return;
     }
     let cc = CuboidCuboid::draw(n, seed).at(CuboidCuboid::D);
-    time(&args, "intersection_test", CuboidCuboid::NAME, CuboidCuboid::D, &cc, intersects);
-    time(&args, "contact(prediction=0)", CuboidCuboid::NAME, CuboidCuboid::D, &cc, touches);
+    time(
+        &args,
+        "intersection_test",
+        CuboidCuboid::NAME,
+        CuboidCuboid::D,
+        &cc,
+        intersects,
+    );
+    time(
+        &args,
+        "contact(prediction=0)",
+        CuboidCuboid::NAME,
+        CuboidCuboid::D,
+        &cc,
+        touches,
+    );
     drop(cc);
     let bb = BallBall::draw(n, seed).at(BallBall::D);
-    time(&args, "intersection_test", BallBall::NAME, BallBall::D, &bb, intersects);
+    time(
+        &args,
+        "intersection_test",
+        BallBall::NAME,
+        BallBall::D,
+        &bb,
+        intersects,
+    );
     drop(bb);
     let tc = TriangleCuboid::draw(n, seed).at(TriangleCuboid::D);
-    time(&args, "intersection_test", TriangleCuboid::NAME, TriangleCuboid::D, &tc, intersects);
+    time(
+        &args,
+        "intersection_test",
+        TriangleCuboid::NAME,
+        TriangleCuboid::D,
+        &tc,
+        intersects,
+    );
 }

@@ -19,9 +19,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tumble_peers::json::Line;
-use world::{rotation, v3};
 use tumble_peers::stats::Summary;
 use tumble_peers::{PARRY_VERSION, RAPIER_VERSION};
+use world::{rotation, v3};
 
 /// A scene being stepped.
 pub trait Bench {

@@ -99,7 +99,11 @@ impl World {
     }
 
     /// Adds a body built by `body` with one collider at its origin; returns its handle.
-    pub fn add_body(&mut self, body: RigidBodyBuilder, collider: ColliderBuilder) -> RigidBodyHandle {
+    pub fn add_body(
+        &mut self,
+        body: RigidBodyBuilder,
+        collider: ColliderBuilder,
+    ) -> RigidBodyHandle {
         let handle = self.bodies.insert(body);
         self.colliders
             .insert_with_parent(collider, handle, &mut self.bodies);
@@ -155,7 +159,10 @@ impl World {
 
     /// The dynamic bodies, in insertion order.
     pub fn dynamic_bodies(&self) -> impl Iterator<Item = &RigidBody> {
-        self.bodies.iter().map(|(_, b)| b).filter(|b| b.is_dynamic())
+        self.bodies
+            .iter()
+            .map(|(_, b)| b)
+            .filter(|b| b.is_dynamic())
     }
 
     /// Dynamic bodies not asleep.
