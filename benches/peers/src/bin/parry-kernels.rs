@@ -99,7 +99,9 @@ trait PairSet {
 }
 
 /// cuboid–cuboid: he1 (3 × uniform(0.2, 1)), q1, he2, q2, c1, dir.
-struct CuboidCuboid(Vec<([f64; 3], [f64; 4], [f64; 3], [f64; 4], Placement)>);
+/// Half-extents and rotation of one cuboid, as drawn.
+type CuboidDraw = ([f64; 3], [f64; 4]);
+struct CuboidCuboid(Vec<(CuboidDraw, CuboidDraw, Placement)>);
 
 impl CuboidCuboid {
     fn draw(n: usize, seed: u64) -> Self {
@@ -111,7 +113,7 @@ impl CuboidCuboid {
                     let q1 = r.rotation();
                     let he2 = r.uniform3(0.2, 1.0);
                     let q2 = r.rotation();
-                    (he1, q1, he2, q2, Placement::draw(&mut r))
+                    ((he1, q1), (he2, q2), Placement::draw(&mut r))
                 })
                 .collect(),
         )
@@ -126,7 +128,7 @@ impl PairSet for CuboidCuboid {
     fn at(&self, d: f64) -> Vec<Pair<Cuboid, Cuboid>> {
         self.0
             .iter()
-            .map(|&(he1, q1, he2, q2, p)| {
+            .map(|&((he1, q1), (he2, q2), p)| {
                 let (c1, c2) = p.centres(d);
                 Pair {
                     pose1: Pose::from_parts(c1, rot(q1)),
