@@ -25,7 +25,7 @@ use tumble_peers::PARRY_VERSION;
 
 /// parry3d narrow-phase micro benchmark (one JSON line per query).
 #[derive(Parser, Debug)]
-#[command(name = "parry-kernels", version, about)]
+#[command(name = "parry-kernels", version)]
 struct Args {
     /// Pairs per set.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]

@@ -77,7 +77,7 @@ impl Scene {
 
 /// rapier3d on one peer scene; prints one JSON line.
 #[derive(Parser, Debug)]
-#[command(name = "rapier-scenes", version, about)]
+#[command(name = "rapier-scenes", version)]
 struct Args {
     /// Scene.
     #[arg(long, value_enum)]
