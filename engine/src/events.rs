@@ -74,4 +74,9 @@ pub struct Advance {
     pub alpha: Real,
     /// The reports of the steps, merged.
     pub report: StepReport,
+    /// Simulated time dropped, seconds, ≥ 0: when more whole steps were due than
+    /// [`WorldConfig::max_steps_per_frame`](crate::WorldConfig::max_steps_per_frame), the time of
+    /// those not run (the simulation falls behind the wall clock instead of spiralling).
+    /// 0 when every due step ran.
+    pub dropped_seconds: Real,
 }

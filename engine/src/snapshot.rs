@@ -25,7 +25,7 @@ use bincode::Options;
 use tumble_broadphase::{BroadPhase, ProxyHandle};
 
 const MAGIC: &[u8; 8] = b"TUMBLSNP";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 fn options() -> impl Options {
     bincode::DefaultOptions::new()

@@ -10,7 +10,7 @@
 //!   prediction distance);
 //! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
 //!   with `a.index < b.index`;
-//! - the accumulator is finite and in `[0, dt)` after `World::advance`.
+//! - the accumulator lies in `[0, dt)`.
 
 use crate::body::{Body, BodyKind};
 use crate::config::WorldConfig;

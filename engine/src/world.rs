@@ -12,7 +12,8 @@
 //!   broad phase;
 //! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
 //!   with `a.index < b.index`;
-//! - the accumulator is finite and in `[0, dt)` after [`World::advance`].
+//! - the accumulator lies in `[0, dt)` (so one [`World::advance`] runs a bounded number of
+//!   steps).
 
 use crate::body::{Body, BodyBuilder, BodyKind, BodyView};
 use crate::config::WorldConfig;
@@ -404,9 +405,11 @@ impl World {
     }
 
     /// Advances the clock by a real frame time (seconds, finite, ≥ 0): adds
-    /// `min(frame_seconds, max_frame_time)` to the accumulator, runs as many fixed steps as fit,
-    /// and sets `alpha = accumulator / dt` for [`render_pose`](World::render_pose)
-    /// (Fiedler, "Fix Your Timestep!").
+    /// `min(frame_seconds, max_frame_time)` to the accumulator, runs as many fixed steps as fit
+    /// (at most [`max_steps_per_frame`](WorldConfig::max_steps_per_frame); the time of the steps
+    /// beyond is dropped and reported in [`Advance::dropped_seconds`]), and sets
+    /// `alpha = accumulator / dt` for [`render_pose`](World::render_pose)
+    /// (Fiedler, "Fix Your Timestep!"). Afterwards the accumulator lies in `[0, dt)`.
     pub fn advance(&mut self, frame_seconds: Real) -> Result<Advance, WorldError> {
         crate::error::check_finite("frame time", frame_seconds)?;
         if frame_seconds < 0.0 {
@@ -414,13 +417,20 @@ impl World {
         }
         let frame = frame_seconds.min(self.state.config.max_frame_time) as f64;
         let dt = self.state.config.dt as f64;
+        let max_steps = self.state.config.max_steps_per_frame;
         self.state.accumulator += frame;
         let mut out = Advance::default();
-        while self.state.accumulator >= dt {
+        while out.steps < max_steps && self.state.accumulator >= dt {
             let r = self.step_now();
             out.report.merge(r);
             self.state.accumulator -= dt;
             out.steps += 1;
+        }
+        if self.state.accumulator >= dt {
+            // More steps were due than allowed: keep only the part of a step.
+            let kept = self.state.accumulator % dt;
+            out.dropped_seconds = (self.state.accumulator - kept) as Real;
+            self.state.accumulator = kept;
         }
         self.state.alpha = ((self.state.accumulator / dt) as Real).clamp(0.0, 1.0);
         out.alpha = self.state.alpha;
@@ -637,8 +647,11 @@ impl World {
                 }
             }
         }
-        if !(st.accumulator.is_finite() && st.accumulator >= 0.0) {
-            return Err(format!("accumulator is {}", st.accumulator));
+        if !(st.accumulator >= 0.0 && st.accumulator < st.config.dt as f64) {
+            return Err(format!(
+                "accumulator is {} s, outside [0, dt = {} s)",
+                st.accumulator, st.config.dt
+            ));
         }
         if !(0.0..=1.0).contains(&st.alpha) {
             return Err(format!("alpha is {}", st.alpha));

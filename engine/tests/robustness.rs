@@ -1,0 +1,221 @@
+//! Extreme configurations, corrupt snapshots, events under `advance` and errors that name the
+//! real problem: every call returns in bounded time with an answer or a typed error.
+
+mod common;
+use common::*;
+use std::sync::mpsc;
+use std::time::Duration;
+use tumble::math::{Real, Vector};
+use tumble::{World, WorldConfig};
+
+/// Runs `f` on its own thread and returns its result, or panics (failing the test instead of
+/// hanging the suite) when it has not finished after `seconds`.
+fn within<T: Send + 'static>(seconds: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(Duration::from_secs(seconds)) {
+        Ok(v) => v,
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("did not return within {seconds} s"),
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("panicked"),
+    }
+}
+
+/// A small scene: a floor and a few balls, stepped a little.
+fn small_scene() -> World {
+    let mut w = world_with_gravity(Vector::new(0.0, -9.81, 0.0));
+    add_floor(&mut w, 0.5, 0.0);
+    for i in 0..4 {
+        w.insert(ball(
+            0.25,
+            Vector::new(i as Real * 0.6, 0.3 + i as Real, 0.0),
+        ))
+        .unwrap();
+    }
+    for _ in 0..10 {
+        w.step();
+    }
+    w
+}
+
+/// The one offset of `pattern` in `bytes` (panics unless there is exactly one).
+fn unique_offset(bytes: &[u8], pattern: &[u8]) -> usize {
+    let hits: Vec<usize> = (0..=bytes.len() - pattern.len())
+        .filter(|&i| &bytes[i..i + pattern.len()] == pattern)
+        .collect();
+    assert_eq!(hits.len(), 1, "pattern found at {hits:?}");
+    hits[0]
+}
+
+/// A snapshot of [`small_scene`] after `advance(0.4 dt)`, with the accumulator field overwritten
+/// by `value` (seconds).
+fn snapshot_with_accumulator(value: f64) -> Vec<u8> {
+    let mut w = small_scene();
+    let frame = 0.4 * w.config().dt;
+    w.advance(frame).unwrap();
+    let mut bytes = w.snapshot();
+    let at = unique_offset(&bytes, &(frame as f64).to_le_bytes());
+    bytes[at..at + 8].copy_from_slice(&value.to_le_bytes());
+    bytes
+}
+
+// ---- Item: no hang from any configuration or snapshot -------------------------------------
+
+#[test]
+fn advance_with_huge_max_frame_time_returns() {
+    let steps = within(20, || {
+        let config = WorldConfig {
+            max_frame_time: 1e30,
+            ..WorldConfig::default()
+        };
+        match World::new(config) {
+            Err(_) => None,
+            Ok(mut w) => Some(w.advance(1e30).map(|a| a.steps)),
+        }
+    });
+    if let Some(r) = steps {
+        let steps = r.expect("advance(1e30) refused");
+        assert!(steps <= 1000, "{steps} steps in one advance");
+    }
+}
+
+#[test]
+fn advance_with_tiny_dt_runs_a_bounded_number_of_steps() {
+    let steps = within(20, || {
+        let config = WorldConfig {
+            dt: 1e-9,
+            ..WorldConfig::default()
+        };
+        match World::new(config) {
+            Err(_) => None,
+            Ok(mut w) => Some(w.advance(0.1).unwrap().steps),
+        }
+    });
+    if let Some(steps) = steps {
+        assert!(steps <= 1000, "{steps} steps in one advance");
+    }
+}
+
+#[test]
+fn snapshot_with_huge_accumulator_is_refused() {
+    let dt = f64::from(WorldConfig::default().dt);
+    for value in [1e20, 1e3, dt, -0.001, f64::NAN] {
+        let bytes = snapshot_with_accumulator(value);
+        let r = within(20, move || {
+            World::restore(&bytes).map(|mut w| w.advance(0.0).map(|a| a.steps))
+        });
+        assert!(
+            r.is_err(),
+            "accumulator {value}: restored, advance gave {r:?}"
+        );
+    }
+}
+
+#[test]
+fn advance_runs_at_most_max_steps_per_frame_and_reports_the_dropped_time() {
+    let config = WorldConfig {
+        max_frame_time: 1.0,
+        max_steps_per_frame: 8,
+        ..WorldConfig::default()
+    };
+    let mut w = World::new(config).unwrap();
+    let dt = w.config().dt;
+    let a = w.advance(1.0).unwrap();
+    assert_eq!(a.steps, 8);
+    let kept = w.accumulator();
+    assert!((0.0..dt).contains(&kept), "accumulator {kept}");
+    // Everything added is either simulated, dropped or kept.
+    let total = 8.0 * dt + a.dropped_seconds + kept;
+    assert!((total - 1.0).abs() < 1e-5, "{total}");
+    assert!(a.dropped_seconds > 0.8, "{}", a.dropped_seconds);
+    w.validate().unwrap();
+    // With the defaults nothing is ever dropped: a stalled frame runs the 6 steps of 0.1 s.
+    let mut w = World::new(WorldConfig::default()).unwrap();
+    for _ in 0..20 {
+        let a = w.advance(10.0).unwrap();
+        assert!(a.steps <= 6 && a.dropped_seconds == 0.0, "{a:?}");
+    }
+}
+
+#[test]
+fn config_bounds_are_refused_with_the_field_named() {
+    let bad = [
+        (
+            WorldConfig {
+                dt: 1e-9,
+                ..WorldConfig::default()
+            },
+            "dt",
+        ),
+        (
+            WorldConfig {
+                dt: 2.0,
+                ..WorldConfig::default()
+            },
+            "dt",
+        ),
+        (
+            WorldConfig {
+                max_frame_time: 1e30,
+                ..WorldConfig::default()
+            },
+            "max_frame_time",
+        ),
+        (
+            WorldConfig {
+                max_frame_time: 0.001,
+                ..WorldConfig::default()
+            },
+            "max_frame_time",
+        ),
+        (
+            WorldConfig {
+                max_steps_per_frame: 0,
+                ..WorldConfig::default()
+            },
+            "max_steps_per_frame",
+        ),
+        (
+            WorldConfig {
+                max_steps_per_frame: 1_000_000,
+                ..WorldConfig::default()
+            },
+            "max_steps_per_frame",
+        ),
+    ];
+    for (config, what) in bad {
+        let e = World::new(config).unwrap_err();
+        assert!(e.to_string().contains(what), "{e} should name {what}");
+    }
+    // The extremes of the ranges are accepted and advance in bounded time.
+    for (dt, max_frame_time) in [
+        (tumble::MIN_DT, tumble::MAX_FRAME_TIME),
+        (tumble::MAX_DT, 1.0),
+    ] {
+        let config = WorldConfig {
+            dt,
+            max_frame_time,
+            max_steps_per_frame: tumble::MAX_STEPS_PER_FRAME,
+            ..WorldConfig::default()
+        };
+        let mut w = small_scene_with(config);
+        let a = w.advance(Real::MAX).unwrap();
+        assert!(a.steps <= tumble::MAX_STEPS_PER_FRAME);
+        w.validate().unwrap();
+    }
+}
+
+/// [`small_scene`]'s bodies in a world made with `config`.
+fn small_scene_with(config: WorldConfig) -> World {
+    let mut w = World::new(config).unwrap();
+    add_floor(&mut w, 0.5, 0.0);
+    for i in 0..4 {
+        w.insert(ball(
+            0.25,
+            Vector::new(i as Real * 0.6, 0.3 + i as Real, 0.0),
+        ))
+        .unwrap();
+    }
+    w
+}
