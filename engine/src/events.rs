@@ -3,9 +3,10 @@
 use crate::handle::BodyHandle;
 use tumble_narrowphase::math::Real;
 
-/// Something that began or ended during the last step. Reported by
-/// [`World::events`](crate::World::events) in a deterministic order: contact events in pair
-/// order (by the lower body index, then the higher), then sensor events in pair order.
+/// Something that began or ended during a step. Reported by
+/// [`World::events`](crate::World::events) step by step; within a step in a deterministic
+/// order: contact events in pair order (by the lower body index, then the higher), then sensor
+/// events in pair order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     /// Bodies `a` and `b` (`a < b` in handle order) began touching (penetration deeper than

@@ -119,6 +119,7 @@ impl World {
             proxies,
             scratch: Scratch::default(),
             out: StepOutput::default(),
+            events: Vec::new(),
             state,
         };
         // Sized from the slots actually decoded, never from a length field read from the bytes.

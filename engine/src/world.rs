@@ -43,6 +43,9 @@ pub struct World {
     pub(crate) scratch: Scratch,
     /// Stage times, events and counts of the last step.
     pub(crate) out: StepOutput,
+    /// The events of every step of the last [`World::step`] or [`World::advance`] call, in
+    /// order (what [`World::events`] shows).
+    pub(crate) events: Vec<Event>,
 }
 
 impl std::fmt::Debug for World {
@@ -75,6 +78,7 @@ impl World {
             proxies,
             scratch: Scratch::default(),
             out: StepOutput::default(),
+            events: Vec::new(),
         })
     }
 
@@ -420,6 +424,7 @@ impl World {
         let max_steps = self.state.config.max_steps_per_frame;
         self.state.accumulator += frame;
         let mut out = Advance::default();
+        self.events.clear();
         while out.steps < max_steps && self.state.accumulator >= dt {
             let r = self.step_now();
             out.report.merge(r);
@@ -437,19 +442,23 @@ impl World {
         Ok(out)
     }
 
-    /// One step over the world's parts (see [`crate::step`]).
+    /// One step over the world's parts (see [`crate::step`]); appends its events to those of
+    /// the current call.
     fn step_now(&mut self) -> StepReport {
-        step::step(StepContext {
+        let report = step::step(StepContext {
             state: &mut self.state,
             proxies: &mut self.proxies,
             scratch: &mut self.scratch,
             out: &mut self.out,
-        })
+        });
+        self.events.extend_from_slice(&self.out.events);
+        report
     }
 
     /// Runs one fixed step of `dt` now, outside the accumulator; afterwards the render pose is
     /// the current pose (`alpha = 1`). Never panics on a validated world.
     pub fn step(&mut self) -> StepReport {
+        self.events.clear();
         let r = self.step_now();
         self.state.alpha = 1.0;
         r
@@ -480,9 +489,15 @@ impl World {
         self.out.counts.touching_pairs
     }
 
-    /// Events of the last step (or of the steps of the last advance), deterministic order.
+    /// The events of the last [`step`](World::step) or [`advance`](World::advance) call: those
+    /// of its one step, or of every step the advance ran, concatenated in the order the steps
+    /// ran (within a step, the deterministic order documented on [`Event`]). Each event is
+    /// shown by exactly one call, so reading `events()` after every call sees each once: driving
+    /// a world with `step()` or with `advance` of any frame times gives the same sequence. An
+    /// `advance` that runs no step leaves the list empty. Other calls (insert, remove, setters,
+    /// queries) leave it as it is; a removed body's contacts end at the next step.
     pub fn events(&self) -> &[Event] {
-        &self.out.events
+        &self.events
     }
 
     /// The contact pairs of the last step, in pair order.

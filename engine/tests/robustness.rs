@@ -219,3 +219,111 @@ fn small_scene_with(config: WorldConfig) -> World {
     }
     w
 }
+
+// ---- Item: events of every step of an `advance` reach the user once, in order -------------
+
+/// Bouncy balls on a floor (contacts start and stop) and one ball falling through a sensor
+/// slab again and again (the sensor reports it entering and leaving).
+fn bouncing_scene() -> World {
+    let mut w = world_with_gravity(Vector::new(0.0, -9.81, 0.0));
+    add_floor(&mut w, 0.5, 1.0);
+    for i in 0..5 {
+        w.insert(
+            ball(
+                0.2,
+                Vector::new(i as Real - 2.0, 0.5 + 0.3 * i as Real, 0.0),
+            )
+            .restitution(1.0),
+        )
+        .unwrap();
+    }
+    w.insert(
+        tumble::BodyBuilder::fixed(tumble::Cuboid::new(Vector::new(0.5, 0.1, 0.5)).unwrap())
+            .translation(Vector::new(0.0, 0.8, 3.0))
+            .sensor(true),
+    )
+    .unwrap();
+    w.insert(ball(0.1, Vector::new(0.0, 1.6, 3.0)).restitution(1.0))
+        .unwrap();
+    w
+}
+
+/// Drives [`bouncing_scene`] with `call` until 240 steps have run; returns the events that
+/// [`World::events`] showed after each call, concatenated.
+fn events_of_240_steps(mut call: impl FnMut(&mut World)) -> Vec<tumble::Event> {
+    let mut w = bouncing_scene();
+    let mut log = Vec::new();
+    let mut calls = 0;
+    while w.step_count() < 240 {
+        call(&mut w);
+        log.extend_from_slice(w.events());
+        calls += 1;
+        assert!(calls <= 2000, "the calls do not add up to 240 steps");
+    }
+    assert_eq!(w.step_count(), 240);
+    log
+}
+
+/// Each sensor overlap is reported entering, then leaving, then entering, …
+fn assert_sensor_events_alternate(log: &[tumble::Event]) {
+    use std::collections::BTreeMap;
+    use tumble::Event;
+    let mut inside = BTreeMap::new();
+    for e in log {
+        match *e {
+            Event::SensorEnter { sensor, other } => {
+                let was = inside.insert((sensor, other), true).unwrap_or(false);
+                assert!(!was, "{other:?} entered {sensor:?} twice in a row");
+            }
+            Event::SensorExit { sensor, other } => {
+                let was = inside.insert((sensor, other), false).unwrap_or(false);
+                assert!(was, "{other:?} left {sensor:?} without having entered");
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn events_under_advance_are_those_of_its_steps_exactly_once() {
+    let by_step = events_of_240_steps(|w| {
+        w.step();
+    });
+    let sensor = by_step
+        .iter()
+        .filter(|e| matches!(e, tumble::Event::SensorExit { .. }))
+        .count();
+    assert!(
+        sensor >= 2,
+        "the scene should leave the sensor twice: {by_step:?}"
+    );
+    assert!(by_step.len() > 20, "{} events", by_step.len());
+    assert_sensor_events_alternate(&by_step);
+    let dt = WorldConfig::default().dt;
+    for (what, frame) in [("advance(2/60)", 2.0 * dt), ("advance(1/240)", dt / 4.0)] {
+        let log = events_of_240_steps(|w| {
+            w.advance(frame).unwrap();
+        });
+        assert_sensor_events_alternate(&log);
+        assert_eq!(
+            log.len(),
+            by_step.len(),
+            "{what}: {} events, {} with step()",
+            log.len(),
+            by_step.len()
+        );
+        assert_eq!(log, by_step, "{what}");
+    }
+}
+
+#[test]
+fn an_advance_that_runs_no_step_leaves_no_events() {
+    let mut w = bouncing_scene();
+    let dt = w.config().dt;
+    while w.events().is_empty() {
+        w.step();
+        assert!(w.step_count() < 240, "no event in 240 steps");
+    }
+    assert_eq!(w.advance(0.25 * dt).unwrap().steps, 0);
+    assert!(w.events().is_empty(), "{:?}", w.events());
+}
