@@ -189,10 +189,9 @@ impl BodyBuilder {
             _ => (0.0, Matrix::zeros()),
         };
         let (inv_mass, inv_inertia) = if mass > 0.0 {
-            let inv = inertia
-                .try_inverse()
-                .filter(|m| m.iter().all(|x| x.is_finite()))
-                .ok_or(WorldError::NonPositive("inertia (density × size)", 0.0))?;
+            let inv = invert_inertia(&inertia).ok_or_else(|| {
+                WorldError::InertiaOutOfRange(inertia.iter().fold(0.0, |a, x| a.max(x.abs())))
+            })?;
             (1.0 / mass, inv)
         } else {
             (0.0, Matrix::zeros())
@@ -225,6 +224,33 @@ impl BodyBuilder {
             frozen: false,
         })
     }
+}
+
+/// The inverse of a symmetric positive-definite inertia tensor (kg·m² → 1/(kg·m²)), or `None`
+/// when it has none representable in `f32` (a diagonal entry of the inverse not a positive
+/// normal `f32`).
+///
+/// Where the tensor's determinant is a normal `f32` (a ball of density 1 between about 3 mm and
+/// 300 m, of density 1000 between about 0.7 mm and 80 m) this is `f32`'s own 3 × 3 inverse.
+/// Beyond, the determinant, a cube of the moments, under- or overflows `f32` long before the
+/// inverse does, so the tensor is inverted in `f64`, where it cannot, and the result rounded
+/// to `f32` (as it is
+/// when `f32`'s inverse is not usable).
+pub(crate) fn invert_inertia(inertia: &Matrix) -> Option<Matrix> {
+    let usable = |inv: &Matrix| {
+        inv.iter().all(|x| x.is_finite())
+            && (0..3).all(|i| inv[(i, i)].is_normal() && inv[(i, i)] > 0.0)
+    };
+    if inertia.determinant().is_normal() {
+        if let Some(inv) = inertia.try_inverse().filter(usable) {
+            return Some(inv);
+        }
+    }
+    inertia
+        .cast::<f64>()
+        .try_inverse()
+        .map(|inv| inv.cast::<Real>())
+        .filter(usable)
 }
 
 /// Mass (kg) and inertia tensor about the shape's centre of mass (kg·m², shape frame) of
@@ -400,11 +426,7 @@ impl<'a> BodyView<'a> {
             return 0.0;
         }
         let r = self.body.pose.rotation.to_rotation_matrix();
-        let inertia_local = self
-            .body
-            .inv_inertia_local
-            .try_inverse()
-            .unwrap_or(Matrix::zeros());
+        let inertia_local = invert_inertia(&self.body.inv_inertia_local).unwrap_or(Matrix::zeros());
         let i_world = r.matrix() * inertia_local * r.matrix().transpose();
         0.5 * self.body.mass * self.body.linvel.norm_squared()
             + 0.5 * self.body.angvel.dot(&(i_world * self.body.angvel))

@@ -15,6 +15,11 @@ pub const MAX_FRAME_TIME: Real = 1.0;
 /// Largest [`WorldConfig::max_steps_per_frame`] accepted.
 pub const MAX_STEPS_PER_FRAME: u32 = 1000;
 
+/// Largest [`WorldConfig::prediction_distance`] accepted, metres: a body's broad-phase box is
+/// grown by half of it, so it must stay small beside [`MAX_COORDINATE`](crate::MAX_COORDINATE)
+/// for bodies to fit in the world.
+pub const MAX_PREDICTION_DISTANCE: Real = 1000.0;
+
 /// Everything a [`World`](crate::World) is made with. `Default` gives the values marked "default";
 /// [`WorldConfig::validate`] (called by [`World::new`](crate::World::new)) checks them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -56,8 +61,8 @@ pub struct WorldConfig {
     pub allowed_penetration: Real,
     /// Largest speed (m/s, > 0) at which overlapping bodies are pushed apart (default: 3).
     pub max_push_velocity: Real,
-    /// Speculative contact distance, metres, ≥ 0: pairs closer than this get contact points
-    /// before they touch (default: 0.02).
+    /// Speculative contact distance, metres, in `[0, MAX_PREDICTION_DISTANCE]` = `[0, 1000]`:
+    /// pairs closer than this get contact points before they touch (default: 0.02).
     pub prediction_distance: Real,
     /// Penetration tolerated before a contact counts as touching for events, metres ≥ 0 (default: 0.005).
     pub linear_slop: Real,
@@ -147,6 +152,12 @@ impl WorldConfig {
         positive("max_push_velocity", self.max_push_velocity)?;
         non_negative("allowed_penetration", self.allowed_penetration)?;
         non_negative("prediction_distance", self.prediction_distance)?;
+        within(
+            "prediction_distance",
+            self.prediction_distance,
+            0.0,
+            MAX_PREDICTION_DISTANCE,
+        )?;
         non_negative("linear_slop", self.linear_slop)?;
         Ok(())
     }

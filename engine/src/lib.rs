@@ -67,7 +67,9 @@ mod world;
 
 pub use body::{mass_properties, BodyBuilder, BodyKind, BodyView};
 pub use collision_world::{ColliderContact, ColliderHandle, CollisionWorld};
-pub use config::{WorldConfig, MAX_DT, MAX_FRAME_TIME, MAX_STEPS_PER_FRAME, MIN_DT};
+pub use config::{
+    WorldConfig, MAX_DT, MAX_FRAME_TIME, MAX_PREDICTION_DISTANCE, MAX_STEPS_PER_FRAME, MIN_DT,
+};
 pub use contact::ContactInfo;
 pub use error::WorldError;
 pub use events::{Advance, Event, StepReport};

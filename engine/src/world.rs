@@ -36,6 +36,10 @@ use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 /// validation rules for live calls, step results and restore: see [`MAX_COORDINATE`] and
 /// [`World::validate`]), to a world with the same [`state_hash`](World::state_hash) that steps
 /// on bit-identically.
+///
+/// Handles: a [`BodyHandle`] names a slot and its generation, not a world; a handle of one
+/// world used with another names that world's body in the same slot, if any (see
+/// [`BodyHandle`] for why).
 pub struct World {
     pub(crate) state: State,
     /// The broad phase, one proxy per body.

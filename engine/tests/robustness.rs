@@ -327,3 +327,129 @@ fn an_advance_that_runs_no_step_leaves_no_events() {
     assert_eq!(w.advance(0.25 * dt).unwrap().steps, 0);
     assert!(w.events().is_empty(), "{:?}", w.events());
 }
+
+// ---- Item: errors that name the real problem ------------------------------------------------
+
+#[test]
+fn non_unit_rotation_is_refused_as_not_unit() {
+    use nalgebra::Quaternion;
+    use tumble::math::{Isometry, Rotation};
+    use tumble::WorldError;
+    let twice = Rotation::new_unchecked(Quaternion::new(2.0, 0.0, 0.0, 0.0));
+    let mut w = small_scene();
+    let e = w
+        .insert(ball(0.5, Vector::new(5.0, 1.0, 0.0)).rotation(twice))
+        .unwrap_err();
+    assert!(
+        matches!(e, WorldError::NotUnit { norm, .. } if norm == 2.0),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("unit"), "{e}");
+    let h = w.bodies().nth(1).unwrap().0;
+    let mut pose = Isometry::translation(0.0, 2.0, 0.0);
+    pose.rotation = twice;
+    let e = w.set_pose(h, pose).unwrap_err();
+    assert!(matches!(e, WorldError::NotUnit { .. }), "{e:?}");
+    // A NaN rotation is still not finite.
+    pose.rotation = Rotation::new_unchecked(Quaternion::new(Real::NAN, 0.0, 0.0, 0.0));
+    let e = w.set_pose(h, pose).unwrap_err();
+    assert!(matches!(e, WorldError::NonFinite(_)), "{e:?}");
+}
+
+/// The angular velocity an impulse `j` at `r` from the centre gives a ball of radius `r` and
+/// density `rho`, against the exact `r × j / (2/5 m r²)`.
+fn assert_ball_spins_as_it_should(radius: Real, density: Real) {
+    let mut w = world_with_gravity(Vector::zeros());
+    let h = w
+        .insert(ball(radius, Vector::zeros()).density(density))
+        .unwrap_or_else(|e| panic!("ball of radius {radius} m, density {density}: {e}"));
+    let m = 4.0 / 3.0 * std::f64::consts::PI * (radius as f64).powi(3) * density as f64;
+    let inertia = 0.4 * m * (radius as f64).powi(2);
+    let j = (m * 1e-3) as Real; // 1 mm/s worth of impulse
+    w.apply_impulse_at_point(
+        h,
+        Vector::new(0.0, 0.0, j),
+        tumble::math::Point::new(radius, 0.0, 0.0),
+    )
+    .unwrap();
+    let spin = w.body(h).unwrap().angvel();
+    let expected = -(radius as f64) * j as f64 / inertia; // about y: r × j = (0, −r j, 0)
+    assert!(
+        ((spin.y as f64 - expected) / expected).abs() < 1e-4 && spin.x == 0.0 && spin.z == 0.0,
+        "radius {radius}: spin {spin:?}, expected {expected} about y"
+    );
+    let ke = w.body(h).unwrap().kinetic_energy() as f64;
+    let expected_ke = 0.5 * m * (j as f64 / m).powi(2) + 0.5 * inertia * expected * expected;
+    assert!(
+        ((ke - expected_ke) / expected_ke).abs() < 1e-3,
+        "radius {radius}: kinetic energy {ke}, expected {expected_ke}"
+    );
+    for _ in 0..5 {
+        w.step();
+    }
+    w.validate().unwrap();
+}
+
+#[test]
+fn tiny_and_huge_balls_get_their_inertia() {
+    for (radius, density) in [
+        (0.0009, 1.0),
+        (0.0005, 1.0),
+        (1e-4, 1000.0),
+        (1800.0, 1000.0),
+        (1.0e4, 1.0),
+        (0.5, 1.0),
+    ] {
+        assert_ball_spins_as_it_should(radius, density);
+    }
+}
+
+#[test]
+fn a_ball_whose_inertia_f32_cannot_invert_is_refused_saying_why() {
+    let mut w = world_with_gravity(Vector::zeros());
+    // m ≈ 4·10⁻³⁰ kg, I ≈ 2·10⁻⁴² kg·m²: 1/I is beyond f32.
+    let e = w
+        .insert(ball(1e-6, Vector::zeros()).density(1e-12))
+        .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, tumble::WorldError::InertiaOutOfRange(_)) && text.contains("f32"),
+        "{e:?}: {text}"
+    );
+}
+
+#[test]
+fn prediction_distance_beyond_its_bound_is_refused() {
+    let e = World::new(WorldConfig {
+        prediction_distance: 3e7,
+        ..WorldConfig::default()
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("prediction_distance"), "{e}");
+    // The largest accepted prediction distance still lets bodies in.
+    let mut w = World::new(WorldConfig {
+        prediction_distance: tumble::MAX_PREDICTION_DISTANCE,
+        ..WorldConfig::default()
+    })
+    .unwrap();
+    w.insert(ball(0.5, Vector::new(1e6, 0.0, 0.0))).unwrap();
+    w.step();
+    w.validate().unwrap();
+}
+
+/// Handles carry no world identity (see `BodyHandle`): they name the same bodies in a
+/// restored copy, whose events are equal to the original's.
+#[test]
+fn handles_name_the_same_bodies_in_a_restored_copy() {
+    let mut w = bouncing_scene();
+    let mut copy = World::restore(&w.snapshot()).unwrap();
+    let handles: Vec<_> = w.bodies().map(|(h, _)| h).collect();
+    for h in &handles {
+        assert_eq!(w.body(*h).unwrap().pose(), copy.body(*h).unwrap().pose());
+    }
+    for _ in 0..60 {
+        w.step();
+        copy.step();
+        assert_eq!(w.events(), copy.events());
+    }
+}
