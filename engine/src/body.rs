@@ -170,32 +170,12 @@ impl BodyBuilder {
         pose.rotation.renormalize();
         let mut local_offset = self.local_offset;
         local_offset.rotation.renormalize();
-        let props = self.shape.mass_properties(self.material.density);
-        // Centre of mass in the body frame: the shape's own centre of mass, placed by the offset.
-        let com_local = (local_offset * props.local_center).coords;
-        let (mass, inertia) = match self.kind {
-            BodyKind::Dynamic => {
-                let m = props.mass;
-                if !(m.is_finite() && m > 0.0) {
-                    return Err(WorldError::NonPositive("mass (density × volume)", m));
-                }
-                let r = local_offset.rotation.to_rotation_matrix();
-                let i = r.matrix() * props.inertia * r.matrix().transpose();
-                if !i.iter().all(|x| x.is_finite()) {
-                    return Err(WorldError::NonFinite("inertia tensor"));
-                }
-                (m, i)
-            }
-            _ => (0.0, Matrix::zeros()),
-        };
-        let (inv_mass, inv_inertia) = if mass > 0.0 {
-            let inv = invert_inertia(&inertia).ok_or_else(|| {
-                WorldError::InertiaOutOfRange(inertia.iter().fold(0.0, |a, x| a.max(x.abs())))
-            })?;
-            (1.0 / mass, inv)
-        } else {
-            (0.0, Matrix::zeros())
-        };
+        let MassProps {
+            com_local,
+            mass,
+            inv_mass,
+            inv_inertia_local: inv_inertia,
+        } = MassProps::of(self.kind, &self.shape, self.material.density, &local_offset)?;
         let (linvel, angvel) = if self.kind == BodyKind::Static {
             (Vector::zeros(), Vector::zeros())
         } else {
@@ -223,6 +203,88 @@ impl BodyBuilder {
             user_data: self.user_data,
             frozen: false,
         })
+    }
+}
+
+/// The mass properties a body stores, all derived from its kind, shape, density and local
+/// offset (and so recomputed and compared when a snapshot is restored).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct MassProps {
+    /// Centre of mass in the body frame, metres.
+    pub com_local: Vector,
+    /// kg; 0 unless dynamic.
+    pub mass: Real,
+    /// 1/kg; 0 unless dynamic.
+    pub inv_mass: Real,
+    /// Inverse inertia about the centre of mass, body frame, 1/(kg·m²); 0 unless dynamic.
+    pub inv_inertia_local: Matrix,
+}
+
+impl MassProps {
+    /// The mass properties of a body of `kind` with `shape` of `density` (kg/m³) placed in the
+    /// body frame by `local_offset` (whose rotation is already normalised); errors as
+    /// [`World::insert`](crate::World::insert) does when a dynamic body has no usable mass or
+    /// inertia.
+    pub(crate) fn of(
+        kind: BodyKind,
+        shape: &Shape,
+        density: Real,
+        local_offset: &Isometry,
+    ) -> Result<MassProps, WorldError> {
+        let props = shape.mass_properties(density);
+        // Centre of mass in the body frame: the shape's own centre of mass, placed by the offset.
+        let com_local = (local_offset * props.local_center).coords;
+        let (mass, inertia) = match kind {
+            BodyKind::Dynamic => {
+                let m = props.mass;
+                if !(m.is_finite() && m > 0.0) {
+                    return Err(WorldError::NonPositive("mass (density × volume)", m));
+                }
+                let r = local_offset.rotation.to_rotation_matrix();
+                let i = r.matrix() * props.inertia * r.matrix().transpose();
+                if !i.iter().all(|x| x.is_finite()) {
+                    return Err(WorldError::NonFinite("inertia tensor"));
+                }
+                (m, i)
+            }
+            _ => (0.0, Matrix::zeros()),
+        };
+        let (inv_mass, inv_inertia_local) = if mass > 0.0 {
+            let inv = invert_inertia(&inertia).ok_or_else(|| {
+                WorldError::InertiaOutOfRange(inertia.iter().fold(0.0, |a, x| a.max(x.abs())))
+            })?;
+            (1.0 / mass, inv)
+        } else {
+            (0.0, Matrix::zeros())
+        };
+        Ok(MassProps {
+            com_local,
+            mass,
+            inv_mass,
+            inv_inertia_local,
+        })
+    }
+
+    /// True when every number of `self` has the bit pattern of the same number of `other`.
+    pub(crate) fn same_bits(&self, other: &MassProps) -> bool {
+        fn numbers(p: &MassProps) -> impl Iterator<Item = u32> + '_ {
+            [p.mass, p.inv_mass]
+                .into_iter()
+                .chain(p.com_local.iter().copied())
+                .chain(p.inv_inertia_local.iter().copied())
+                .map(Real::to_bits)
+        }
+        numbers(self).eq(numbers(other))
+    }
+
+    /// The stored mass properties of `body`.
+    pub(crate) fn stored(body: &Body) -> MassProps {
+        MassProps {
+            com_local: body.com_local,
+            mass: body.mass,
+            inv_mass: body.inv_mass,
+            inv_inertia_local: body.inv_inertia_local,
+        }
     }
 }
 

@@ -77,6 +77,7 @@ pub use handle::BodyHandle;
 pub use material::Material;
 pub use pose::interpolate_pose;
 pub use query::{ray_shape, RayCastHit};
+pub use snapshot::{snapshot_checksum, SNAPSHOT_VERSION};
 pub use stage::{Stage, StageTimes};
 pub use state::MAX_COORDINATE;
 pub use world::World;

@@ -12,7 +12,7 @@
 //!   with `a.index < b.index`;
 //! - the accumulator lies in `[0, dt)`.
 
-use crate::body::{Body, BodyKind};
+use crate::body::{Body, BodyKind, MassProps};
 use crate::config::WorldConfig;
 use crate::contact::ContactPair;
 use crate::handle::BodyHandle;
@@ -112,6 +112,18 @@ pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
     }
     if !b.inv_inertia_local.iter().all(|x| x.is_finite()) {
         return Err("non-finite inverse inertia".into());
+    }
+    // Mass, inverse mass, inverse inertia and centre of mass are derived from the kind, shape,
+    // density and offset: exactly what insert computed (so mass = 1 / inverse mass and the
+    // inverse inertia is the shape's, positive definite).
+    let expected = MassProps::of(b.kind, &b.shape, b.material.density, &b.local_offset)
+        .map_err(|e| format!("mass properties: {e}"))?;
+    let stored = MassProps::stored(b);
+    if !expected.same_bits(&stored) {
+        return Err(format!(
+            "stored mass properties {stored:?} are not those of its shape, density and offset \
+             {expected:?}"
+        ));
     }
     if b.kind == BodyKind::Static && (b.linvel != Vector::zeros() || b.angvel != Vector::zeros()) {
         return Err("static body with a velocity".into());

@@ -57,6 +57,17 @@ fn snapshot_with_accumulator(value: f64) -> Vec<u8> {
     let mut bytes = w.snapshot();
     let at = unique_offset(&bytes, &(frame as f64).to_le_bytes());
     bytes[at..at + 8].copy_from_slice(&value.to_le_bytes());
+    reseal(bytes)
+}
+
+/// `bytes` with the payload length and checksum of its header made to match its payload (as a
+/// snapshot written by other means would be), so that restore's physics checks are what
+/// refuses it.
+fn reseal(mut bytes: Vec<u8>) -> Vec<u8> {
+    let len = (bytes.len() - 28) as u64;
+    let sum = tumble::snapshot_checksum(&bytes[28..]);
+    bytes[12..20].copy_from_slice(&len.to_le_bytes());
+    bytes[20..28].copy_from_slice(&sum.to_le_bytes());
     bytes
 }
 
@@ -452,4 +463,148 @@ fn handles_name_the_same_bodies_in_a_restored_copy() {
         copy.step();
         assert_eq!(w.events(), copy.events());
     }
+}
+
+// ---- Item: snapshots are checked: checksum and physics invariants ---------------------------
+
+/// A small scene with every kind of body and a contact cache: what the corruption tests
+/// snapshot.
+fn snapshot_scene() -> World {
+    let mut w = bouncing_scene();
+    w.insert(
+        tumble::BodyBuilder::kinematic(tumble::Cuboid::new(Vector::new(0.3, 0.1, 0.3)).unwrap())
+            .translation(Vector::new(-3.0, 1.0, 0.0))
+            .linvel(Vector::new(0.5, 0.0, 0.0)),
+    )
+    .unwrap();
+    w.insert(
+        cuboid(Vector::new(0.2, 0.3, 0.4), Vector::new(2.0, 1.0, 1.0))
+            .angvel(Vector::new(1.0, 2.0, 3.0)),
+    )
+    .unwrap();
+    for _ in 0..30 {
+        w.step();
+    }
+    w.advance(0.3 * w.config().dt).unwrap();
+    w
+}
+
+#[test]
+fn snapshots_with_flipped_bytes_are_refused_or_restore_the_same_state() {
+    use rand::{Rng, SeedableRng};
+    let w = snapshot_scene();
+    let bytes = w.snapshot();
+    let hash = w.state_hash();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(22);
+    let mut silent = 0;
+    for trial in 0..1000 {
+        let mut b = bytes.clone();
+        for _ in 0..rng.gen_range(1..=8) {
+            let at = rng.gen_range(0..b.len());
+            b[at] ^= 1 << rng.gen_range(0..8);
+        }
+        if b == bytes {
+            continue;
+        }
+        if let Ok(restored) = World::restore(&b) {
+            if restored.state_hash() != hash {
+                silent += 1;
+                if silent <= 3 {
+                    eprintln!("trial {trial}: restored a different state");
+                }
+            }
+        }
+    }
+    assert_eq!(
+        silent, 0,
+        "{silent} of 1000 corrupted snapshots restored a different state"
+    );
+}
+
+/// The snapshot of [`snapshot_scene`] with the `f32` `old` (found once) replaced by `new`,
+/// resealed.
+fn with_f32_replaced(w: &World, old: Real, new: Real) -> Vec<u8> {
+    let mut bytes = w.snapshot();
+    let at = unique_offset(&bytes[28..], &old.to_le_bytes()) + 28;
+    bytes[at..at + 4].copy_from_slice(&new.to_le_bytes());
+    reseal(bytes)
+}
+
+#[test]
+fn resealed_snapshots_that_break_physics_invariants_are_refused() {
+    let w = snapshot_scene();
+    let (_, b) = w.bodies().last().unwrap(); // the spinning box
+    let mass = b.mass();
+    let q = b.rotation().into_inner().coords;
+    let cases = [
+        (mass, 2.0 * mass, "mass"),
+        (1.0 / mass, 0.5 / mass, "mass"),
+        (q.w, 2.0, "rotation"),
+        (w.config().dt, 1e-9, "dt"),
+        (w.config().prediction_distance, 3e7, "prediction_distance"),
+    ];
+    for (old, new, what) in cases {
+        let bytes = with_f32_replaced(&w, old, new);
+        match World::restore(&bytes) {
+            Ok(_) => panic!("{what} {old} → {new}: restored"),
+            Err(e) => {
+                assert!(
+                    matches!(e, tumble::WorldError::Snapshot(_)) && e.to_string().contains(what),
+                    "{what}: {e}"
+                )
+            }
+        }
+    }
+    // Resealing alone changes nothing.
+    let same = reseal(w.snapshot());
+    assert_eq!(World::restore(&same).unwrap().state_hash(), w.state_hash());
+}
+
+#[test]
+fn snapshots_with_a_bad_header_or_checksum_are_refused() {
+    let w = snapshot_scene();
+    let bytes = w.snapshot();
+    assert_eq!(&bytes[8..12], &tumble::SNAPSHOT_VERSION.to_le_bytes());
+    let restored = World::restore(&bytes).unwrap();
+    assert_eq!(restored.snapshot(), bytes);
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    let e = World::restore(&flipped).unwrap_err();
+    assert!(e.to_string().contains("checksum"), "{e}");
+    let mut longer = bytes.clone();
+    longer.push(0);
+    let e = World::restore(&longer).unwrap_err();
+    assert!(e.to_string().contains("payload"), "{e}");
+    let mut old_version = bytes.clone();
+    old_version[8] = 1;
+    let e = World::restore(&old_version).unwrap_err();
+    assert!(e.to_string().contains("version"), "{e}");
+}
+
+#[test]
+fn resealed_snapshots_with_flipped_bytes_are_refused_or_valid() {
+    use rand::{Rng, SeedableRng};
+    let w = snapshot_scene();
+    let bytes = w.snapshot();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+    let mut refused = 0;
+    for _ in 0..1000 {
+        let mut b = bytes.clone();
+        for _ in 0..rng.gen_range(1..=8) {
+            let at = rng.gen_range(28..b.len());
+            b[at] ^= 1 << rng.gen_range(0..8);
+        }
+        match World::restore(&reseal(b)) {
+            Err(_) => refused += 1,
+            Ok(mut restored) => {
+                restored.validate().unwrap();
+                for _ in 0..5 {
+                    restored.step();
+                }
+                restored.validate().unwrap();
+            }
+        }
+    }
+    assert!(refused > 0);
 }
