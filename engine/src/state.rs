@@ -23,14 +23,15 @@ use tumble_narrowphase::Aabb;
 /// Largest absolute world coordinate (metres) a body may reach. f32 resolution there is about
 /// a metre, so nothing meaningful is simulated beyond it.
 ///
-/// The rule, the same for [`World::insert`], [`World::set_pose`], the end of every step and
-/// [`World::restore`]: a body's shape AABB grown by half the prediction distance must lie
+/// The rule, the same for [`World::insert`](crate::World::insert),
+/// [`World::set_pose`](crate::World::set_pose), the end of every step and
+/// [`World::restore`](crate::World::restore): a body's shape AABB grown by half the prediction distance must lie
 /// within `±MAX_COORDINATE` on every axis. It depends on the pose and the shape only — never on
 /// the velocity, the gravity or continuous collision (whose speculative growth of the
 /// broad-phase box is clipped at `±MAX_COORDINATE` instead) — so every state the live world
 /// holds also restores. Insert and `set_pose` refuse a pose beyond it; a body that a step takes
 /// beyond it is moved back to its pose at the start of the step, frozen and reported in
-/// [`StepReport::frozen`] (as a body reached by a NaN is).
+/// [`StepReport::frozen`](crate::StepReport::frozen) (as a body reached by a NaN is).
 pub const MAX_COORDINATE: Real = 1.0e7;
 
 /// True when the box lies within `±MAX_COORDINATE` on every axis (and is valid).

@@ -33,7 +33,7 @@ use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 ///
 /// Snapshots: whatever state a world reaches through its public calls (inserts, setters,
 /// steps, freezes), [`World::snapshot`] of it restores with [`World::restore`] (same
-/// validation rules for live calls, step results and restore: see [`MAX_COORDINATE`] and
+/// validation rules for live calls, step results and restore: see [`MAX_COORDINATE`](crate::MAX_COORDINATE) and
 /// [`World::validate`]), to a world with the same [`state_hash`](World::state_hash) that steps
 /// on bit-identically.
 ///
