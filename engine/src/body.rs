@@ -296,8 +296,7 @@ impl MassProps {
 /// 300 m, of density 1000 between about 0.7 mm and 80 m) this is `f32`'s own 3 × 3 inverse.
 /// Beyond, the determinant, a cube of the moments, under- or overflows `f32` long before the
 /// inverse does, so the tensor is inverted in `f64`, where it cannot, and the result rounded
-/// to `f32` (as it is
-/// when `f32`'s inverse is not usable).
+/// to `f32` (as it is when `f32`'s inverse is not usable).
 pub(crate) fn invert_inertia(inertia: &Matrix) -> Option<Matrix> {
     let usable = |inv: &Matrix| {
         inv.iter().all(|x| x.is_finite())

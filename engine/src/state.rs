@@ -25,8 +25,8 @@ use tumble_narrowphase::Aabb;
 ///
 /// The rule, the same for [`World::insert`](crate::World::insert),
 /// [`World::set_pose`](crate::World::set_pose), the end of every step and
-/// [`World::restore`](crate::World::restore): a body's shape AABB grown by half the prediction distance must lie
-/// within `±MAX_COORDINATE` on every axis. It depends on the pose and the shape only — never on
+/// [`World::restore`](crate::World::restore): a body's shape AABB grown by half the
+/// prediction distance must lie within `±MAX_COORDINATE` on every axis. It depends on the pose and the shape only — never on
 /// the velocity, the gravity or continuous collision (whose speculative growth of the
 /// broad-phase box is clipped at `±MAX_COORDINATE` instead) — so every state the live world
 /// holds also restores. Insert and `set_pose` refuse a pose beyond it; a body that a step takes

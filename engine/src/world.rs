@@ -33,8 +33,8 @@ use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 ///
 /// Snapshots: whatever state a world reaches through its public calls (inserts, setters,
 /// steps, freezes), [`World::snapshot`] of it restores with [`World::restore`] (same
-/// validation rules for live calls, step results and restore: see [`MAX_COORDINATE`](crate::MAX_COORDINATE) and
-/// [`World::validate`]), to a world with the same [`state_hash`](World::state_hash) that steps
+/// validation rules for live calls, step results and restore: see
+/// [`MAX_COORDINATE`](crate::MAX_COORDINATE) and [`World::validate`]), to a world with the same [`state_hash`](World::state_hash) that steps
 /// on bit-identically.
 ///
 /// Handles: a [`BodyHandle`] names a slot and its generation, not a world; a handle of one
