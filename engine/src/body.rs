@@ -182,33 +182,12 @@ impl BodyBuilder {
         pose.rotation.renormalize();
         let mut local_offset = self.local_offset;
         local_offset.rotation.renormalize();
-        let props = self.shape.mass_properties(self.material.density);
-        // Centre of mass in the body frame: the shape's own centre of mass, placed by the offset.
-        let com_local = (local_offset * props.local_center).coords;
-        let (mass, inertia) = match self.kind {
-            BodyKind::Dynamic => {
-                let m = props.mass;
-                if !(m.is_finite() && m > 0.0) {
-                    return Err(WorldError::NonPositive("mass (density × volume)", m));
-                }
-                let r = local_offset.rotation.to_rotation_matrix();
-                let i = r.matrix() * props.inertia * r.matrix().transpose();
-                if !i.iter().all(|x| x.is_finite()) {
-                    return Err(WorldError::NonFinite("inertia tensor"));
-                }
-                (m, i)
-            }
-            _ => (0.0, Matrix::zeros()),
-        };
-        let (inv_mass, inv_inertia) = if mass > 0.0 {
-            let inv = inertia
-                .try_inverse()
-                .filter(|m| m.iter().all(|x| x.is_finite()))
-                .ok_or(WorldError::NonPositive("inertia (density × size)", 0.0))?;
-            (1.0 / mass, inv)
-        } else {
-            (0.0, Matrix::zeros())
-        };
+        let MassProps {
+            com_local,
+            mass,
+            inv_mass,
+            inv_inertia_local: inv_inertia,
+        } = MassProps::of(self.kind, &self.shape, self.material.density, &local_offset)?;
         let (linvel, angvel) = if self.kind == BodyKind::Static {
             (Vector::zeros(), Vector::zeros())
         } else {
@@ -237,6 +216,114 @@ impl BodyBuilder {
             frozen: false,
         })
     }
+}
+
+/// The mass properties a body stores, all derived from its kind, shape, density and local
+/// offset (and so recomputed and compared when a snapshot is restored).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct MassProps {
+    /// Centre of mass in the body frame, metres.
+    pub com_local: Vector,
+    /// kg; 0 unless dynamic.
+    pub mass: Real,
+    /// 1/kg; 0 unless dynamic.
+    pub inv_mass: Real,
+    /// Inverse inertia about the centre of mass, body frame, 1/(kg·m²); 0 unless dynamic.
+    pub inv_inertia_local: Matrix,
+}
+
+impl MassProps {
+    /// The mass properties of a body of `kind` with `shape` of `density` (kg/m³) placed in the
+    /// body frame by `local_offset` (whose rotation is already normalised); errors as
+    /// [`World::insert`](crate::World::insert) does when a dynamic body has no usable mass or
+    /// inertia.
+    pub(crate) fn of(
+        kind: BodyKind,
+        shape: &Shape,
+        density: Real,
+        local_offset: &Isometry,
+    ) -> Result<MassProps, WorldError> {
+        let props = shape.mass_properties(density);
+        // Centre of mass in the body frame: the shape's own centre of mass, placed by the offset.
+        let com_local = (local_offset * props.local_center).coords;
+        let (mass, inertia) = match kind {
+            BodyKind::Dynamic => {
+                let m = props.mass;
+                if !(m.is_finite() && m > 0.0) {
+                    return Err(WorldError::NonPositive("mass (density × volume)", m));
+                }
+                let r = local_offset.rotation.to_rotation_matrix();
+                let i = r.matrix() * props.inertia * r.matrix().transpose();
+                if !i.iter().all(|x| x.is_finite()) {
+                    return Err(WorldError::NonFinite("inertia tensor"));
+                }
+                (m, i)
+            }
+            _ => (0.0, Matrix::zeros()),
+        };
+        let (inv_mass, inv_inertia_local) = if mass > 0.0 {
+            let inv = invert_inertia(&inertia).ok_or_else(|| {
+                WorldError::InertiaOutOfRange(inertia.iter().fold(0.0, |a, x| a.max(x.abs())))
+            })?;
+            (1.0 / mass, inv)
+        } else {
+            (0.0, Matrix::zeros())
+        };
+        Ok(MassProps {
+            com_local,
+            mass,
+            inv_mass,
+            inv_inertia_local,
+        })
+    }
+
+    /// True when every number of `self` has the bit pattern of the same number of `other`.
+    pub(crate) fn same_bits(&self, other: &MassProps) -> bool {
+        fn numbers(p: &MassProps) -> impl Iterator<Item = u32> + '_ {
+            [p.mass, p.inv_mass]
+                .into_iter()
+                .chain(p.com_local.iter().copied())
+                .chain(p.inv_inertia_local.iter().copied())
+                .map(Real::to_bits)
+        }
+        numbers(self).eq(numbers(other))
+    }
+
+    /// The stored mass properties of `body`.
+    pub(crate) fn stored(body: &Body) -> MassProps {
+        MassProps {
+            com_local: body.com_local,
+            mass: body.mass,
+            inv_mass: body.inv_mass,
+            inv_inertia_local: body.inv_inertia_local,
+        }
+    }
+}
+
+/// The inverse of a symmetric positive-definite inertia tensor (kg·m² → 1/(kg·m²)), or `None`
+/// when it has none representable in `f32` (a diagonal entry of the inverse not a positive
+/// normal `f32`).
+///
+/// Where the tensor's determinant is a normal `f32` (a ball of density 1 between about 3 mm and
+/// 300 m, of density 1000 between about 0.7 mm and 80 m) this is `f32`'s own 3 × 3 inverse.
+/// Beyond, the determinant, a cube of the moments, under- or overflows `f32` long before the
+/// inverse does, so the tensor is inverted in `f64`, where it cannot, and the result rounded
+/// to `f32` (as it is when `f32`'s inverse is not usable).
+pub(crate) fn invert_inertia(inertia: &Matrix) -> Option<Matrix> {
+    let usable = |inv: &Matrix| {
+        inv.iter().all(|x| x.is_finite())
+            && (0..3).all(|i| inv[(i, i)].is_normal() && inv[(i, i)] > 0.0)
+    };
+    if inertia.determinant().is_normal() {
+        if let Some(inv) = inertia.try_inverse().filter(usable) {
+            return Some(inv);
+        }
+    }
+    inertia
+        .cast::<f64>()
+        .try_inverse()
+        .map(|inv| inv.cast::<Real>())
+        .filter(usable)
 }
 
 /// Mass (kg) and inertia tensor about the shape's centre of mass (kg·m², shape frame) of
@@ -412,11 +499,7 @@ impl<'a> BodyView<'a> {
             return 0.0;
         }
         let r = self.body.pose.rotation.to_rotation_matrix();
-        let inertia_local = self
-            .body
-            .inv_inertia_local
-            .try_inverse()
-            .unwrap_or(Matrix::zeros());
+        let inertia_local = invert_inertia(&self.body.inv_inertia_local).unwrap_or(Matrix::zeros());
         let i_world = r.matrix() * inertia_local * r.matrix().transpose();
         0.5 * self.body.mass * self.body.linvel.norm_squared()
             + 0.5 * self.body.angvel.dot(&(i_world * self.body.angvel))

@@ -5,17 +5,40 @@ use serde::{Deserialize, Serialize};
 use tumble_broadphase::BroadPhaseKind;
 use tumble_narrowphase::math::{Real, Vector};
 
+/// Smallest fixed step [`WorldConfig::validate`] accepts, seconds.
+pub const MIN_DT: Real = 1e-5;
+/// Largest fixed step [`WorldConfig::validate`] accepts, seconds.
+pub const MAX_DT: Real = 1.0;
+/// Largest [`WorldConfig::max_frame_time`] accepted, seconds: a longer frame is a stall, not
+/// time to simulate.
+pub const MAX_FRAME_TIME: Real = 1.0;
+/// Largest [`WorldConfig::max_steps_per_frame`] accepted.
+pub const MAX_STEPS_PER_FRAME: u32 = 1000;
+
+/// Largest [`WorldConfig::prediction_distance`] accepted, metres: a body's broad-phase box is
+/// grown by half of it, so it must stay small beside [`MAX_COORDINATE`](crate::MAX_COORDINATE)
+/// for bodies to fit in the world.
+pub const MAX_PREDICTION_DISTANCE: Real = 1000.0;
+
 /// Everything a [`World`](crate::World) is made with. `Default` gives the values marked "default";
 /// [`WorldConfig::validate`] (called by [`World::new`](crate::World::new)) checks them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorldConfig {
-    /// The fixed step, seconds, > 0 (default: 1/60).
+    /// The fixed step, seconds, in `[MIN_DT, MAX_DT]` = `[1e-5, 1]` (default: 1/60).
     pub dt: Real,
     /// Gravitational acceleration, world frame, m/s² (default: (0, −9.81, 0)).
     pub gravity: Vector,
     /// Cap on the frame time one [`World::advance`](crate::World::advance) adds to the
-    /// accumulator, seconds, > 0 [0.1]: the guard against the "spiral of death".
+    /// accumulator, seconds, in `[dt, MAX_FRAME_TIME]` = `[dt, 1]` (default: 0.1): the guard
+    /// against the "spiral of death".
     pub max_frame_time: Real,
+    /// Most fixed steps one [`World::advance`](crate::World::advance) runs, in
+    /// `[1, MAX_STEPS_PER_FRAME]` = `[1, 1000]` (default: 8). When more whole steps than this have
+    /// accumulated, the time of the steps not run is dropped (the accumulator keeps only its
+    /// part of a step) and reported in [`Advance::dropped_seconds`](crate::Advance::dropped_seconds).
+    /// With the default `dt` and `max_frame_time` at most 6 steps are ever due, so nothing is
+    /// dropped.
+    pub max_steps_per_frame: u32,
     /// Which broad phase finds candidate pairs (default: the broad-phase crate's default).
     #[serde(with = "kind_serde")]
     pub broad_phase: BroadPhaseKind,
@@ -48,8 +71,8 @@ pub struct WorldConfig {
     pub allowed_penetration: Real,
     /// Largest speed (m/s, > 0) at which overlapping bodies are pushed apart (default: 3).
     pub max_push_velocity: Real,
-    /// Speculative contact distance, metres, ≥ 0: pairs closer than this get contact points
-    /// before they touch (default: 0.02).
+    /// Speculative contact distance, metres, in `[0, MAX_PREDICTION_DISTANCE]` = `[0, 1000]`:
+    /// pairs closer than this get contact points before they touch (default: 0.02).
     pub prediction_distance: Real,
     /// Penetration tolerated before a contact counts as touching for events, metres ≥ 0 (default: 0.005).
     pub linear_slop: Real,
@@ -61,6 +84,7 @@ impl Default for WorldConfig {
             dt: 1.0 / 60.0,
             gravity: Vector::new(0.0, -9.81, 0.0),
             max_frame_time: 0.1,
+            max_steps_per_frame: 8,
             broad_phase: BroadPhaseKind::default(),
             substeps: 4,
             solver_iterations: 1,
@@ -79,7 +103,7 @@ impl Default for WorldConfig {
 }
 
 impl WorldConfig {
-    /// Errors naming the first invalid field.
+    /// Errors naming the first invalid field (the bounds are those in each field's doc).
     pub fn validate(&self) -> Result<(), WorldError> {
         use crate::error::{check_finite, check_vector};
         let positive = |what: &'static str, v: Real| -> Result<(), WorldError> {
@@ -96,9 +120,34 @@ impl WorldConfig {
             }
             Ok(())
         };
+        let within = |what: &'static str, v: Real, min: Real, max: Real| {
+            if (min..=max).contains(&v) {
+                Ok(())
+            } else {
+                Err(WorldError::OutOfRange {
+                    what,
+                    value: v,
+                    min,
+                    max,
+                })
+            }
+        };
         positive("dt", self.dt)?;
+        within("dt", self.dt, MIN_DT, MAX_DT)?;
         check_vector("gravity", &self.gravity)?;
         positive("max_frame_time", self.max_frame_time)?;
+        within(
+            "max_frame_time",
+            self.max_frame_time,
+            self.dt,
+            MAX_FRAME_TIME,
+        )?;
+        if !(1..=MAX_STEPS_PER_FRAME).contains(&self.max_steps_per_frame) {
+            return Err(WorldError::Config(format!(
+                "max_steps_per_frame must lie in [1, {MAX_STEPS_PER_FRAME}], got {}",
+                self.max_steps_per_frame
+            )));
+        }
         if self.solver_iterations == 0 {
             return Err(WorldError::Config(
                 "solver_iterations must be at least 1".into(),
@@ -125,6 +174,12 @@ impl WorldConfig {
         positive("max_push_velocity", self.max_push_velocity)?;
         non_negative("allowed_penetration", self.allowed_penetration)?;
         non_negative("prediction_distance", self.prediction_distance)?;
+        within(
+            "prediction_distance",
+            self.prediction_distance,
+            0.0,
+            MAX_PREDICTION_DISTANCE,
+        )?;
         non_negative("linear_slop", self.linear_slop)?;
         Ok(())
     }

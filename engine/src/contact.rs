@@ -42,7 +42,7 @@ pub(crate) struct Candidate {
     pub prediction: Real,
 }
 
-/// A contact pair as users see it (from [`World::contacts`]).
+/// A contact pair as users see it (from [`World::contacts`](crate::World::contacts)).
 #[derive(Clone, Copy, Debug)]
 pub struct ContactInfo<'a> {
     /// Lower body handle.

@@ -11,6 +11,20 @@ use tumble_narrowphase::ShapeError;
 pub enum WorldError {
     /// A position, rotation, velocity, force, impulse, size or time was NaN or infinite. Names the field.
     NonFinite(&'static str),
+    /// A rotation quaternion whose norm is not 1 (within 10⁻³): it is not a rotation. Names
+    /// the pose and gives the norm found; normalise the quaternion (e.g.
+    /// `UnitQuaternion::new_normalize`) before handing it over.
+    NotUnit {
+        /// The pose whose rotation is not a unit quaternion.
+        what: &'static str,
+        /// The quaternion's norm.
+        norm: Real,
+    },
+    /// The inertia tensor of a dynamic body has no inverse representable in `f32`: the body is
+    /// too small and light (inverse above `f32::MAX`) or too large and heavy for single
+    /// precision. Gives the tensor's largest diagonal entry, kg·m²; change the body's size or
+    /// density.
+    InertiaOutOfRange(Real),
     /// A quantity that must be strictly positive (mass, density, dt, …) was zero or negative.
     NonPositive(&'static str, Real),
     /// A quantity that must be at least zero (friction, damping, a frame time) was negative.
@@ -47,6 +61,17 @@ impl fmt::Display for WorldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WorldError::NonFinite(what) => write!(f, "{what} is not finite (NaN or infinite)"),
+            WorldError::NotUnit { what, norm } => write!(
+                f,
+                "{what} has a rotation quaternion of norm {norm}: a rotation must be a unit \
+                 quaternion (normalise it)"
+            ),
+            WorldError::InertiaOutOfRange(i) => write!(
+                f,
+                "inertia tensor (largest entry {i} kg·m²) has no inverse representable in f32: \
+                 the body is too small and light, or too large and heavy, for single precision; \
+                 change its size or density"
+            ),
             WorldError::NonPositive(what, v) => write!(f, "{what} must be positive, got {v}"),
             WorldError::Negative(what, v) => write!(f, "{what} must not be negative, got {v}"),
             WorldError::OutOfRange {
@@ -113,16 +138,20 @@ pub(crate) fn check_vector(
     finite_if(tumble_narrowphase::math::is_finite_vector(v), what)
 }
 
-/// Checks that a rotation quaternion is finite (it is renormalised by the caller).
+/// Checks that a rotation quaternion is finite ([`WorldError::NonFinite`]) and of unit norm
+/// within 10⁻³ ([`WorldError::NotUnit`]); the caller renormalises it.
 pub(crate) fn check_rotation(
     what: &'static str,
     r: &tumble_narrowphase::math::Rotation,
 ) -> Result<(), WorldError> {
     let q = r.quaternion();
-    finite_if(
-        q.coords.iter().all(|c| c.is_finite()) && (q.norm() - 1.0).abs() < 1e-3,
-        what,
-    )
+    finite_if(q.coords.iter().all(|c| c.is_finite()), what)?;
+    let norm = q.norm();
+    if (norm - 1.0).abs() < 1e-3 {
+        Ok(())
+    } else {
+        Err(WorldError::NotUnit { what, norm })
+    }
 }
 
 /// Checks that an isometry has a finite translation and a finite unit rotation.

@@ -3,9 +3,10 @@
 use crate::handle::BodyHandle;
 use tumble_narrowphase::math::Real;
 
-/// Something that began or ended during the last step. Reported by
-/// [`World::events`](crate::World::events) in a deterministic order: contact events in pair
-/// order (by the lower body index, then the higher), then sensor events in pair order.
+/// Something that began or ended during a step. Reported by
+/// [`World::events`](crate::World::events) step by step; within a step in a deterministic
+/// order: contact events in pair order (by the lower body index, then the higher), then sensor
+/// events in pair order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     /// Bodies `a` and `b` (`a < b` in handle order) began touching (penetration deeper than
@@ -74,4 +75,9 @@ pub struct Advance {
     pub alpha: Real,
     /// The reports of the steps, merged.
     pub report: StepReport,
+    /// Simulated time dropped, seconds, ≥ 0: when more whole steps were due than
+    /// [`WorldConfig::max_steps_per_frame`](crate::WorldConfig::max_steps_per_frame), the time of
+    /// those not run (the simulation falls behind the wall clock instead of spiralling).
+    /// 0 when every due step ran.
+    pub dropped_seconds: Real,
 }

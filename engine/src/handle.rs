@@ -6,6 +6,14 @@ use serde::{Deserialize, Serialize};
 /// When a body is removed its slot's generation is bumped, so old handles become stale and every
 /// call made with them returns [`WorldError::StaleHandle`](crate::WorldError::StaleHandle).
 ///
+/// A handle carries no identity of its world: used with another world it names whatever body
+/// that world has in the same slot with the same generation (or is stale there). Keep each
+/// handle with the world that issued it. This is what makes handles survive snapshots: a world
+/// restored from [`World::snapshot`](crate::World::snapshot) answers to the handles of the
+/// world it was taken from, and reports the same events with the same handles (a per-world
+/// identity would make every restored copy refuse them, or, stored in the snapshot, would be
+/// shared by every copy and tell nothing apart).
+///
 /// Ordered by index, then generation ("handle order", the order of [`World::bodies`](crate::World::bodies)
 /// and of every deterministic output).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

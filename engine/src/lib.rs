@@ -67,7 +67,9 @@ mod world;
 
 pub use body::{mass_properties, BodyBuilder, BodyKind, BodyView};
 pub use collision_world::{ColliderContact, ColliderHandle, CollisionWorld};
-pub use config::WorldConfig;
+pub use config::{
+    WorldConfig, MAX_DT, MAX_FRAME_TIME, MAX_PREDICTION_DISTANCE, MAX_STEPS_PER_FRAME, MIN_DT,
+};
 pub use contact::ContactInfo;
 pub use error::WorldError;
 pub use events::{Advance, Event, StepReport};
@@ -75,6 +77,7 @@ pub use handle::BodyHandle;
 pub use material::{CombineRule, Material};
 pub use pose::interpolate_pose;
 pub use query::{ray_shape, RayCastHit};
+pub use snapshot::{snapshot_checksum, SNAPSHOT_VERSION};
 pub use stage::{Stage, StageTimes};
 pub use state::MAX_COORDINATE;
 pub use world::World;

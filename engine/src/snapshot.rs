@@ -1,20 +1,35 @@
 //! Snapshots: the whole world state (bodies, shapes, contact cache with its warm-start
 //! impulses, sensor overlaps, accumulator) as bytes, and back.
 //!
-//! Format: the 8 bytes `TUMBLSNP`, a little-endian `u32` version, then the state in bincode
-//! (fixed-width integers, little-endian). Scratch buffers, timers, events and the broad phase
-//! are not stored: the broad phase is rebuilt from the bodies on restore, and since it reports
-//! exactly the overlapping pairs in canonical order, stepping on is bit-identical to never
-//! having stopped. Decoding is bounded by the input length and everything is validated after
-//! decoding: a corrupt or truncated snapshot is an error, never a panic.
+//! Format (all integers little-endian):
 //!
-//! Guarantee: a snapshot of any world reached through the public API restores. Restore checks
-//! only invariants that every live call and step keep: each body's own (finite pose and
-//! velocities, unit rotations, valid material and shape, mass matching its kind), the
-//! coordinate limit of [`crate::MAX_COORDINATE`] (on the pose and shape only, as
-//! [`World::insert`] and [`World::set_pose`] check it), then [`World::validate`]. Every live
-//! broad-phase box is exactly the one restore rebuilds, so the restored world steps on
-//! bit-identically.
+//! | bytes | what |
+//! |---|---|
+//! | 0..8 | the magic `TUMBLSNP` |
+//! | 8..12 | `u32` format version ([`SNAPSHOT_VERSION`]) |
+//! | 12..20 | `u64` length of the payload, bytes |
+//! | 20..28 | `u64` checksum of the payload: [`snapshot_checksum`] (FNV-1a 64) |
+//! | 28.. | the payload: the state in bincode (fixed-width integers) |
+//!
+//! Scratch buffers, timers, events and the broad phase are not stored: the broad phase is
+//! rebuilt from the bodies on restore, and since it reports exactly the overlapping pairs in
+//! canonical order, stepping on is bit-identical to never having stopped. Decoding is bounded
+//! by the input length and everything is validated after decoding: a corrupt, truncated or
+//! foreign snapshot is an error ([`WorldError::Snapshot`]), never a panic.
+//!
+//! Restore checks, in order: the header (magic, version, payload length), the checksum (any
+//! change of up to several bytes is caught), then the physics, so that a payload written by
+//! other means (with a matching checksum) is refused too when it breaks an invariant: the
+//! configuration's bounds ([`WorldConfig::validate`](crate::WorldConfig::validate)), each
+//! body's own invariants (finite pose and velocities, unit rotations, valid material and shape,
+//! and mass, inverse mass, inverse inertia and centre of mass exactly those its kind, shape,
+//! density and offset give), the coordinate limit of [`crate::MAX_COORDINATE`] (on the pose and
+//! shape only, as [`World::insert`] and [`World::set_pose`] check it), then [`World::validate`]
+//! (free list, sorted caches, finite non-negative impulses, accumulator in `[0, dt)`).
+//!
+//! Guarantee: a snapshot of any world reached through the public API restores, to a world
+//! with the same [`World::state_hash`]. Every live broad-phase box is exactly the one restore
+//! rebuilds, so the restored world steps on bit-identically.
 
 use crate::error::WorldError;
 use crate::proxies::BodyProxies;
@@ -25,7 +40,26 @@ use bincode::Options;
 use tumble_broadphase::{BroadPhase, ProxyHandle};
 
 const MAGIC: &[u8; 8] = b"TUMBLSNP";
-const VERSION: u32 = 1;
+/// The snapshot format version this build writes and reads (bytes 8..12 of a snapshot).
+pub const SNAPSHOT_VERSION: u32 = 3;
+const VERSION: u32 = SNAPSHOT_VERSION;
+/// Magic, version, payload length, checksum.
+const HEADER: usize = 28;
+
+/// The checksum of a snapshot's payload (bytes 28.. of a snapshot; stored in bytes 20..28):
+/// FNV-1a 64 (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`) over its bytes.
+pub fn snapshot_checksum(payload: &[u8]) -> u64 {
+    payload.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The little-endian `u64` at `bytes[at..at + 8]` (the caller checked the length).
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(w)
+}
 
 fn options() -> impl Options {
     bincode::DefaultOptions::new()
@@ -40,15 +74,21 @@ impl World {
         let mut out = Vec::with_capacity(64 + self.state.slots.len() * 256);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&[0; 16]);
         // Serialising plain data into a Vec cannot fail.
         if let Err(e) = options().serialize_into(&mut out, &self.state) {
             debug_assert!(false, "snapshot serialisation failed: {e}");
         }
+        let len = (out.len() - HEADER) as u64;
+        let sum = snapshot_checksum(&out[HEADER..]);
+        out[12..20].copy_from_slice(&len.to_le_bytes());
+        out[20..28].copy_from_slice(&sum.to_le_bytes());
         out
     }
 
     /// A world from [`World::snapshot`] bytes; errors (never panics) on a corrupt, truncated or
-    /// foreign snapshot, naming what is wrong.
+    /// foreign snapshot with [`WorldError::Snapshot`], naming what is wrong (see the module
+    /// docs for what is checked).
     pub fn restore(bytes: &[u8]) -> Result<World, WorldError> {
         if bytes.len() < 12 || &bytes[..8] != MAGIC {
             return Err(WorldError::Snapshot(
@@ -63,7 +103,28 @@ impl World {
                 "snapshot version {version}, this build reads version {VERSION}"
             )));
         }
-        let body = &bytes[12..];
+        if bytes.len() < HEADER {
+            return Err(WorldError::Snapshot(format!(
+                "truncated header: {} bytes, the header has {HEADER}",
+                bytes.len()
+            )));
+        }
+        let body = &bytes[HEADER..];
+        let len = u64_at(bytes, 12);
+        if len != body.len() as u64 {
+            return Err(WorldError::Snapshot(format!(
+                "payload of {} bytes, the header says {len} (truncated or extended)",
+                body.len()
+            )));
+        }
+        let sum = snapshot_checksum(body);
+        let stored = u64_at(bytes, 20);
+        if sum != stored {
+            return Err(WorldError::Snapshot(format!(
+                "checksum mismatch: the payload hashes to {sum:016x}, the header says \
+                 {stored:016x} (corrupted bytes)"
+            )));
+        }
         let state: State = options()
             .with_limit(body.len() as u64)
             .deserialize(body)
@@ -73,7 +134,10 @@ impl World {
 
     /// Rebuilds the broad phase and the scratch around a decoded state, then validates.
     fn from_state(state: State) -> Result<World, WorldError> {
-        state.config.validate()?;
+        state
+            .config
+            .validate()
+            .map_err(|e| WorldError::Snapshot(format!("configuration: {e}")))?;
         if state.free.len() > state.slots.len() {
             return Err(WorldError::Snapshot(
                 "free list longer than the slot table".into(),
@@ -119,6 +183,7 @@ impl World {
             proxies,
             scratch: Scratch::default(),
             out: StepOutput::default(),
+            events: Vec::new(),
             state,
         };
         // Sized from the slots actually decoded, never from a length field read from the bytes.

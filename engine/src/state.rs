@@ -10,9 +10,9 @@
 //!   prediction distance);
 //! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
 //!   with `a.index < b.index`;
-//! - the accumulator is finite and in `[0, dt)` after `World::advance`.
+//! - the accumulator lies in `[0, dt)`.
 
-use crate::body::{Body, BodyKind};
+use crate::body::{Body, BodyKind, MassProps};
 use crate::config::WorldConfig;
 use crate::contact::ContactPair;
 use crate::handle::BodyHandle;
@@ -23,14 +23,15 @@ use tumble_narrowphase::Aabb;
 /// Largest absolute world coordinate (metres) a body may reach. f32 resolution there is about
 /// a metre, so nothing meaningful is simulated beyond it.
 ///
-/// The rule, the same for [`World::insert`], [`World::set_pose`], the end of every step and
-/// [`World::restore`]: a body's shape AABB grown by half the prediction distance must lie
-/// within `±MAX_COORDINATE` on every axis. It depends on the pose and the shape only — never on
+/// The rule, the same for [`World::insert`](crate::World::insert),
+/// [`World::set_pose`](crate::World::set_pose), the end of every step and
+/// [`World::restore`](crate::World::restore): a body's shape AABB grown by half the
+/// prediction distance must lie within `±MAX_COORDINATE` on every axis. It depends on the pose and the shape only — never on
 /// the velocity, the gravity or continuous collision (whose speculative growth of the
 /// broad-phase box is clipped at `±MAX_COORDINATE` instead) — so every state the live world
 /// holds also restores. Insert and `set_pose` refuse a pose beyond it; a body that a step takes
 /// beyond it is moved back to its pose at the start of the step, frozen and reported in
-/// [`StepReport::frozen`] (as a body reached by a NaN is).
+/// [`StepReport::frozen`](crate::StepReport::frozen) (as a body reached by a NaN is).
 pub const MAX_COORDINATE: Real = 1.0e7;
 
 /// True when the box lies within `±MAX_COORDINATE` on every axis (and is valid).
@@ -112,6 +113,18 @@ pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
     }
     if !b.inv_inertia_local.iter().all(|x| x.is_finite()) {
         return Err("non-finite inverse inertia".into());
+    }
+    // Mass, inverse mass, inverse inertia and centre of mass are derived from the kind, shape,
+    // density and offset: exactly what insert computed (so mass = 1 / inverse mass and the
+    // inverse inertia is the shape's, positive definite).
+    let expected = MassProps::of(b.kind, &b.shape, b.material.density, &b.local_offset)
+        .map_err(|e| format!("mass properties: {e}"))?;
+    let stored = MassProps::stored(b);
+    if !expected.same_bits(&stored) {
+        return Err(format!(
+            "stored mass properties {stored:?} are not those of its shape, density and offset \
+             {expected:?}"
+        ));
     }
     if b.kind == BodyKind::Static && (b.linvel != Vector::zeros() || b.angvel != Vector::zeros()) {
         return Err("static body with a velocity".into());

@@ -12,7 +12,8 @@
 //!   broad phase;
 //! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
 //!   with `a.index < b.index`;
-//! - the accumulator is finite and in `[0, dt)` after [`World::advance`].
+//! - the accumulator lies in `[0, dt)` (so one [`World::advance`] runs a bounded number of
+//!   steps).
 
 use crate::body::{Body, BodyBuilder, BodyKind, BodyView};
 use crate::config::WorldConfig;
@@ -33,9 +34,13 @@ use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 ///
 /// Snapshots: whatever state a world reaches through its public calls (inserts, setters,
 /// steps, freezes), [`World::snapshot`] of it restores with [`World::restore`] (same
-/// validation rules for live calls, step results and restore: see [`MAX_COORDINATE`] and
-/// [`World::validate`]), to a world with the same [`state_hash`](World::state_hash) that steps
+/// validation rules for live calls, step results and restore: see
+/// [`MAX_COORDINATE`](crate::MAX_COORDINATE) and [`World::validate`]), to a world with the same [`state_hash`](World::state_hash) that steps
 /// on bit-identically.
+///
+/// Handles: a [`BodyHandle`] names a slot and its generation, not a world; a handle of one
+/// world used with another names that world's body in the same slot, if any (see
+/// [`BodyHandle`] for why).
 pub struct World {
     pub(crate) state: State,
     /// The broad phase, one proxy per body.
@@ -43,6 +48,9 @@ pub struct World {
     pub(crate) scratch: Scratch,
     /// Stage times, events and counts of the last step.
     pub(crate) out: StepOutput,
+    /// The events of every step of the last [`World::step`] or [`World::advance`] call, in
+    /// order (what [`World::events`] shows).
+    pub(crate) events: Vec<Event>,
 }
 
 impl std::fmt::Debug for World {
@@ -75,6 +83,7 @@ impl World {
             proxies,
             scratch: Scratch::default(),
             out: StepOutput::default(),
+            events: Vec::new(),
         })
     }
 
@@ -445,9 +454,11 @@ impl World {
     }
 
     /// Advances the clock by a real frame time (seconds, finite, ≥ 0): adds
-    /// `min(frame_seconds, max_frame_time)` to the accumulator, runs as many fixed steps as fit,
-    /// and sets `alpha = accumulator / dt` for [`render_pose`](World::render_pose)
-    /// (Fiedler, "Fix Your Timestep!").
+    /// `min(frame_seconds, max_frame_time)` to the accumulator, runs as many fixed steps as fit
+    /// (at most [`max_steps_per_frame`](WorldConfig::max_steps_per_frame); the time of the steps
+    /// beyond is dropped and reported in [`Advance::dropped_seconds`]), and sets
+    /// `alpha = accumulator / dt` for [`render_pose`](World::render_pose)
+    /// (Fiedler, "Fix Your Timestep!"). Afterwards the accumulator lies in `[0, dt)`.
     pub fn advance(&mut self, frame_seconds: Real) -> Result<Advance, WorldError> {
         crate::error::check_finite("frame time", frame_seconds)?;
         if frame_seconds < 0.0 {
@@ -455,32 +466,44 @@ impl World {
         }
         let frame = frame_seconds.min(self.state.config.max_frame_time) as f64;
         let dt = self.state.config.dt as f64;
+        let max_steps = self.state.config.max_steps_per_frame;
         self.state.accumulator += frame;
         let mut out = Advance::default();
-        while self.state.accumulator >= dt {
+        self.events.clear();
+        while out.steps < max_steps && self.state.accumulator >= dt {
             let r = self.step_now();
             out.report.merge(r);
             self.state.accumulator -= dt;
             out.steps += 1;
+        }
+        if self.state.accumulator >= dt {
+            // More steps were due than allowed: keep only the part of a step.
+            let kept = self.state.accumulator % dt;
+            out.dropped_seconds = (self.state.accumulator - kept) as Real;
+            self.state.accumulator = kept;
         }
         self.state.alpha = ((self.state.accumulator / dt) as Real).clamp(0.0, 1.0);
         out.alpha = self.state.alpha;
         Ok(out)
     }
 
-    /// One step over the world's parts (see [`crate::step`]).
+    /// One step over the world's parts (see [`crate::step`]); appends its events to those of
+    /// the current call.
     fn step_now(&mut self) -> StepReport {
-        step::step(StepContext {
+        let report = step::step(StepContext {
             state: &mut self.state,
             proxies: &mut self.proxies,
             scratch: &mut self.scratch,
             out: &mut self.out,
-        })
+        });
+        self.events.extend_from_slice(&self.out.events);
+        report
     }
 
     /// Runs one fixed step of `dt` now, outside the accumulator; afterwards the render pose is
     /// the current pose (`alpha = 1`). Never panics on a validated world.
     pub fn step(&mut self) -> StepReport {
+        self.events.clear();
         let r = self.step_now();
         self.state.alpha = 1.0;
         r
@@ -511,9 +534,15 @@ impl World {
         self.out.counts.touching_pairs
     }
 
-    /// Events of the last step (or of the steps of the last advance), deterministic order.
+    /// The events of the last [`step`](World::step) or [`advance`](World::advance) call: those
+    /// of its one step, or of every step the advance ran, concatenated in the order the steps
+    /// ran (within a step, the deterministic order documented on [`Event`]). Each event is
+    /// shown by exactly one call, so reading `events()` after every call sees each once: driving
+    /// a world with `step()` or with `advance` of any frame times gives the same sequence. An
+    /// `advance` that runs no step leaves the list empty. Other calls (insert, remove, setters,
+    /// queries) leave it as it is; a removed body's contacts end at the next step.
     pub fn events(&self) -> &[Event] {
-        &self.out.events
+        &self.events
     }
 
     /// The contact pairs of the last step, in pair order.
@@ -678,8 +707,11 @@ impl World {
                 }
             }
         }
-        if !(st.accumulator.is_finite() && st.accumulator >= 0.0) {
-            return Err(format!("accumulator is {}", st.accumulator));
+        if !(st.accumulator >= 0.0 && st.accumulator < st.config.dt as f64) {
+            return Err(format!(
+                "accumulator is {} s, outside [0, dt = {} s)",
+                st.accumulator, st.config.dt
+            ));
         }
         if !(0.0..=1.0).contains(&st.alpha) {
             return Err(format!("alpha is {}", st.alpha));

@@ -136,6 +136,36 @@ fn replay_world() {
     replay("world");
 }
 
+#[test]
+fn replay_clock() {
+    replay("clock");
+}
+
+/// As [`replay_snapshot_with_bounded_allocation`], with each stored input behind a header of
+/// the current format whose length and checksum match it, so that the decoder reads it.
+#[test]
+fn sealed_snapshot_inputs_allocate_within_bounds() {
+    let mut lying = vec![0xff; 64]; // every length prefix says "huge"
+    lying.extend_from_slice(&[0x01; 8]);
+    let stored: Vec<Vec<u8>> = ["corpus", "regressions"]
+        .iter()
+        .flat_map(|k| inputs(k, "snapshot"))
+        .map(|f| std::fs::read(f).expect("unreadable fuzz input"))
+        .collect();
+    for data in stored.iter().chain(std::iter::once(&lying)) {
+        let bytes = tumble_tests::fuzz_checks::seal_snapshot(data);
+        LARGEST.with(|l| l.set(0));
+        let refused = World::restore(&bytes).is_err();
+        let largest = LARGEST.with(|l| l.get());
+        let bound = (1 << 20) + 64 * bytes.len();
+        assert!(
+            !refused || largest <= bound,
+            "refused input of {} B: largest single allocation {largest} B exceeds {bound} B",
+            bytes.len()
+        );
+    }
+}
+
 /// Every snapshot input replays through its check; and `World::restore` of each input's raw
 /// bytes (as is, and after a valid header) that fails allocates at most 1 MiB plus 64 times
 /// the input in one request (measured on this thread only): a refused snapshot never

@@ -10,9 +10,11 @@
 //! | [`check_cuboid_cuboid`] | `cuboid_cuboid` | the same on two boxes, where the corner-based 15-axis SAT is exact |
 //! | [`check_broadphase`] | `broadphase` | four structures vs an all-pairs model under arbitrary insert/move/remove/batch/bad input, `validate()` |
 //! | [`check_world`] | `world` | arbitrary world commands, `World::validate` after each, snapshot round trips |
-//! | [`check_snapshot`] | `snapshot` | `World::restore` on arbitrary and mutated bytes: error or a valid world, never a panic |
+//! | [`check_clock`] | `clock` | any `dt`, `max_frame_time`, `max_steps_per_frame`, `prediction_distance`: accepted iff within bounds; `advance` of any frame bounded, time accounted for, events and state equal to stepping |
+//! | [`check_snapshot`] | `snapshot` | `World::restore` on arbitrary and mutated bytes: an edited snapshot is refused by its checksum; resealed, error or a valid world, never a panic |
 
 mod broad;
+mod clock;
 pub mod input;
 mod narrow;
 pub mod oracle;
@@ -20,19 +22,21 @@ mod shapes;
 mod world;
 
 pub use broad::check_broadphase;
+pub use clock::check_clock;
 pub use narrow::{check_cuboid_cuboid, check_narrowphase, check_pair, skip_open_bugs, PairCase};
 pub use shapes::check_shapes;
-pub use world::{check_snapshot, check_world};
+pub use world::{check_snapshot, check_world, seal_snapshot};
 
 /// A check: raw fuzz bytes in, a panic when an oracle disagrees.
 pub type Check = fn(&[u8]);
 
 /// Every check with its fuzz target's name (the folder names under `fuzz/corpus/`).
-pub const TARGETS: [(&str, Check); 6] = [
+pub const TARGETS: [(&str, Check); 7] = [
     ("shapes", check_shapes),
     ("narrowphase", check_narrowphase),
     ("cuboid_cuboid", check_cuboid_cuboid),
     ("broadphase", check_broadphase),
     ("world", check_world),
     ("snapshot", check_snapshot),
+    ("clock", check_clock),
 ];

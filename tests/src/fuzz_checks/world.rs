@@ -228,8 +228,23 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Fuzz entry: `World::restore` on arbitrary bytes (after a valid header half the time) and on
-/// real snapshots with arbitrary bytes overwritten, truncated or inserted.
+/// `payload` behind a header of the current snapshot format whose length and checksum match
+/// it, so that restore decodes it and checks its physics (as it would a payload written by
+/// other means).
+pub fn seal_snapshot(payload: &[u8]) -> Vec<u8> {
+    let mut out = b"TUMBLSNP".to_vec();
+    out.extend_from_slice(&tumble::SNAPSHOT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&tumble::snapshot_checksum(payload).to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+/// Fuzz entry: `World::restore` on arbitrary bytes (after a valid header with a matching
+/// checksum half the time) and on real snapshots with arbitrary bytes overwritten, truncated
+/// or inserted (then, half the time, resealed: the header's length and checksum made to match,
+/// so that the physics checks, not the checksum, must refuse them). A real snapshot with any
+/// edit that is not resealed must be refused.
 pub fn check_snapshot(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let _ = snapshot_case(&mut u);
@@ -250,9 +265,7 @@ fn snapshot_case(u: &mut Unstructured<'_>) -> Result<()> {
         0 => {
             let rest = u.bytes(u.len())?;
             restore_checked(rest);
-            let mut with_header = b"TUMBLSNP\x01\x00\x00\x00".to_vec();
-            with_header.extend_from_slice(rest);
-            restore_checked(&with_header);
+            restore_checked(&seal_snapshot(rest));
         }
         _ => {
             let mut w = World::new(WorldConfig {
@@ -286,7 +299,17 @@ fn snapshot_case(u: &mut Unstructured<'_>) -> Result<()> {
                     _ => bytes.insert(at, u8::arbitrary(u)?),
                 }
             }
-            restore_checked(&bytes);
+            if bool::arbitrary(u)? && bytes.len() >= 28 {
+                restore_checked(&seal_snapshot(&bytes[28..]));
+            } else {
+                // Only an edit that happens to leave a matching header may restore.
+                let sealed = bytes.len() >= 28 && bytes[..28] == seal_snapshot(&bytes[28..])[..28];
+                assert!(
+                    sealed || World::restore(&bytes).is_err(),
+                    "an edited snapshot with a stale checksum restored"
+                );
+                restore_checked(&bytes);
+            }
         }
     }
     Ok(())
