@@ -19,12 +19,13 @@
 # `tumble: missing SCENE` with the peer's figure alone, and the next case runs. Where both
 # JSON lines carry `bodies` and the counts differ, the case is flagged.
 #
-# Environment:
+# Options and environment:
 #   --rounds N      rounds per case (default 3)
 #   TUMBLE_ARGS     extra flags for Tumble's stress, e.g. "--threads 1" (stress runs on every
 #                   core by default; rapier-scenes on one thread); stress gets --no-out unless
 #                   these flags name --out or --no-out
-#   PEER_TARGET     cargo target folder of the peer harness (default target/peers)
+#   PEER_TARGET     cargo target folder of the peer harness (default target/peers, or
+#                   target/peers-FEATURES with PEER_FEATURES)
 #   PEER_FEATURES   cargo features of the peer harness, e.g. "parallel" (then also give
 #                   `:--parallel` to the cases that should use it)
 set -euo pipefail
@@ -47,7 +48,11 @@ done
 
 peer_target=${PEER_TARGET:-$root/target/peers}
 peer_features=()
-[[ -n ${PEER_FEATURES:-} ]] && peer_features=(--features "$PEER_FEATURES")
+if [[ -n ${PEER_FEATURES:-} ]]; then
+  peer_features=(--features "$PEER_FEATURES")
+  # A build with other features keeps its own folder, so that the two do not rebuild each other.
+  [[ -z ${PEER_TARGET:-} ]] && peer_target=$root/target/peers-${PEER_FEATURES//[^a-z0-9]/-}
+fi
 echo "building the peer harness (benches/peers: rapier3d, parry3d) into $peer_target ..." >&2
 cargo build -q --release --locked --manifest-path benches/peers/Cargo.toml \
   --target-dir "$peer_target" "${peer_features[@]}" >&2
