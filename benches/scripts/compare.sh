@@ -16,15 +16,17 @@
 # for both. `micro` runs parry-kernels and `micro --json` and pairs their lines by query and
 # pair set. Scenes (benches/peers/README.md): balls boxes gas pyramid stacks joint_grid terrain
 # terrain_mesh tumbler settle. A scene that Tumble's `stress` does not know prints
-# `tumble: missing SCENE` with the peer's figure alone, and the next case runs. Where both
-# JSON lines carry `bodies` and the counts differ, the case is flagged.
+# `tumble: missing SCENE` with the peer's figure alone, and the next case runs. Where the
+# peer's line gives `bodies` and Tumble's count of dynamic bodies (its `bodies`, else its `n`)
+# differs, the case is flagged: the same name, another scene.
 #
-# Environment:
+# Options and environment:
 #   --rounds N      rounds per case (default 3)
 #   TUMBLE_ARGS     extra flags for Tumble's stress, e.g. "--threads 1" (stress runs on every
 #                   core by default; rapier-scenes on one thread); stress gets --no-out unless
 #                   these flags name --out or --no-out
-#   PEER_TARGET     cargo target folder of the peer harness (default target/peers)
+#   PEER_TARGET     cargo target folder of the peer harness (default target/peers, or
+#                   target/peers-FEATURES with PEER_FEATURES)
 #   PEER_FEATURES   cargo features of the peer harness, e.g. "parallel" (then also give
 #                   `:--parallel` to the cases that should use it)
 set -euo pipefail
@@ -47,7 +49,11 @@ done
 
 peer_target=${PEER_TARGET:-$root/target/peers}
 peer_features=()
-[[ -n ${PEER_FEATURES:-} ]] && peer_features=(--features "$PEER_FEATURES")
+if [[ -n ${PEER_FEATURES:-} ]]; then
+  peer_features=(--features "$PEER_FEATURES")
+  # A build with other features keeps its own folder, so that the two do not rebuild each other.
+  [[ -z ${PEER_TARGET:-} ]] && peer_target=$root/target/peers-${PEER_FEATURES//[^a-z0-9]/-}
+fi
 echo "building the peer harness (benches/peers: rapier3d, parry3d) into $peer_target ..." >&2
 cargo build -q --release --locked --manifest-path benches/peers/Cargo.toml \
   --target-dir "$peer_target" "${peer_features[@]}" >&2
@@ -89,22 +95,26 @@ def lines(path):
         return []
 peer, tumble = lines(peer_file), lines(tumble_file)
 ms = lambda runs: [float(r["ms_per_step_median"]) for r in runs]
-print("%-44s %10s %10s   %s" % (label + " (ms per step, median)", "rapier", "tumble", "rapier/tumble"))
+w = max(44, len(label) + 25)
+print("%-*s %10s %10s   %s" % (w, label + " (ms per step, median)", "rapier", "tumble", "rapier/tumble"))
 if not peer:
-    print("%-44s %s" % ("", note or "rapier: no result"))
+    print("%-*s %s" % (w, "", note or "rapier: no result"))
     sys.exit()
 if not tumble:
-    print("%-44s %10.3f %10s   %s" % ("", statistics.median(ms(peer)), "-", note or "tumble: no result"))
+    print("%-*s %10.4f %10s   %s" % (w, "", statistics.median(ms(peer)), "-", note or "tumble: no result"))
     sys.exit()
 ratios = [a / b for a, b in zip(ms(peer), ms(tumble))]
-print("%-44s %10.3f %10.3f   %6.2fx  (each round: %s)" % (
-    "", statistics.median(ms(peer)), statistics.median(ms(tumble)), statistics.median(ratios),
+print("%-*s %10.4f %10.4f   %6.2fx  (each round: %s)" % (
+    w, "", statistics.median(ms(peer)), statistics.median(ms(tumble)), statistics.median(ratios),
     " ".join("%.2f" % r for r in ratios)))
 if note:
-    print("%-44s %s" % ("", note))
-nb_peer, nb_tumble = peer[-1].get("bodies"), tumble[-1].get("bodies")
+    print("%-*s %s" % (w, "", note))
+# Dynamic bodies: the peer's `bodies` (scenes beyond balls, boxes and gas), Tumble's `bodies`
+# or else its `n` (which counts the dynamic bodies).
+nb_peer = peer[-1].get("bodies")
+nb_tumble = tumble[-1].get("bodies", tumble[-1].get("n"))
 if nb_peer is not None and nb_tumble is not None and nb_peer != nb_tumble:
-    print("%-44s scenes differ: rapier has %s bodies, tumble %s" % ("", nb_peer, nb_tumble))
+    print("%-*s scenes differ: rapier has %s bodies, tumble %s" % (w, "", nb_peer, nb_tumble))
 PY
 }
 
