@@ -26,6 +26,7 @@ mod error;
 mod handle;
 mod pair_sort;
 mod proxies;
+pub mod scenes;
 pub mod structure;
 
 pub use any::{AnyBroadPhase, BroadPhaseKind, UnknownKind};

@@ -272,7 +272,7 @@ fn grid_equals_brute_force() {
     run_kind(BroadPhaseKind::Grid);
 }
 
-/// Fixed cell sizes: tiny cells make most proxies oversized, huge cells put many in one cell.
+/// Fixed cell sizes: tiny cells put most proxies in the levels above the base, huge cells put many in one cell.
 #[test]
 fn grid_with_fixed_cell_sizes_equals_brute_force() {
     for c in [0.05, 0.7, 50.0] {
@@ -323,7 +323,7 @@ fn pairs_independent_of_thread_count() {
 }
 
 /// Far-apart clusters make the occupied cell range too large for a dense array: the grid
-/// switches to hashing and stays exact; a ground plane goes to the oversized list.
+/// switches to hashing and stays exact; a ground plane goes to a level above the base.
 #[test]
 fn grid_hashes_sparse_scenes_and_keeps_the_ground_out_of_the_cells() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -340,7 +340,7 @@ fn grid_hashes_sparse_scenes_and_keeps_the_ground_out_of_the_cells() {
     items.extend((1..300).map(|k| (random_box(Scene::Uniform, &mut rng, k), k as u64)));
     grid_matches_brute_force(&mut grid, &items);
     assert_eq!(grid.mode(), GridMode::Dense);
-    assert_eq!(grid.oversized_count(), 1);
+    assert_eq!(grid.off_base_count(), 1);
 }
 
 /// Inserts `items` into `grid` and into a brute-force reference, checks that both find the
@@ -413,7 +413,7 @@ fn grid_query_far_from_tiny_cells_finds_every_proxy() {
 
 /// Scenes large enough for every parallel path of the grid and the pair sort (several
 /// counting-sort chunks and prefix blocks, a pair sort over many partitions, batch updates
-/// written in parallel, a ground plane in the oversized list): the pairs equal the brute
+/// written in parallel, a ground plane in a level above the base): the pairs equal the brute
 /// force's for 1, 2 and 3 threads, before and after a batch move, and `validate()` passes.
 #[test]
 fn large_scenes_equal_brute_force_on_any_thread_count() {

@@ -1,0 +1,347 @@
+//! The levels of the [`Grid`](super::Grid) other than its base level: the hierarchical spatial
+//! hash of Mirtich (1996, "Efficient algorithms for two-phase collision detection", §4.2).
+//!
+//! Level `L` (from −8 to 7; the base level 0 is the grid's own table) has cubic cells whose
+//! side grows by [`LEVEL_RATIO`] per level, and holds as *residents* the proxies whose largest
+//! side fits it: at most one cell per axis of the level, so a proxy is in at most 2×2×2 cells of
+//! its own level whatever its size. The base level holds the sizes from 1/16 to 2 times the base
+//! cell (every proxy of a scene of similar sizes: the grid then has no other level and nothing
+//! here costs anything).
+//!
+//! A pair of proxies of levels `a ≤ b` is found at level `b`, in the cell holding the minimum
+//! corner of the overlap of their level-`b` cell ranges (the grid's flag rule): each proxy is
+//! also entered as a *visitor* in every occupied level above its own (again at most 2×2×2 cells
+//! there, being smaller than their cells), and a cell pairs residents with residents and
+//! residents with visitors, never two visitors. The base level is not given visitors: a proxy
+//! below it looks its base cells up in the grid's table, and a base proxy looks its cells up in
+//! each occupied level above. No proxy is ever tested against every other.
+//!
+//! Cell coordinates count from the minimum corner of the occupied bounds (not from the world
+//! origin), 19 bits per axis, and no level's cell is smaller than the bounds' largest side over
+//! 2¹⁷, so coordinates never clamp while the bounds hold (far coordinates, a huge world with
+//! specks in it). The entries are bucketed by a hash of their cell key with a counting sort.
+
+use super::grid::{cell_index, hash_bucket, overlaps, Range, FLAG_SHIFT, SLOT_MASK};
+use crate::math::Real;
+use crate::proxies::pair_key;
+use crate::Aabb;
+
+/// Cell side ratio between consecutive levels.
+pub const LEVEL_RATIO: Real = 4.0;
+/// Levels below the base level.
+const BELOW: usize = 8;
+/// Number of levels, the base one included; level `L` has index `L + BELOW`.
+pub(super) const LEVELS: usize = 16;
+/// Index of the base level.
+pub(super) const BASE: usize = BELOW;
+/// The base level holds largest sides in `(base cell / SMALL_DIV, BIG_MUL · base cell]`.
+const BIG_MUL: Real = 2.0;
+const SMALL_DIV: Real = 16.0;
+/// Bits per axis of a cell coordinate in a key; coordinates are clamped to `±COORD_LIMIT`.
+const COORD_BITS: u32 = 19;
+const COORD_LIMIT: i32 = 1 << (COORD_BITS - 1);
+/// A level's cell is at least the bounds' largest side over this (so coordinates fit).
+pub(super) const MIN_CELLS_SPAN: Real = (1u32 << 17) as Real;
+const LEVEL_SHIFT: u32 = 3 * COORD_BITS;
+/// Key bit of a visitor entry.
+const VISITOR: u64 = 1 << 61;
+
+/// Largest side of a box.
+#[inline]
+pub(super) fn largest_side(b: &Aabb) -> Real {
+    let e = b.maxs - b.mins;
+    e.x.max(e.y).max(e.z)
+}
+
+/// The levels other than the base one. See the module documentation.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Levels {
+    /// Base-level residency: largest side in `(lo_limit, hi_limit]`.
+    lo_limit: Real,
+    hi_limit: Real,
+    /// Per level index: upper bound of its residents' largest side, and its cell's inverse side.
+    class: [Real; LEVELS],
+    inv: [Real; LEVELS],
+    origin: [Real; 3],
+    /// Bit `i`: level index `i` has residents.
+    occupied: u32,
+    /// Per non-base proxy (in the order of the grid's list): its level index.
+    level: Vec<u8>,
+    /// Entries before bucketing: (key, item).
+    raw: Vec<(u64, u32)>,
+    /// Bucketed entries: `starts[b]..starts[b + 1]` are bucket `b`'s keys and items.
+    starts: Vec<u32>,
+    keys: Vec<u64>,
+    items: Vec<u32>,
+    hash_bits: u32,
+}
+
+impl Levels {
+    /// Sets the levels for a base cell `c0`, cell coordinates counted from `origin`, occupied
+    /// bounds of largest side `span`. `small_levels`: whether proxies much smaller than the base
+    /// cell go below it (else the base level takes every small proxy).
+    pub fn setup(&mut self, c0: Real, origin: [Real; 3], span: Real, small_levels: bool) {
+        self.origin = origin;
+        self.hi_limit = BIG_MUL * c0;
+        self.lo_limit = if small_levels { c0 / SMALL_DIV } else { 0.0 };
+        let floor = span / MIN_CELLS_SPAN;
+        for i in 0..LEVELS {
+            let class = if i > BASE {
+                self.hi_limit * LEVEL_RATIO.powi((i - BASE) as i32)
+            } else if i < BASE {
+                self.lo_limit / LEVEL_RATIO.powi((BASE - 1 - i) as i32)
+            } else {
+                c0
+            };
+            self.class[i] = class;
+            let side = class.max(floor);
+            self.inv[i] = if side > 0.0 && (1.0 / side).is_finite() {
+                1.0 / side
+            } else {
+                // A zero-size world: every proxy in one cell.
+                0.0
+            };
+        }
+    }
+
+    /// True when a proxy of largest side `s` belongs to the base level.
+    #[inline]
+    pub fn is_base(&self, s: Real) -> bool {
+        (s > self.lo_limit) & (s <= self.hi_limit)
+    }
+
+    /// The level index of a proxy of largest side `s`.
+    fn level_of(&self, s: Real) -> usize {
+        if s > self.hi_limit {
+            (BASE + 1..LEVELS - 1)
+                .find(|&i| s <= self.class[i])
+                .unwrap_or(LEVELS - 1)
+        } else if s <= self.lo_limit {
+            (1..BASE)
+                .rev()
+                .find(|&i| s > self.class[i - 1])
+                .unwrap_or(0)
+        } else {
+            BASE
+        }
+    }
+
+    /// The cell range of `b` at level index `i`.
+    #[inline]
+    fn range(&self, b: &Aabb, i: usize) -> Range {
+        let c = |x: Real, d: usize| cell_index(x - self.origin[d], self.inv[i], COORD_LIMIT);
+        Range {
+            lo: [c(b.mins.x, 0), c(b.mins.y, 1), c(b.mins.z, 2)],
+            hi: [c(b.maxs.x, 0), c(b.maxs.y, 1), c(b.maxs.z, 2)],
+        }
+    }
+
+    /// Key of cell `c` of level index `i`.
+    #[inline]
+    fn key(i: usize, c: [i32; 3]) -> u64 {
+        let m = |v: i32| (v + COORD_LIMIT) as u64;
+        (i as u64) << LEVEL_SHIFT | m(c[0]) << (2 * COORD_BITS) | m(c[1]) << COORD_BITS | m(c[2])
+    }
+
+    /// Calls `f(cell, flags)` for every cell of `r`, `flags` bit `d` set in the first cell of
+    /// the range on axis `d`.
+    #[inline]
+    fn cells(r: &Range, mut f: impl FnMut([i32; 3], u32)) {
+        for x in r.lo[0]..r.hi[0] + 1 {
+            for y in r.lo[1]..r.hi[1] + 1 {
+                for z in r.lo[2]..r.hi[2] + 1 {
+                    let flags = (x == r.lo[0]) as u32
+                        | ((y == r.lo[1]) as u32) << 1
+                        | ((z == r.lo[2]) as u32) << 2;
+                    f([x, y, z], flags);
+                }
+            }
+        }
+    }
+
+    /// Whether some proxy lives outside the base level.
+    pub fn is_empty(&self) -> bool {
+        self.level.is_empty()
+    }
+
+    /// Level index of the non-base proxy number `j` (in the grid's list of them).
+    pub fn level(&self, j: usize) -> usize {
+        self.level[j] as usize
+    }
+
+    /// Enters the non-base proxies `others` (indices into `boxes`) in their levels, and as
+    /// visitors in the occupied levels above. `base_occupied`: whether the base level holds
+    /// some proxy.
+    pub fn build(&mut self, others: &[u32], boxes: &[Aabb], base_occupied: bool) {
+        let mut level = std::mem::take(&mut self.level);
+        level.clear();
+        level.extend(
+            others
+                .iter()
+                .map(|&k| self.level_of(largest_side(&boxes[k as usize])) as u8),
+        );
+        self.level = level;
+        self.occupied = (base_occupied as u32) << BASE;
+        for &l in &self.level {
+            self.occupied |= 1 << l;
+        }
+        // The top level takes every larger proxy: its cells grow to the largest of them.
+        if self.occupied >> (LEVELS - 1) != 0 {
+            let top = others
+                .iter()
+                .zip(&self.level)
+                .filter(|&(_, &l)| l as usize == LEVELS - 1)
+                .map(|(&k, _)| largest_side(&boxes[k as usize]))
+                .fold(0.0, Real::max);
+            if top * self.inv[LEVELS - 1] > 1.0 {
+                self.inv[LEVELS - 1] = 1.0 / top;
+            }
+        }
+        self.raw.clear();
+        for (&k, &l) in others.iter().zip(&self.level) {
+            let b = &boxes[k as usize];
+            let l = l as usize;
+            for i in l..LEVELS {
+                if self.occupied >> i & 1 == 0 || i == BASE {
+                    continue;
+                }
+                let visitor = if i == l { 0 } else { VISITOR };
+                let r = self.range(b, i);
+                let raw = &mut self.raw;
+                Self::cells(&r, |c, flags| {
+                    raw.push((Self::key(i, c) | visitor, k | flags << FLAG_SHIFT));
+                });
+            }
+        }
+        // Counting sort by bucket (stable: a bucket's entries stay in proxy order).
+        self.hash_bits = (2 * self.raw.len().max(1))
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(4);
+        let buckets = 1usize << self.hash_bits;
+        self.starts.clear();
+        self.starts.resize(buckets + 1, 0);
+        for &(key, _) in &self.raw {
+            self.starts[hash_bucket(key & !VISITOR, self.hash_bits) + 1] += 1;
+        }
+        for b in 0..buckets {
+            self.starts[b + 1] += self.starts[b];
+        }
+        self.keys.resize(self.raw.len(), 0);
+        self.items.resize(self.raw.len(), 0);
+        let mut cursor = self.starts[..buckets].to_vec();
+        for &(key, item) in &self.raw {
+            let b = hash_bucket(key & !VISITOR, self.hash_bits);
+            let p = cursor[b] as usize;
+            cursor[b] += 1;
+            self.keys[p] = key;
+            self.items[p] = item;
+        }
+    }
+
+    /// Number of buckets of the entries.
+    pub fn buckets(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// Pairs of the entries in buckets `b0..b1`: two entries of one cell (same key but for the
+    /// visitor bit), not both visitors, the cell holding the minimum corner of their overlap
+    /// (flags), boxes overlapping. Keys `pair_key(live[a], live[b])` appended to `out`.
+    pub fn cell_pairs(
+        &self,
+        b0: usize,
+        b1: usize,
+        boxes: &[Aabb],
+        live: &[u32],
+        out: &mut Vec<u64>,
+    ) {
+        for b in b0..b1 {
+            let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+            for i in s..e {
+                let (ki, ii) = (self.keys[i], self.items[i]);
+                let a = (ii & SLOT_MASK) as usize;
+                for j in i + 1..e {
+                    let (kj, ij) = (self.keys[j], self.items[j]);
+                    if (ki | VISITOR) == (kj | VISITOR)
+                        && ki & kj & VISITOR == 0
+                        && (ii | ij) >> FLAG_SHIFT == 0b111
+                    {
+                        let c = (ij & SLOT_MASK) as usize;
+                        if overlaps(&boxes[a], &boxes[c]) {
+                            out.push(pair_key(live[a], live[c]));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when some level above the base one has residents.
+    pub fn any_above(&self) -> bool {
+        self.occupied >> (BASE + 1) != 0
+    }
+
+    /// Pairs of the base-level proxy `k` (box `b`) with the residents of the occupied levels
+    /// above the base, each found in the cell holding the minimum corner of the overlap of the
+    /// two cell ranges at the resident's level.
+    pub fn above_pairs(&self, k: u32, b: &Aabb, boxes: &[Aabb], live: &[u32], out: &mut Vec<u64>) {
+        for i in BASE + 1..LEVELS {
+            if self.occupied >> i & 1 == 0 {
+                continue;
+            }
+            let r = self.range(b, i);
+            Self::cells(&r, |c, flags| {
+                let key = Self::key(i, c);
+                let bucket = hash_bucket(key, self.hash_bits);
+                for e in self.starts[bucket] as usize..self.starts[bucket + 1] as usize {
+                    let item = self.items[e];
+                    if self.keys[e] == key && (flags | item >> FLAG_SHIFT) == 0b111 {
+                        let o = (item & SLOT_MASK) as usize;
+                        if overlaps(b, &boxes[o]) {
+                            out.push(pair_key(live[k as usize], live[o]));
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /// Checks the entries against the ones `others` (non-base proxies, indices into `boxes`)
+    /// call for.
+    pub fn validate(&self, others: &[u32], boxes: &[Aabb]) -> Result<(), String> {
+        if others.len() != self.level.len() {
+            return Err("grid levels: level list does not match the non-base proxies".into());
+        }
+        let mut expect: Vec<(u64, u32)> = Vec::new();
+        for (j, &k) in others.iter().enumerate() {
+            let b = &boxes[k as usize];
+            let l = self.level_of(largest_side(b));
+            if l == BASE || l != self.level[j] as usize {
+                return Err(format!("grid levels: proxy {k} is at the wrong level"));
+            }
+            for i in l..LEVELS {
+                if self.occupied >> i & 1 != 0 && i != BASE {
+                    let v = if i == l { 0 } else { VISITOR };
+                    Self::cells(&self.range(b, i), |c, flags| {
+                        expect.push((Self::key(i, c) | v, k | flags << FLAG_SHIFT))
+                    });
+                }
+            }
+        }
+        let mut got: Vec<(u64, u32)> = Vec::with_capacity(self.keys.len());
+        for b in 0..self.buckets() {
+            for e in self.starts[b] as usize..self.starts[b + 1] as usize {
+                if hash_bucket(self.keys[e] & !VISITOR, self.hash_bits) != b {
+                    return Err(format!("grid levels: entry {e} is in the wrong bucket"));
+                }
+                got.push((self.keys[e], self.items[e]));
+            }
+        }
+        expect.sort_unstable();
+        got.sort_unstable();
+        if expect != got {
+            return Err("grid levels: the entries are not the cells of the proxies".into());
+        }
+        Ok(())
+    }
+}
