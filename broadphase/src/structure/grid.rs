@@ -52,7 +52,7 @@ use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHand
 use rayon::prelude::*;
 
 pub use super::levels::LEVEL_RATIO;
-use super::levels::{largest_side, Levels, BASE};
+use super::levels::{largest_side, CellFilter, Levels, BASE};
 
 /// Cell coordinates are clamped to `[-CELL_LIMIT, CELL_LIMIT - 1]` (21 bits each in a key).
 const CELL_LIMIT: i32 = 1 << 20;
@@ -221,6 +221,9 @@ pub struct Grid {
     /// `k` of the proxies outside the base level, and those levels.
     others: Vec<u32>,
     levels: Levels,
+    /// Hashed mode with proxies below the base level: the occupied cells (their lookups in the
+    /// table are mostly of empty cells).
+    base_filter: CellFilter,
     /// Cell coordinates count from this point (metres): the minimum corner of the occupied
     /// bounds `bounds` of the last rebuild.
     origin_w: [Real; 3],
@@ -277,6 +280,7 @@ impl Grid {
             cell_keys: Vec::new(),
             others: Vec::new(),
             levels: Levels::default(),
+            base_filter: CellFilter::default(),
             origin_w: [0.0; 3],
             bounds: None,
             live: Vec::new(),
@@ -695,6 +699,10 @@ impl Grid {
                 });
             });
         self.chunks = chunks;
+        if hashed && self.levels.any_below() {
+            self.base_filter
+                .build(cell_keys.len(), cell_keys.iter().copied());
+        }
         self.cell_keys = cell_keys;
 
         // Next frame's order: proxies by first cell, then those outside the base level.
@@ -1082,25 +1090,23 @@ impl Grid {
         sink.push_if(pair_key(self.live[ki], self.live[kj]), hit);
     }
 
-    /// The pair keys involving the proxies outside the base level, per task: within and
-    /// across the other levels, base proxies with the residents of the levels above, and
-    /// proxies of the levels below with the base proxies (each looking its base cells up in
-    /// the table, the pair kept in the cell holding the minimum corner of the overlap of the
-    /// two cell ranges).
+    /// The pair keys involving the proxies outside the base level, per task: within each
+    /// other level, every proxy with the residents of the other levels above its own, and
+    /// proxies of the levels below the base with the base proxies (each looking its base cells
+    /// up in the table).
     fn level_pairs(&self) -> Vec<Vec<u64>> {
         const GRAIN: usize = 4096;
         let levels = &self.levels;
         let (boxes, live) = (&self.boxes, &self.live);
         let buckets = levels.buckets();
         let per = buckets.div_ceil(16).max(GRAIN);
-        let n = live.len();
-        let above = if levels.any_above() { n } else { 0 };
+        let n = if levels.any_above(BASE) {
+            live.len()
+        } else {
+            0
+        };
         let m = self.others.len();
-        let tasks = (
-            buckets.div_ceil(per),
-            above.div_ceil(GRAIN),
-            m.div_ceil(GRAIN),
-        );
+        let tasks = (buckets.div_ceil(per), n.div_ceil(GRAIN), m.div_ceil(GRAIN));
         (0..tasks.0 + tasks.1 + tasks.2)
             .into_par_iter()
             .map(|t| {
@@ -1112,14 +1118,19 @@ impl Grid {
                     let k0 = (t - tasks.0) * GRAIN;
                     for k in k0..(k0 + GRAIN).min(n) {
                         if self.codes[k] != CODE_OVER {
-                            levels.above_pairs(k as u32, &boxes[k], boxes, live, &mut v);
+                            levels.upper_pairs(k as u32, BASE, &boxes[k], boxes, live, &mut v);
                         }
                     }
                 } else {
                     let j0 = (t - tasks.0 - tasks.1) * GRAIN;
                     for j in j0..(j0 + GRAIN).min(m) {
-                        if levels.level(j) < BASE {
-                            self.below_pairs(self.others[j] as usize, &mut v);
+                        let (k, l) = (self.others[j], levels.level(j));
+                        let b = &boxes[k as usize];
+                        if levels.any_above(l) {
+                            levels.upper_pairs(k, l, b, boxes, live, &mut v);
+                        }
+                        if l < BASE {
+                            self.below_pairs(k as usize, &mut v);
                         }
                     }
                 }
@@ -1133,6 +1144,17 @@ impl Grid {
     fn below_pairs(&self, k: usize, out: &mut Vec<u64>) {
         let b = &self.boxes[k];
         let r = self.range_of(b);
+        if self.mode == GridMode::Hashed {
+            // Most of these cells are empty: the filter answers without the table.
+            let all_empty = (r.lo[0]..=r.hi[0]).all(|x| {
+                (r.lo[1]..=r.hi[1]).all(|y| {
+                    (r.lo[2]..=r.hi[2]).all(|z| !self.base_filter.may_hold(pack([x, y, z])))
+                })
+            });
+            if all_empty {
+                return;
+            }
+        }
         self.visit_cells(&r, |item, c| {
             let f = item >> FLAG_SHIFT;
             let first = (0..3).all(|d| c[d] == r.lo[d] || f & (1 << d) != 0);

@@ -9,12 +9,13 @@
 //! here costs anything).
 //!
 //! A pair of proxies of levels `a ≤ b` is found at level `b`, in the cell holding the minimum
-//! corner of the overlap of their level-`b` cell ranges (the grid's flag rule): each proxy is
-//! also entered as a *visitor* in every occupied level above its own (again at most 2×2×2 cells
-//! there, being smaller than their cells), and a cell pairs residents with residents and
-//! residents with visitors, never two visitors. The base level is not given visitors: a proxy
-//! below it looks its base cells up in the grid's table, and a base proxy looks its cells up in
-//! each occupied level above. No proxy is ever tested against every other.
+//! corner of the overlap of their level-`b` cell ranges (the grid's flag rule): a cell pairs
+//! its residents, and each proxy looks up its own cells (at most 2×2×2, being smaller than the
+//! cells there) in every occupied level above its own, the base level's table included, and
+//! pairs itself with the residents found. A bit filter over the occupied cells (a one-hash
+//! Bloom filter, 8 bits per entry, in the core's cache) answers most lookups of empty cells
+//! without touching the table: in a sparse level most are. No proxy is ever tested against
+//! every other.
 //!
 //! Cell coordinates count from the minimum corner of the occupied bounds (not from the world
 //! origin), 19 bits per axis, and no level's cell is smaller than the bounds' largest side over
@@ -27,7 +28,7 @@ use crate::proxies::pair_key;
 use crate::Aabb;
 
 /// Cell side ratio between consecutive levels.
-pub const LEVEL_RATIO: Real = 4.0;
+pub const LEVEL_RATIO: Real = 16.0;
 /// Levels below the base level.
 const BELOW: usize = 8;
 /// Number of levels, the base one included; level `L` has index `L + BELOW`.
@@ -43,8 +44,8 @@ const COORD_LIMIT: i32 = 1 << (COORD_BITS - 1);
 /// A level's cell is at least the bounds' largest side over this (so coordinates fit).
 pub(super) const MIN_CELLS_SPAN: Real = (1u32 << 17) as Real;
 const LEVEL_SHIFT: u32 = 3 * COORD_BITS;
-/// Key bit of a visitor entry.
-const VISITOR: u64 = 1 << 61;
+/// Bits of the occupied-cell filter per entry.
+const FILTER_BITS_PER_ENTRY: usize = 8;
 
 /// Largest side of a box.
 #[inline]
@@ -62,6 +63,8 @@ pub(super) struct Levels {
     /// Per level index: upper bound of its residents' largest side, and its cell's inverse side.
     class: [Real; LEVELS],
     inv: [Real; LEVELS],
+    /// Least cell side (the bounds' largest side over [`MIN_CELLS_SPAN`]).
+    floor: Real,
     origin: [Real; 3],
     /// Bit `i`: level index `i` has residents.
     occupied: u32,
@@ -69,6 +72,8 @@ pub(super) struct Levels {
     level: Vec<u8>,
     /// Entries before bucketing: (key, item).
     raw: Vec<(u64, u32)>,
+    /// The occupied cells.
+    filter: CellFilter,
     /// Bucketed entries: `starts[b]..starts[b + 1]` are bucket `b`'s keys and items.
     starts: Vec<u32>,
     keys: Vec<u64>,
@@ -84,22 +89,14 @@ impl Levels {
         self.origin = origin;
         self.hi_limit = BIG_MUL * c0;
         self.lo_limit = if small_levels { c0 / SMALL_DIV } else { 0.0 };
-        let floor = span / MIN_CELLS_SPAN;
+        self.floor = span / MIN_CELLS_SPAN;
         for i in 0..LEVELS {
-            let class = if i > BASE {
+            self.class[i] = if i > BASE {
                 self.hi_limit * LEVEL_RATIO.powi((i - BASE) as i32)
             } else if i < BASE {
                 self.lo_limit / LEVEL_RATIO.powi((BASE - 1 - i) as i32)
             } else {
                 c0
-            };
-            self.class[i] = class;
-            let side = class.max(floor);
-            self.inv[i] = if side > 0.0 && (1.0 / side).is_finite() {
-                1.0 / side
-            } else {
-                // A zero-size world: every proxy in one cell.
-                0.0
             };
         }
     }
@@ -185,34 +182,30 @@ impl Levels {
         for &l in &self.level {
             self.occupied |= 1 << l;
         }
-        // The top level takes every larger proxy: its cells grow to the largest of them.
-        if self.occupied >> (LEVELS - 1) != 0 {
-            let top = others
-                .iter()
-                .zip(&self.level)
-                .filter(|&(_, &l)| l as usize == LEVELS - 1)
-                .map(|(&k, _)| largest_side(&boxes[k as usize]))
-                .fold(0.0, Real::max);
-            if top * self.inv[LEVELS - 1] > 1.0 {
-                self.inv[LEVELS - 1] = 1.0 / top;
-            }
+        // Each level's cell is the largest side of its residents (so each is in at most 2×2×2
+        // cells, and so is a visitor from below, being smaller), or the floor.
+        let mut side = [self.floor; LEVELS];
+        for (&k, &l) in others.iter().zip(&self.level) {
+            let s = &mut side[l as usize];
+            *s = s.max(largest_side(&boxes[k as usize]));
+        }
+        for (inv, s) in self.inv.iter_mut().zip(side) {
+            *inv = if s > 0.0 && (1.0 / s).is_finite() {
+                1.0 / s
+            } else {
+                // A zero-size world: every proxy in one cell.
+                0.0
+            };
         }
         self.raw.clear();
         for (&k, &l) in others.iter().zip(&self.level) {
-            let b = &boxes[k as usize];
-            let l = l as usize;
-            for i in l..LEVELS {
-                if self.occupied >> i & 1 == 0 || i == BASE {
-                    continue;
-                }
-                let visitor = if i == l { 0 } else { VISITOR };
-                let r = self.range(b, i);
-                let raw = &mut self.raw;
-                Self::cells(&r, |c, flags| {
-                    raw.push((Self::key(i, c) | visitor, k | flags << FLAG_SHIFT));
-                });
-            }
+            let (r, raw) = (self.range(&boxes[k as usize], l as usize), &mut self.raw);
+            Self::cells(&r, |c, flags| {
+                raw.push((Self::key(l as usize, c), k | flags << FLAG_SHIFT));
+            });
         }
+        self.filter
+            .build(self.raw.len(), self.raw.iter().map(|e| e.0));
         // Counting sort by bucket (stable: a bucket's entries stay in proxy order).
         self.hash_bits = (2 * self.raw.len().max(1))
             .next_power_of_two()
@@ -222,7 +215,7 @@ impl Levels {
         self.starts.clear();
         self.starts.resize(buckets + 1, 0);
         for &(key, _) in &self.raw {
-            self.starts[hash_bucket(key & !VISITOR, self.hash_bits) + 1] += 1;
+            self.starts[hash_bucket(key, self.hash_bits) + 1] += 1;
         }
         for b in 0..buckets {
             self.starts[b + 1] += self.starts[b];
@@ -231,7 +224,7 @@ impl Levels {
         self.items.resize(self.raw.len(), 0);
         let mut cursor = self.starts[..buckets].to_vec();
         for &(key, item) in &self.raw {
-            let b = hash_bucket(key & !VISITOR, self.hash_bits);
+            let b = hash_bucket(key, self.hash_bits);
             let p = cursor[b] as usize;
             cursor[b] += 1;
             self.keys[p] = key;
@@ -244,9 +237,9 @@ impl Levels {
         self.starts.len().saturating_sub(1)
     }
 
-    /// Pairs of the entries in buckets `b0..b1`: two entries of one cell (same key but for the
-    /// visitor bit), not both visitors, the cell holding the minimum corner of their overlap
-    /// (flags), boxes overlapping. Keys `pair_key(live[a], live[b])` appended to `out`.
+    /// Pairs of the entries in buckets `b0..b1`: two residents of one cell (same key), the cell
+    /// holding the minimum corner of their overlap (flags), boxes overlapping. Keys
+    /// `pair_key(live[a], live[b])` appended to `out`.
     pub fn cell_pairs(
         &self,
         b0: usize,
@@ -262,10 +255,7 @@ impl Levels {
                 let a = (ii & SLOT_MASK) as usize;
                 for j in i + 1..e {
                     let (kj, ij) = (self.keys[j], self.items[j]);
-                    if (ki | VISITOR) == (kj | VISITOR)
-                        && ki & kj & VISITOR == 0
-                        && (ii | ij) >> FLAG_SHIFT == 0b111
-                    {
+                    if ki == kj && (ii | ij) >> FLAG_SHIFT == 0b111 {
                         let c = (ij & SLOT_MASK) as usize;
                         if overlaps(&boxes[a], &boxes[c]) {
                             out.push(pair_key(live[a], live[c]));
@@ -276,22 +266,39 @@ impl Levels {
         }
     }
 
-    /// True when some level above the base one has residents.
-    pub fn any_above(&self) -> bool {
-        self.occupied >> (BASE + 1) != 0
+    /// True when some proxy lives below the base level.
+    pub fn any_below(&self) -> bool {
+        self.occupied & ((1 << BASE) - 1) != 0
     }
 
-    /// Pairs of the base-level proxy `k` (box `b`) with the residents of the occupied levels
-    /// above the base, each found in the cell holding the minimum corner of the overlap of the
-    /// two cell ranges at the resident's level.
-    pub fn above_pairs(&self, k: u32, b: &Aabb, boxes: &[Aabb], live: &[u32], out: &mut Vec<u64>) {
-        for i in BASE + 1..LEVELS {
-            if self.occupied >> i & 1 == 0 {
+    /// True when some level above the level index `l` (other than the base) has residents.
+    #[inline]
+    pub fn any_above(&self, l: usize) -> bool {
+        self.occupied & !(1 << BASE) & !((2u32 << l) - 1) != 0
+    }
+
+    /// Pairs of proxy `k` (box `b`, level index `l`) with the residents of the occupied levels
+    /// above `l` other than the base, each found in the cell holding the minimum corner of the
+    /// overlap of the two cell ranges at the resident's level.
+    pub fn upper_pairs(
+        &self,
+        k: u32,
+        l: usize,
+        b: &Aabb,
+        boxes: &[Aabb],
+        live: &[u32],
+        out: &mut Vec<u64>,
+    ) {
+        for i in l + 1..LEVELS {
+            if self.occupied >> i & 1 == 0 || i == BASE {
                 continue;
             }
             let r = self.range(b, i);
             Self::cells(&r, |c, flags| {
                 let key = Self::key(i, c);
+                if !self.filter.may_hold(key) {
+                    return;
+                }
                 let bucket = hash_bucket(key, self.hash_bits);
                 for e in self.starts[bucket] as usize..self.starts[bucket + 1] as usize {
                     let item = self.items[e];
@@ -319,20 +326,18 @@ impl Levels {
             if l == BASE || l != self.level[j] as usize {
                 return Err(format!("grid levels: proxy {k} is at the wrong level"));
             }
-            for i in l..LEVELS {
-                if self.occupied >> i & 1 != 0 && i != BASE {
-                    let v = if i == l { 0 } else { VISITOR };
-                    Self::cells(&self.range(b, i), |c, flags| {
-                        expect.push((Self::key(i, c) | v, k | flags << FLAG_SHIFT))
-                    });
-                }
-            }
+            Self::cells(&self.range(b, l), |c, flags| {
+                expect.push((Self::key(l, c), k | flags << FLAG_SHIFT))
+            });
         }
         let mut got: Vec<(u64, u32)> = Vec::with_capacity(self.keys.len());
         for b in 0..self.buckets() {
             for e in self.starts[b] as usize..self.starts[b + 1] as usize {
-                if hash_bucket(self.keys[e] & !VISITOR, self.hash_bits) != b {
+                if hash_bucket(self.keys[e], self.hash_bits) != b {
                     return Err(format!("grid levels: entry {e} is in the wrong bucket"));
+                }
+                if !self.filter.may_hold(self.keys[e]) {
+                    return Err(format!("grid levels: entry {e} is not in the filter"));
                 }
                 got.push((self.keys[e], self.items[e]));
             }
@@ -343,5 +348,44 @@ impl Levels {
             return Err("grid levels: the entries are not the cells of the proxies".into());
         }
         Ok(())
+    }
+}
+
+/// A set of cell keys that may answer "maybe" for a key not in it, never "no" for a key in
+/// it (a Bloom filter with one hash, [`FILTER_BITS_PER_ENTRY`] bits per key): small enough to
+/// stay in the core's cache, it spares a lookup of an empty cell the misses of the table.
+#[derive(Clone, Debug, Default)]
+pub(super) struct CellFilter {
+    words: Vec<u64>,
+    bits: u32,
+}
+
+impl CellFilter {
+    /// Sets the filter to the `n` keys `keys`.
+    pub fn build(&mut self, n: usize, keys: impl Iterator<Item = u64>) {
+        self.bits = (FILTER_BITS_PER_ENTRY * n.max(1))
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(12);
+        self.words.clear();
+        self.words.resize(1 << (self.bits - 6), 0);
+        for key in keys {
+            let f = self.bit(key);
+            self.words[f >> 6] |= 1 << (f & 63);
+        }
+    }
+
+    /// The filter bit of a key (a hash independent of [`hash_bucket`]'s).
+    #[inline]
+    fn bit(&self, key: u64) -> usize {
+        let h = key.wrapping_mul(0xD6E8_FEB8_6659_FD93).rotate_left(29);
+        (h.wrapping_mul(0x9FB2_1C65_1E98_DF25) >> (64 - self.bits)) as usize
+    }
+
+    /// False when `key` is certainly not in the set.
+    #[inline]
+    pub fn may_hold(&self, key: u64) -> bool {
+        let f = self.bit(key);
+        self.words[f >> 6] >> (f & 63) & 1 != 0
     }
 }
