@@ -1,34 +1,54 @@
-//! Sweep and prune (Baraff 1992, "Dynamic simulation of non-penetrating rigid bodies", §6;
-//! Terdiman 2007, "Sweep-and-prune"; Ericson RTCD §7.5.2).
+//! Sweep and prune as box pruning (Terdiman 2007, "Sweep-and-prune"; Baraff 1992, "Dynamic
+//! simulation of non-penetrating rigid bodies", §6; Ericson RTCD §7.5.2).
 //!
 //! The proxies are kept sorted by their lower bound along one axis, the axis of largest spread
 //! of the box centres (re-chosen every [`AXIS_PERIOD`] frames and when proxies come and go).
 //! A pair can overlap only if their intervals on that axis overlap, so a sweep over the sorted
-//! list compares each proxy only with the following ones whose lower bound is below its upper
-//! bound, and tests the two other axes for those.
+//! list meets each proxy while the earlier proxies whose interval still covers its lower bound
+//! are *active*.
 //!
-//! Between frames the list is re-sorted by **insertion sort**: bodies move little per step
-//! (temporal coherence), so the list is almost sorted and insertion sort runs in O(n + k) for
-//! k swaps, instead of O(n log n) (Baraff 1992; Terdiman 2007 calls it "sort with coherence").
-//! If more than [`SWAP_BUDGET_PER_PROXY`]·n swaps are needed (teleports, a fresh scene) it
-//! gives up and sorts from scratch, so the worst case stays O(n log n).
+//! **The sort is kept from frame to frame by insertion sort** (Terdiman's "sort with
+//! coherence"): bodies move little per step, so the list is almost sorted and insertion sort
+//! runs in O(n + k) for k swaps. Inserted proxies are sorted among themselves and merged into
+//! the list in one pass (O(n + m log m) for m of them); removed ones are dropped in the same
+//! pass. If more than [`SWAP_BUDGET_PER_PROXY`]·n swaps are needed (teleports, a fresh scene)
+//! the list is sorted from scratch, so the worst case stays O(n log n).
 //!
-//! Pairs are found by the sorted sweep every frame rather than maintained incrementally from
-//! the swaps: each swap of an incremental SAP costs an overlap test plus a hash-set insertion or
-//! removal, and [`SweepAndPrune::last_stats`] reports the swap count next to the sweep's
-//! candidate count so the two can be compared on any scene (figures in the bench notes).
-//! Large scenes sweep in parallel over chunks of the list; keys are sorted canonically.
-//! Batch insert/remove are cheap: removals mark entries dead and new proxies are appended;
-//! both are resolved in one pass (and one sort) at the next `find_pairs`.
+//! **A second axis is pruned in the sweep**: the active proxies are kept in bands along the
+//! second axis, and a proxy is compared only with the active proxies of the bands its interval
+//! on that axis touches, not with every active proxy (a single-axis sweep compares each of
+//! 10⁵ uniform proxies with about 1 300 others, for under one pair each). Bands come in
+//! levels of widths [`BAND_RATIO`] apart, a proxy living in the level whose bands fit its
+//! extent (at most two bands; the hierarchical spatial hash of Mirtich 1996, "Efficient
+//! algorithms for two-phase collision detection", in one dimension), so a building among
+//! specks of debris neither spans thousands of bands nor crowds the specks' bands. A proxy is
+//! also entered, as a visitor, in the bands of every occupied level above its own, and finds
+//! its pairs at its own level (residents and visitors, i.e. proxies of its size or smaller) and
+//! at the levels above (residents only); a pair is kept only in the band holding the larger of
+//! the two lower bounds, so it is reported exactly once.
+//!
+//! Pairs are found by the sweep every frame rather than maintained incrementally from the
+//! swaps: [`SweepAndPrune::last_stats`] reports the swap count next to the sweep's candidate
+//! count so the two can be compared on any scene. Keys are sorted canonically, so the output
+//! does not depend on the thread count.
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{concat, finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
+use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use rayon::prelude::*;
 
 /// The sweep axis is re-chosen this often (frames; a power of two).
 pub const AXIS_PERIOD: u32 = 64;
+/// Width ratio between consecutive levels of bands.
+pub const BAND_RATIO: Real = 16.0;
+/// Levels of bands; the base level (index [`BASE_LEVEL`]) has bands of twice the median extent.
+const LEVELS: usize = 12;
+const BASE_LEVEL: usize = 6;
+/// Band-entry flags: this band is the proxy's first at its level; the proxy is a visitor.
+const FIRST: u32 = 1 << 30;
+const VISITOR: u32 = 1 << 31;
+const INDEX_MASK: u32 = FIRST - 1;
 /// Insertion sort gives up (and sorts from scratch) after this many swaps per proxy.
 pub const SWAP_BUDGET_PER_PROXY: usize = 32;
 const DEAD: u32 = u32::MAX;
@@ -70,7 +90,7 @@ pub struct SapStats {
     pub swaps: usize,
     /// True when the insertion sort gave up and the list was sorted from scratch.
     pub full_sort: bool,
-    /// Pairs whose sweep-axis intervals overlapped (candidates the sweep tested).
+    /// Entries of the active bands the sweep compared (candidates tested).
     pub candidates: usize,
 }
 
@@ -85,6 +105,8 @@ pub struct SweepAndPrune {
     pos: Vec<u32>,
     /// Slots inserted since the last `find_pairs`.
     pending: Vec<u32>,
+    /// The sweep's active bands (kept between frames so a warm frame does not allocate).
+    bands: Bands,
     dirty: bool,
     membership_changed: bool,
     frames: u32,
@@ -135,13 +157,19 @@ impl SweepAndPrune {
         self.dirty = true;
     }
 
-    /// The axis with the largest variance of the box centres (Ericson RTCD §7.5.2).
-    fn choose_axis(&self) -> usize {
-        let n = self.list.len().max(1) as f64;
+    /// The axis with the largest variance of the box centres of the listed and `pending`
+    /// proxies (Ericson RTCD §7.5.2).
+    fn choose_axis(&self, pending: &[u32]) -> usize {
+        let n = (self.list.len() + pending.len()).max(1) as f64;
         let mut s = [0f64; 3];
         let mut s2 = [0f64; 3];
-        for e in &self.list {
-            let b = &self.store.aabbs[e.slot as usize];
+        for slot in self
+            .list
+            .iter()
+            .map(|e| e.slot)
+            .chain(pending.iter().copied())
+        {
+            let b = &self.store.aabbs[slot as usize];
             for d in 0..3 {
                 let c = 0.5 * (b.mins[d] as f64 + b.maxs[d] as f64);
                 s[d] += c;
@@ -152,23 +180,17 @@ impl SweepAndPrune {
         (0..3).fold(0, |best, d| if var(d) > var(best) { d } else { best })
     }
 
-    /// Brings the list up to date with the store and sorts it.
+    /// Brings the list up to date with the store and sorts it: removed proxies dropped, the
+    /// others' boxes refreshed and sorted by insertion sort, the inserted ones sorted apart and
+    /// merged in.
     fn refresh(&mut self) {
         let mut full_sort = false;
+        let pending = std::mem::take(&mut self.pending);
         if self.membership_changed {
             self.list.retain(|e| e.slot != DEAD);
-            let pending = std::mem::take(&mut self.pending);
-            let axis = self.axis;
-            self.list.extend(
-                pending
-                    .iter()
-                    .map(|&s| Entry::new(s, &self.store.aabbs[s as usize], axis)),
-            );
-            // Many new proxies: insertion would cost O(n·k); sort instead.
-            full_sort = pending.len() > 64;
         }
         if self.membership_changed || self.frames & (AXIS_PERIOD - 1) == 0 {
-            let axis = self.choose_axis();
+            let axis = self.choose_axis(&pending);
             full_sort |= axis != self.axis;
             self.axis = axis;
         }
@@ -189,9 +211,18 @@ impl SweepAndPrune {
                 None => full_sort = true,
             }
         }
+        let by_lo = |a: &Entry, b: &Entry| a.lo.total_cmp(&b.lo).then(a.slot.cmp(&b.slot));
         if full_sort {
-            self.list
-                .par_sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo).then(a.slot.cmp(&b.slot)));
+            self.list.par_sort_unstable_by(by_lo);
+        }
+        if !pending.is_empty() {
+            let mut new: Vec<Entry> = pending
+                .iter()
+                .map(|&s| Entry::new(s, &self.store.aabbs[s as usize], axis))
+                .collect();
+            new.par_sort_unstable_by(by_lo);
+            let old = std::mem::take(&mut self.list);
+            self.list = merge_sorted(old, new, |a, b| a.lo <= b.lo);
         }
         for (i, e) in self.list.iter().enumerate() {
             self.pos[e.slot as usize] = i as u32;
@@ -204,28 +235,162 @@ impl SweepAndPrune {
         self.dirty = false;
     }
 
-    /// Sweep over `list[i0..i1]` (each against every later proxy); returns the candidate count.
-    fn sweep(&self, i0: usize, i1: usize, out: &mut Vec<u64>) -> usize {
-        let list = &self.list;
-        let mut candidates = 0;
-        for i in i0..i1 {
-            let a = &list[i];
-            for b in &list[i + 1..] {
-                if b.lo > a.hi {
-                    break;
-                }
-                candidates += 1;
-                if a.overlaps_rest(b) {
-                    out.push(pair_key(a.slot, b.slot));
-                }
-            }
-        }
-        candidates
-    }
-
     /// Positions `0..end` hold every proxy whose lower bound on the axis is ≤ `max`.
     fn prefix_up_to(&self, max: Real) -> usize {
         self.list.partition_point(|e| e.lo <= max)
+    }
+}
+
+/// Merges two sorted vectors (`le(a, b)`: `a` may come first); on ties `a`'s elements first.
+fn merge_sorted<T: Copy>(a: Vec<T>, b: Vec<T>, le: impl Fn(&T, &T) -> bool) -> Vec<T> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if le(&a[i], &b[j]) {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// The active proxies of the sweep, by band of the second axis (see the module docs).
+#[derive(Clone, Debug, Default)]
+struct Bands {
+    /// Band key (level, band) → index into `lists`.
+    map: std::collections::HashMap<u64, u32, BuildKeyHasher>,
+    /// Active entries per band: list index, with the [`FIRST`] and [`VISITOR`] flags.
+    lists: Vec<Vec<u32>>,
+    /// Per list index: level of the proxy.
+    level: Vec<u8>,
+}
+
+/// Fibonacci hashing of the band keys.
+#[derive(Clone, Copy, Debug, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
+
+impl SweepAndPrune {
+    /// The sweep with bands: the pair keys into `keys`; returns the candidate count.
+    fn sweep(&mut self) -> usize {
+        let list = &self.list;
+        let n = list.len();
+        let bands = &mut self.bands;
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        if n < 2 {
+            self.keys = keys;
+            return 0;
+        }
+        // Base band width: twice the median extent on the band axis (sampled), and at least
+        // the occupied range over 2²⁰, so that the top level's bands are wider than the range.
+        let stride = n.div_ceil(1024);
+        let mut ext: Vec<Real> = list
+            .iter()
+            .step_by(stride)
+            .map(|e| e.rest[1] - e.rest[0])
+            .collect();
+        let mid = ext.len() / 2;
+        let median = *ext.select_nth_unstable_by(mid, |a, b| a.total_cmp(b)).1;
+        let (lo, hi) = list
+            .iter()
+            .fold((Real::INFINITY, Real::NEG_INFINITY), |(l, h), e| {
+                (l.min(e.rest[0]), h.max(e.rest[1]))
+            });
+        let origin = lo as f64;
+        let span = (hi as f64 - origin).max(1e-30);
+        let base = (2.0 * median as f64)
+            .max(span / (1u64 << 20) as f64)
+            .max(1e-30);
+        // The top level is at least the span wide: every proxy fits two of its bands.
+        let width: [f64; LEVELS] =
+            std::array::from_fn(|l| base * (BAND_RATIO as f64).powi(l as i32 - BASE_LEVEL as i32));
+        let inv = width.map(|w| 1.0 / w);
+        bands.level.clear();
+        bands.level.extend(list.iter().map(|e| {
+            let x = (e.rest[1] - e.rest[0]) as f64;
+            (0..LEVELS - 1)
+                .find(|&l| x <= width[l])
+                .unwrap_or(LEVELS - 1) as u8
+        }));
+        let occupied = bands.level.iter().fold(0u32, |m, &l| m | 1 << l);
+        // Band index of `y` at level `l`: monotone in `y`, so overlapping intervals share a
+        // band.
+        let band = |y: Real, l: usize| -> i64 {
+            let v = ((y as f64 - origin) * inv[l]).floor();
+            v.clamp(-(1i64 << 50) as f64, (1i64 << 50) as f64) as i64
+        };
+        let key = |l: usize, b: i64| (l as u64) << 56 | ((b + (1 << 51)) as u64 & ((1 << 56) - 1));
+        for v in bands.lists.iter_mut() {
+            v.clear();
+        }
+        if bands.map.len() > 4 * n + 1024 {
+            bands.map.clear();
+            bands.lists.clear();
+        }
+        let mut candidates = 0;
+        for (i, p) in list.iter().enumerate() {
+            let own = bands.level[i] as usize;
+            for l in own..LEVELS {
+                if occupied >> l & 1 == 0 {
+                    continue;
+                }
+                let (b0, b1) = (band(p.rest[0], l), band(p.rest[1], l));
+                for b in b0..=b1 {
+                    let next = bands.lists.len() as u32;
+                    let at = *bands.map.entry(key(l, b)).or_insert(next) as usize;
+                    if at == bands.lists.len() {
+                        bands.lists.push(Vec::new());
+                    }
+                    let active = &mut bands.lists[at];
+                    // Test against the band's active entries, dropping the expired ones.
+                    let mut j = 0;
+                    while j < active.len() {
+                        let a = active[j];
+                        let q = &list[(a & INDEX_MASK) as usize];
+                        if q.hi < p.lo {
+                            active.swap_remove(j);
+                            continue;
+                        }
+                        j += 1;
+                        // At a level above its own, `p` meets only the residents; the pair is
+                        // kept in the band holding the larger of the two lower bounds.
+                        if (l > own && a & VISITOR != 0) || !(b == b0 || a & FIRST != 0) {
+                            continue;
+                        }
+                        candidates += 1;
+                        if p.overlaps_rest(q) {
+                            keys.push(pair_key(p.slot, q.slot));
+                        }
+                    }
+                    let first = if b == b0 { FIRST } else { 0 };
+                    let visitor = if l > own { VISITOR } else { 0 };
+                    active.push(i as u32 | first | visitor);
+                }
+            }
+        }
+        self.keys = keys;
+        candidates
     }
 }
 
@@ -255,23 +420,7 @@ impl BroadPhase for SweepAndPrune {
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         if self.dirty || self.frames == 0 {
             self.refresh();
-            let n = self.list.len();
-            const CHUNK: usize = 2048;
-            let parts: Vec<(Vec<u64>, usize)> = (0..n.div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|c| {
-                    let mut v = Vec::new();
-                    let k = self.sweep(c * CHUNK, ((c + 1) * CHUNK).min(n), &mut v);
-                    (v, k)
-                })
-                .collect();
-            self.stats.candidates = parts.iter().map(|p| p.1).sum();
-            let mut keys = std::mem::take(&mut self.keys);
-            concat(
-                &parts.into_iter().map(|p| p.0).collect::<Vec<_>>(),
-                &mut keys,
-            );
-            self.keys = keys;
+            self.stats.candidates = self.sweep();
         }
         finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
     }
