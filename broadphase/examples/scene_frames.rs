@@ -81,12 +81,26 @@ fn main() {
                     }
                 }
                 let _ = wall;
+                let detail = match &bp {
+                    AnyBroadPhase::SweepAndPrune(s) => {
+                        let st = s.last_stats();
+                        format!("  candidates {} swaps {}", st.candidates, st.swaps)
+                    }
+                    AnyBroadPhase::Grid(g) => {
+                        format!(
+                            "  cell {:.3} off-base {}",
+                            g.cell_size(),
+                            g.off_base_count()
+                        )
+                    }
+                    _ => String::new(),
+                };
                 cpu.sort_by(f64::total_cmp);
                 let ms = cpu[cpu.len() / 2];
                 let cost = ms * 1e6 / (n + pairs.len()) as f64;
                 let base = *uniform_cost.get_or_insert(cost);
                 println!(
-                    "{n:>7} {:<9} {:<5} {ms:>10.2} {:>9} {cost:>12.1} {:>9.2}",
+                    "{n:>7} {:<9} {:<5} {ms:>10.2} {:>9} {cost:>12.1} {:>9.2}{detail}",
                     scene_kind.name(),
                     kind.name(),
                     pairs.len(),

@@ -36,6 +36,8 @@ use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
 use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
+
+use super::levels::CellFilter;
 use rayon::prelude::*;
 
 /// The sweep axis is re-chosen this often (frames; a power of two).
@@ -45,10 +47,15 @@ pub const BAND_RATIO: Real = 16.0;
 /// Levels of bands; the base level (index [`BASE_LEVEL`]) has bands of twice the median extent.
 const LEVELS: usize = 12;
 const BASE_LEVEL: usize = 6;
-/// Band-entry flags: this band is the proxy's first at its level; the proxy is a visitor.
-const FIRST: u32 = 1 << 30;
-const VISITOR: u32 = 1 << 31;
-const INDEX_MASK: u32 = FIRST - 1;
+/// Base column side over the median extent of the proxies on the two other axes.
+const BAND_BASE: f64 = 2.0;
+/// A proxy lives in the lowest level whose columns are at least its extent over this (so it
+/// touches at most `(BAND_SPAN + 1)²` columns there).
+const BAND_SPAN: f64 = 1.0;
+/// Column-entry flags: this column is the proxy's first at its level on the first other axis,
+/// on the second.
+const FIRST_U: u32 = 1;
+const FIRST_V: u32 = 2;
 /// Insertion sort gives up (and sorts from scratch) after this many swaps per proxy.
 pub const SWAP_BUDGET_PER_PROXY: usize = 32;
 const DEAD: u32 = u32::MAX;
@@ -76,11 +83,15 @@ impl Entry {
 
     #[inline]
     fn overlaps_rest(&self, o: &Entry) -> bool {
-        self.rest[0] <= o.rest[1]
-            && o.rest[0] <= self.rest[1]
-            && self.rest[2] <= o.rest[3]
-            && o.rest[2] <= self.rest[3]
+        overlaps_rest(&self.rest, &o.rest)
     }
+}
+
+/// Whether two boxes given on the two axes other than the sweep axis (`[min, max]` on the
+/// first, then on the second) overlap (closed).
+#[inline]
+fn overlaps_rest(a: &[Real; 4], b: &[Real; 4]) -> bool {
+    (a[0] <= b[1]) & (b[0] <= a[1]) & (a[2] <= b[3]) & (b[2] <= a[3])
 }
 
 /// Counters of the last `find_pairs`, for comparing sweep and incremental maintenance.
@@ -264,10 +275,47 @@ fn merge_sorted<T: Copy>(a: Vec<T>, b: Vec<T>, le: impl Fn(&T, &T) -> bool) -> V
 struct Bands {
     /// Band key (level, band) → index into `lists`.
     map: std::collections::HashMap<u64, u32, BuildKeyHasher>,
-    /// Active entries per band: list index, with the [`FIRST`] and [`VISITOR`] flags.
-    lists: Vec<Vec<u32>>,
+    /// Active entries per column, residents then visitors, each a copy of its proxy's box and
+    /// slot (the sweep streams through them) with the [`FIRST_U`] and [`FIRST_V`] flags.
+    lists: Vec<[Vec<Active>; 2]>,
     /// Per list index: level of the proxy.
     level: Vec<u8>,
+    /// The columns holding residents (when there is more than one level).
+    filter: CellFilter,
+}
+
+/// Tests `p` (flags `first` in this column) against the entries `active` of a column whose
+/// pairs with it are kept there, dropping the expired entries; returns how many were tested.
+#[inline]
+fn sweep_column(p: &Entry, first: u32, active: &mut Vec<Active>, keys: &mut Vec<u64>) -> usize {
+    let mut tested = 0;
+    let mut j = 0;
+    while j < active.len() {
+        let q = active[j];
+        if q.hi < p.lo {
+            active.swap_remove(j);
+            continue;
+        }
+        j += 1;
+        if (first | q.flags) != FIRST_U | FIRST_V {
+            continue;
+        }
+        tested += 1;
+        if overlaps_rest(&p.rest, &q.rest) {
+            keys.push(pair_key(p.slot, q.slot));
+        }
+    }
+    tested
+}
+
+/// An active proxy in a column: its upper bound on the sweep axis, its box on the two others,
+/// its slot and flags ([`FIRST_U`], [`FIRST_V`]).
+#[derive(Clone, Copy, Debug)]
+struct Active {
+    hi: Real,
+    rest: [Real; 4],
+    slot: u32,
+    flags: u32,
 }
 
 /// Fibonacci hashing of the band keys.
@@ -302,52 +350,81 @@ impl SweepAndPrune {
             self.keys = keys;
             return 0;
         }
-        // Base band width: twice the median extent on the band axis (sampled), and at least
-        // the occupied range over 2²⁰, so that the top level's bands are wider than the range.
+        // Levels of column sides: the base one (the size classes of the levels) is twice the
+        // median extent on the two other axes (sampled).
         let stride = n.div_ceil(1024);
-        let mut ext: Vec<Real> = list
-            .iter()
-            .step_by(stride)
-            .map(|e| e.rest[1] - e.rest[0])
-            .collect();
+        let extent = |e: &Entry| (e.rest[1] - e.rest[0]).max(e.rest[3] - e.rest[2]);
+        let mut ext: Vec<Real> = list.iter().step_by(stride).map(extent).collect();
         let mid = ext.len() / 2;
         let median = *ext.select_nth_unstable_by(mid, |a, b| a.total_cmp(b)).1;
-        let (lo, hi) = list
-            .iter()
-            .fold((Real::INFINITY, Real::NEG_INFINITY), |(l, h), e| {
-                (l.min(e.rest[0]), h.max(e.rest[1]))
-            });
-        let origin = lo as f64;
-        let span = (hi as f64 - origin).max(1e-30);
-        let base = (2.0 * median as f64)
-            .max(span / (1u64 << 20) as f64)
-            .max(1e-30);
-        // The top level is at least the span wide: every proxy fits two of its bands.
+        let (lo, hi) = list.iter().fold(
+            ([Real::INFINITY; 2], [Real::NEG_INFINITY; 2]),
+            |(l, h), e| {
+                (
+                    [l[0].min(e.rest[0]), l[1].min(e.rest[2])],
+                    [h[0].max(e.rest[1]), h[1].max(e.rest[3])],
+                )
+            },
+        );
+        let origin = lo.map(|v| v as f64);
+        let span = (0..2)
+            .map(|d| hi[d] as f64 - origin[d])
+            .fold(1e-30, f64::max);
+        let base = (BAND_BASE * median as f64).max(1e-30);
         let width: [f64; LEVELS] =
             std::array::from_fn(|l| base * (BAND_RATIO as f64).powi(l as i32 - BASE_LEVEL as i32));
-        let inv = width.map(|w| 1.0 / w);
         bands.level.clear();
         bands.level.extend(list.iter().map(|e| {
-            let x = (e.rest[1] - e.rest[0]) as f64;
+            let x = extent(e) as f64;
             (0..LEVELS - 1)
-                .find(|&l| x <= width[l])
+                .find(|&l| x <= BAND_SPAN * width[l])
                 .unwrap_or(LEVELS - 1) as u8
         }));
         let occupied = bands.level.iter().fold(0u32, |m, &l| m | 1 << l);
-        // Band index of `y` at level `l`: monotone in `y`, so overlapping intervals share a
-        // band.
-        let band = |y: Real, l: usize| -> i64 {
-            let v = ((y as f64 - origin) * inv[l]).floor();
-            v.clamp(-(1i64 << 50) as f64, (1i64 << 50) as f64) as i64
+        // Each level's columns fit its largest resident (so a resident, and a visitor from
+        // below, being smaller, spans at most `BAND_SPAN + 1` of them per axis).
+        let mut largest = [0f64; LEVELS];
+        for (e, &l) in list.iter().zip(&bands.level) {
+            let m = &mut largest[l as usize];
+            *m = m.max(extent(e) as f64);
+        }
+        let floor = span / (1u64 << 20) as f64;
+        let inv = largest.map(|m| 1.0 / (m / BAND_SPAN).max(floor).max(1e-30));
+        // Band index of `y` on other axis `d` at level `l`: monotone in `y`, so overlapping
+        // intervals share a band.
+        let band = |y: Real, d: usize, l: usize| -> i64 {
+            let v = ((y as f64 - origin[d]) * inv[l]).floor();
+            v.clamp(-(1i64 << 28) as f64, ((1i64 << 28) - 1) as f64) as i64
         };
-        let key = |l: usize, b: i64| (l as u64) << 56 | ((b + (1 << 51)) as u64 & ((1 << 56) - 1));
-        for v in bands.lists.iter_mut() {
+        let key = |l: usize, bu: i64, bv: i64| {
+            (l as u64) << 60 | ((bu + (1 << 28)) as u64) << 30 | (bv + (1 << 28)) as u64
+        };
+        for [r, v] in bands.lists.iter_mut() {
+            r.clear();
             v.clear();
         }
-        if bands.map.len() > 4 * n + 1024 {
+        if bands.map.len() > 8 * n + 1024 {
             bands.map.clear();
             bands.lists.clear();
         }
+        // The columns holding residents: a visit of a column of a level above a proxy's own is
+        // skipped (no table lookup) when it has none.
+        let mut n_res = 0;
+        let mut res_keys = Vec::new();
+        if occupied.count_ones() > 1 {
+            for (p, &l) in list.iter().zip(&bands.level) {
+                let l = l as usize;
+                let (u0, u1) = (band(p.rest[0], 0, l), band(p.rest[1], 0, l));
+                let (v0, v1) = (band(p.rest[2], 1, l), band(p.rest[3], 1, l));
+                n_res += ((u1 - u0 + 1) * (v1 - v0 + 1)) as usize;
+                for bu in u0..=u1 {
+                    for bv in v0..=v1 {
+                        res_keys.push(key(l, bu, bv));
+                    }
+                }
+            }
+        }
+        bands.filter.build(n_res, res_keys.into_iter());
         let mut candidates = 0;
         for (i, p) in list.iter().enumerate() {
             let own = bands.level[i] as usize;
@@ -355,37 +432,41 @@ impl SweepAndPrune {
                 if occupied >> l & 1 == 0 {
                     continue;
                 }
-                let (b0, b1) = (band(p.rest[0], l), band(p.rest[1], l));
-                for b in b0..=b1 {
-                    let next = bands.lists.len() as u32;
-                    let at = *bands.map.entry(key(l, b)).or_insert(next) as usize;
-                    if at == bands.lists.len() {
-                        bands.lists.push(Vec::new());
-                    }
-                    let active = &mut bands.lists[at];
-                    // Test against the band's active entries, dropping the expired ones.
-                    let mut j = 0;
-                    while j < active.len() {
-                        let a = active[j];
-                        let q = &list[(a & INDEX_MASK) as usize];
-                        if q.hi < p.lo {
-                            active.swap_remove(j);
+                let visitor = (l > own) as u32;
+                let (u0, u1) = (band(p.rest[0], 0, l), band(p.rest[1], 0, l));
+                let (v0, v1) = (band(p.rest[2], 1, l), band(p.rest[3], 1, l));
+                for bu in u0..=u1 {
+                    for bv in v0..=v1 {
+                        if visitor != 0 && !bands.filter.may_hold(key(l, bu, bv)) {
                             continue;
                         }
-                        j += 1;
-                        // At a level above its own, `p` meets only the residents; the pair is
-                        // kept in the band holding the larger of the two lower bounds.
-                        if (l > own && a & VISITOR != 0) || !(b == b0 || a & FIRST != 0) {
-                            continue;
+                        let next = bands.lists.len() as u32;
+                        let at = *bands.map.entry(key(l, bu, bv)).or_insert(next) as usize;
+                        if at == bands.lists.len() {
+                            bands.lists.push(Default::default());
                         }
-                        candidates += 1;
-                        if p.overlaps_rest(q) {
-                            keys.push(pair_key(p.slot, q.slot));
+                        let [residents, visitors] = &mut bands.lists[at];
+                        let first = (bu == u0) as u32 * FIRST_U | (bv == v0) as u32 * FIRST_V;
+                        // `p` meets the column's residents, and at its own level the visitors
+                        // (the smaller proxies) too; the pair is kept in the column holding the
+                        // larger of the two lower bounds on each axis (`p`'s or the entry's
+                        // first column there).
+                        candidates += sweep_column(p, first, residents, &mut keys);
+                        if visitor == 0 {
+                            candidates += sweep_column(p, first, visitors, &mut keys);
+                        }
+                        let entry = Active {
+                            hi: p.hi,
+                            rest: p.rest,
+                            slot: p.slot,
+                            flags: first,
+                        };
+                        if visitor == 0 {
+                            residents.push(entry);
+                        } else {
+                            visitors.push(entry);
                         }
                     }
-                    let first = if b == b0 { FIRST } else { 0 };
-                    let visitor = if l > own { VISITOR } else { 0 };
-                    active.push(i as u32 | first | visitor);
                 }
             }
         }
