@@ -27,7 +27,7 @@
 //!   fine as near it.
 //! * The table is the base level of a hierarchy (Mirtich 1996, "Efficient algorithms for
 //!   two-phase collision detection", hierarchical spatial hash): it holds the proxies whose
-//!   largest side is 1/16 to 2 times the cell; larger and smaller ones (a ground plane, a
+//!   largest side is 1/64 to 2 times the cell; larger and smaller ones (a ground plane, a
 //!   building, specks of debris) go to levels of cells [`LEVEL_RATIO`] times larger or smaller
 //!   per level, each proxy in at most 2×2×2 cells of its level, with pairs found within and
 //!   across levels (see the `levels` module). A scene of similar sizes has no other level and

@@ -1,12 +1,12 @@
 //! The levels of the [`Grid`](super::Grid) other than its base level: the hierarchical spatial
 //! hash of Mirtich (1996, "Efficient algorithms for two-phase collision detection", §4.2).
 //!
-//! Level `L` (from −8 to 7; the base level 0 is the grid's own table) has cubic cells whose
-//! side grows by [`LEVEL_RATIO`] per level, and holds as *residents* the proxies whose largest
-//! side fits it: at most one cell per axis of the level, so a proxy is in at most 2×2×2 cells of
-//! its own level whatever its size. The base level holds the sizes from 1/16 to 2 times the base
-//! cell (every proxy of a scene of similar sizes: the grid then has no other level and nothing
-//! here costs anything).
+//! Level `L` (from −8 to 7; the base level 0 is the grid's own table) holds as *residents*
+//! the proxies whose largest side falls in its size class, the classes growing by
+//! [`LEVEL_RATIO`] per level; its cells are cubes of the largest side among its residents, so a
+//! proxy is in at most 2×2×2 cells of its own level whatever its size. The base level holds
+//! the sizes from 1/64 to 2 times the base cell (every proxy of a scene of similar sizes: the
+//! grid then has no other level and nothing here costs anything).
 //!
 //! A pair of proxies of levels `a ≤ b` is found at level `b`, in the cell holding the minimum
 //! corner of the overlap of their level-`b` cell ranges (the grid's flag rule): a cell pairs
@@ -27,7 +27,7 @@ use crate::math::Real;
 use crate::proxies::pair_key;
 use crate::Aabb;
 
-/// Cell side ratio between consecutive levels.
+/// Size-class ratio between consecutive levels of the grid.
 pub const LEVEL_RATIO: Real = 16.0;
 /// Levels below the base level.
 const BELOW: usize = 8;
@@ -37,7 +37,7 @@ pub(super) const LEVELS: usize = 16;
 pub(super) const BASE: usize = BELOW;
 /// The base level holds largest sides in `(base cell / SMALL_DIV, BIG_MUL · base cell]`.
 const BIG_MUL: Real = 2.0;
-const SMALL_DIV: Real = 16.0;
+const SMALL_DIV: Real = 64.0;
 /// Bits per axis of a cell coordinate in a key; coordinates are clamped to `±COORD_LIMIT`.
 const COORD_BITS: u32 = 19;
 const COORD_LIMIT: i32 = 1 << (COORD_BITS - 1);
@@ -78,6 +78,8 @@ pub(super) struct Levels {
     starts: Vec<u32>,
     keys: Vec<u64>,
     items: Vec<u32>,
+    /// Per entry, a copy of its proxy's box (a bucket's tests read memory in sequence).
+    ents: Vec<Aabb>,
     hash_bits: u32,
 }
 
@@ -222,6 +224,10 @@ impl Levels {
         }
         self.keys.resize(self.raw.len(), 0);
         self.items.resize(self.raw.len(), 0);
+        self.ents.resize(
+            self.raw.len(),
+            Aabb::new_unchecked(Default::default(), Default::default()),
+        );
         let mut cursor = self.starts[..buckets].to_vec();
         for &(key, item) in &self.raw {
             let b = hash_bucket(key, self.hash_bits);
@@ -229,6 +235,7 @@ impl Levels {
             cursor[b] += 1;
             self.keys[p] = key;
             self.items[p] = item;
+            self.ents[p] = boxes[(item & SLOT_MASK) as usize];
         }
     }
 
@@ -244,7 +251,7 @@ impl Levels {
         &self,
         b0: usize,
         b1: usize,
-        boxes: &[Aabb],
+        _boxes: &[Aabb],
         live: &[u32],
         out: &mut Vec<u64>,
     ) {
@@ -257,7 +264,7 @@ impl Levels {
                     let (kj, ij) = (self.keys[j], self.items[j]);
                     if ki == kj && (ii | ij) >> FLAG_SHIFT == 0b111 {
                         let c = (ij & SLOT_MASK) as usize;
-                        if overlaps(&boxes[a], &boxes[c]) {
+                        if overlaps(&self.ents[i], &self.ents[j]) {
                             out.push(pair_key(live[a], live[c]));
                         }
                     }
@@ -285,7 +292,7 @@ impl Levels {
         k: u32,
         l: usize,
         b: &Aabb,
-        boxes: &[Aabb],
+        _boxes: &[Aabb],
         live: &[u32],
         out: &mut Vec<u64>,
     ) {
@@ -304,7 +311,7 @@ impl Levels {
                     let item = self.items[e];
                     if self.keys[e] == key && (flags | item >> FLAG_SHIFT) == 0b111 {
                         let o = (item & SLOT_MASK) as usize;
-                        if overlaps(b, &boxes[o]) {
+                        if overlaps(b, &self.ents[e]) {
                             out.push(pair_key(live[k as usize], live[o]));
                         }
                     }

@@ -446,7 +446,7 @@ impl SweepAndPrune {
                             bands.lists.push(Default::default());
                         }
                         let [residents, visitors] = &mut bands.lists[at];
-                        let first = (bu == u0) as u32 * FIRST_U | (bv == v0) as u32 * FIRST_V;
+                        let first = ((bu == u0) as u32 * FIRST_U) | ((bv == v0) as u32 * FIRST_V);
                         // `p` meets the column's residents, and at its own level the visitors
                         // (the smaller proxies) too; the pair is kept in the column holding the
                         // larger of the two lower bounds on each axis (`p`'s or the entry's
