@@ -14,18 +14,21 @@
 //! pass. If more than [`SWAP_BUDGET_PER_PROXY`]·n swaps are needed (teleports, a fresh scene)
 //! the list is sorted from scratch, so the worst case stays O(n log n).
 //!
-//! **A second axis is pruned in the sweep**: the active proxies are kept in bands along the
-//! second axis, and a proxy is compared only with the active proxies of the bands its interval
-//! on that axis touches, not with every active proxy (a single-axis sweep compares each of
-//! 10⁵ uniform proxies with about 1 300 others, for under one pair each). Bands come in
-//! levels of widths [`BAND_RATIO`] apart, a proxy living in the level whose bands fit its
-//! extent (at most two bands; the hierarchical spatial hash of Mirtich 1996, "Efficient
-//! algorithms for two-phase collision detection", in one dimension), so a building among
-//! specks of debris neither spans thousands of bands nor crowds the specks' bands. A proxy is
-//! also entered, as a visitor, in the bands of every occupied level above its own, and finds
-//! its pairs at its own level (residents and visitors, i.e. proxies of its size or smaller) and
-//! at the levels above (residents only); a pair is kept only in the band holding the larger of
-//! the two lower bounds, so it is reported exactly once.
+//! **The other axes are pruned in the sweep**: the active proxies are kept in columns over
+//! the two other axes (squares of about twice the median extent), and a proxy is compared only
+//! with the active proxies of the columns its box touches, not with every active proxy (a
+//! single-axis sweep compares each of 10⁵ uniform proxies with about 1 300 others, for under
+//! one pair each; Terdiman's box pruning tests the second axis first inside that loop, which
+//! makes each comparison cheaper but leaves their number). Columns come in levels of size
+//! classes [`BAND_RATIO`] apart, a proxy living in the level whose class fits its extent, in
+//! columns the size of that level's largest resident (at most 2×2 of them; the hierarchical
+//! spatial hash of Mirtich 1996, "Efficient algorithms for two-phase collision detection", in
+//! two dimensions), so a building among specks of debris neither spans thousands of columns
+//! nor crowds the specks' columns. A proxy is also entered, as a visitor, in the columns of
+//! every occupied level above its own that hold a resident; it finds its pairs at its own
+//! level (residents and visitors, i.e. proxies of its size or smaller) and at the levels above
+//! (residents only), and a pair is kept only in the column holding the larger of the two lower
+//! bounds on each axis, so it is reported exactly once. The sweep is serial.
 //!
 //! Pairs are found by the sweep every frame rather than maintained incrementally from the
 //! swaps: [`SweepAndPrune::last_stats`] reports the swap count next to the sweep's candidate
@@ -42,9 +45,9 @@ use rayon::prelude::*;
 
 /// The sweep axis is re-chosen this often (frames; a power of two).
 pub const AXIS_PERIOD: u32 = 64;
-/// Width ratio between consecutive levels of bands.
+/// Size-class ratio between consecutive levels of columns.
 pub const BAND_RATIO: Real = 16.0;
-/// Levels of bands; the base level (index [`BASE_LEVEL`]) has bands of twice the median extent.
+/// Levels of columns; the base level's class (index [`BASE_LEVEL`]) is twice the median extent.
 const LEVELS: usize = 12;
 const BASE_LEVEL: usize = 6;
 /// Base column side over the median extent of the proxies on the two other axes.
@@ -101,7 +104,7 @@ pub struct SapStats {
     pub swaps: usize,
     /// True when the insertion sort gave up and the list was sorted from scratch.
     pub full_sort: bool,
-    /// Entries of the active bands the sweep compared (candidates tested).
+    /// Entries of the active columns the sweep compared (candidates tested).
     pub candidates: usize,
 }
 
@@ -116,7 +119,7 @@ pub struct SweepAndPrune {
     pos: Vec<u32>,
     /// Slots inserted since the last `find_pairs`.
     pending: Vec<u32>,
-    /// The sweep's active bands (kept between frames so a warm frame does not allocate).
+    /// The sweep's active columns (kept between frames so a warm frame does not allocate).
     bands: Bands,
     dirty: bool,
     membership_changed: bool,
@@ -252,6 +255,16 @@ impl SweepAndPrune {
     }
 }
 
+/// The least power of two at least `x` (`x` positive and finite).
+fn pow2_at_least(x: f64) -> f64 {
+    let p = 2f64.powi(x.log2().ceil() as i32);
+    if p < x {
+        2.0 * p
+    } else {
+        p
+    }
+}
+
 /// Merges two sorted vectors (`le(a, b)`: `a` may come first); on ties `a`'s elements first.
 fn merge_sorted<T: Copy>(a: Vec<T>, b: Vec<T>, le: impl Fn(&T, &T) -> bool) -> Vec<T> {
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -270,10 +283,10 @@ fn merge_sorted<T: Copy>(a: Vec<T>, b: Vec<T>, le: impl Fn(&T, &T) -> bool) -> V
     out
 }
 
-/// The active proxies of the sweep, by band of the second axis (see the module docs).
+/// The active proxies of the sweep, by column of the two other axes (see the module docs).
 #[derive(Clone, Debug, Default)]
 struct Bands {
-    /// Band key (level, band) → index into `lists`.
+    /// Column key (level, band on each other axis) → index into `lists`.
     map: std::collections::HashMap<u64, u32, BuildKeyHasher>,
     /// Active entries per column, residents then visitors, each a copy of its proxy's box and
     /// slot (the sweep streams through them) with the [`FIRST_U`] and [`FIRST_V`] flags.
@@ -282,6 +295,8 @@ struct Bands {
     level: Vec<u8>,
     /// The columns holding residents (when there is more than one level).
     filter: CellFilter,
+    /// Columns count from this point (the two other axes).
+    origin: Option<[f64; 2]>,
 }
 
 /// Tests `p` (flags `first` in this column) against the entries `active` of a column whose
@@ -318,7 +333,7 @@ struct Active {
     flags: u32,
 }
 
-/// Fibonacci hashing of the band keys.
+/// Fibonacci hashing of the column keys.
 #[derive(Clone, Copy, Debug, Default)]
 struct KeyHasher(u64);
 
@@ -339,7 +354,7 @@ impl std::hash::Hasher for KeyHasher {
 type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
 
 impl SweepAndPrune {
-    /// The sweep with bands: the pair keys into `keys`; returns the candidate count.
+    /// The sweep with columns: the pair keys into `keys`; returns the candidate count.
     fn sweep(&mut self) -> usize {
         let list = &self.list;
         let n = list.len();
@@ -366,10 +381,17 @@ impl SweepAndPrune {
                 )
             },
         );
-        let origin = lo.map(|v| v as f64);
         let span = (0..2)
-            .map(|d| hi[d] as f64 - origin[d])
+            .map(|d| hi[d] as f64 - lo[d] as f64)
             .fold(1e-30, f64::max);
+        // Column keys stay the same from frame to frame while the proxies stay put (so the
+        // column table is reused): the origin is kept while the occupied range stays within a
+        // span of it, and the column sides are powers of two.
+        let stale = |o: [f64; 2]| (0..2).any(|d| (lo[d] as f64 - o[d]).abs() > span);
+        if bands.origin.map_or(true, stale) {
+            bands.origin = Some(lo.map(|v| v as f64));
+        }
+        let origin = bands.origin.unwrap_or_default();
         let base = (BAND_BASE * median as f64).max(1e-30);
         let width: [f64; LEVELS] =
             std::array::from_fn(|l| base * (BAND_RATIO as f64).powi(l as i32 - BASE_LEVEL as i32));
@@ -389,7 +411,7 @@ impl SweepAndPrune {
             *m = m.max(extent(e) as f64);
         }
         let floor = span / (1u64 << 20) as f64;
-        let inv = largest.map(|m| 1.0 / (m / BAND_SPAN).max(floor).max(1e-30));
+        let inv = largest.map(|m| 1.0 / pow2_at_least((m / BAND_SPAN).max(floor).max(1e-30)));
         // Band index of `y` on other axis `d` at level `l`: monotone in `y`, so overlapping
         // intervals share a band.
         let band = |y: Real, d: usize, l: usize| -> i64 {
