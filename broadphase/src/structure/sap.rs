@@ -388,10 +388,11 @@ impl SweepAndPrune {
         // column table is reused): the origin is kept while the occupied range stays within a
         // span of it, and the column sides are powers of two.
         let stale = |o: [f64; 2]| (0..2).any(|d| (lo[d] as f64 - o[d]).abs() > span);
-        if bands.origin.map_or(true, stale) {
-            bands.origin = Some(lo.map(|v| v as f64));
-        }
-        let origin = bands.origin.unwrap_or_default();
+        let origin = match bands.origin {
+            Some(o) if !stale(o) => o,
+            _ => lo.map(|v| v as f64),
+        };
+        bands.origin = Some(origin);
         let base = (BAND_BASE * median as f64).max(1e-30);
         let width: [f64; LEVELS] =
             std::array::from_fn(|l| base * (BAND_RATIO as f64).powi(l as i32 - BASE_LEVEL as i32));
