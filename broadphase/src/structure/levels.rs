@@ -54,6 +54,25 @@ pub(super) fn largest_side(b: &Aabb) -> Real {
     e.x.max(e.y).max(e.z)
 }
 
+/// An entry of a level: its cell key, its item (proxy `k` and flags), and a copy of the
+/// proxy's box, together so that a bucket's tests read one run of memory.
+#[derive(Clone, Copy, Debug)]
+struct Ent {
+    key: u64,
+    item: u32,
+    aabb: Aabb,
+}
+
+impl Default for Ent {
+    fn default() -> Self {
+        Ent {
+            key: 0,
+            item: 0,
+            aabb: Aabb::new_unchecked(Default::default(), Default::default()),
+        }
+    }
+}
+
 /// The levels other than the base one. See the module documentation.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Levels {
@@ -74,12 +93,9 @@ pub(super) struct Levels {
     raw: Vec<(u64, u32)>,
     /// The occupied cells.
     filter: CellFilter,
-    /// Bucketed entries: `starts[b]..starts[b + 1]` are bucket `b`'s keys and items.
+    /// Bucketed entries: `starts[b]..starts[b + 1]` are bucket `b`'s.
     starts: Vec<u32>,
-    keys: Vec<u64>,
-    items: Vec<u32>,
-    /// Per entry, a copy of its proxy's box (a bucket's tests read memory in sequence).
-    ents: Vec<Aabb>,
+    ents: Vec<Ent>,
     hash_bits: u32,
 }
 
@@ -222,20 +238,17 @@ impl Levels {
         for b in 0..buckets {
             self.starts[b + 1] += self.starts[b];
         }
-        self.keys.resize(self.raw.len(), 0);
-        self.items.resize(self.raw.len(), 0);
-        self.ents.resize(
-            self.raw.len(),
-            Aabb::new_unchecked(Default::default(), Default::default()),
-        );
+        self.ents.resize(self.raw.len(), Ent::default());
         let mut cursor = self.starts[..buckets].to_vec();
         for &(key, item) in &self.raw {
             let b = hash_bucket(key, self.hash_bits);
             let p = cursor[b] as usize;
             cursor[b] += 1;
-            self.keys[p] = key;
-            self.items[p] = item;
-            self.ents[p] = boxes[(item & SLOT_MASK) as usize];
+            self.ents[p] = Ent {
+                key,
+                item,
+                aabb: boxes[(item & SLOT_MASK) as usize],
+            };
         }
     }
 
@@ -258,13 +271,13 @@ impl Levels {
         for b in b0..b1 {
             let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
             for i in s..e {
-                let (ki, ii) = (self.keys[i], self.items[i]);
+                let (ki, ii) = (self.ents[i].key, self.ents[i].item);
                 let a = (ii & SLOT_MASK) as usize;
                 for j in i + 1..e {
-                    let (kj, ij) = (self.keys[j], self.items[j]);
+                    let (kj, ij) = (self.ents[j].key, self.ents[j].item);
                     if ki == kj && (ii | ij) >> FLAG_SHIFT == 0b111 {
                         let c = (ij & SLOT_MASK) as usize;
-                        if overlaps(&self.ents[i], &self.ents[j]) {
+                        if overlaps(&self.ents[i].aabb, &self.ents[j].aabb) {
                             out.push(pair_key(live[a], live[c]));
                         }
                     }
@@ -308,10 +321,11 @@ impl Levels {
                 }
                 let bucket = hash_bucket(key, self.hash_bits);
                 for e in self.starts[bucket] as usize..self.starts[bucket + 1] as usize {
-                    let item = self.items[e];
-                    if self.keys[e] == key && (flags | item >> FLAG_SHIFT) == 0b111 {
+                    let ent = &self.ents[e];
+                    let item = ent.item;
+                    if ent.key == key && (flags | item >> FLAG_SHIFT) == 0b111 {
                         let o = (item & SLOT_MASK) as usize;
-                        if overlaps(b, &self.ents[e]) {
+                        if overlaps(b, &ent.aabb) {
                             out.push(pair_key(live[k as usize], live[o]));
                         }
                     }
@@ -337,16 +351,16 @@ impl Levels {
                 expect.push((Self::key(l, c), k | flags << FLAG_SHIFT))
             });
         }
-        let mut got: Vec<(u64, u32)> = Vec::with_capacity(self.keys.len());
+        let mut got: Vec<(u64, u32)> = Vec::with_capacity(self.ents.len());
         for b in 0..self.buckets() {
             for e in self.starts[b] as usize..self.starts[b + 1] as usize {
-                if hash_bucket(self.keys[e], self.hash_bits) != b {
+                if hash_bucket(self.ents[e].key, self.hash_bits) != b {
                     return Err(format!("grid levels: entry {e} is in the wrong bucket"));
                 }
-                if !self.filter.may_hold(self.keys[e]) {
+                if !self.filter.may_hold(self.ents[e].key) {
                     return Err(format!("grid levels: entry {e} is not in the filter"));
                 }
-                got.push((self.keys[e], self.items[e]));
+                got.push((self.ents[e].key, self.ents[e].item));
             }
         }
         expect.sort_unstable();
