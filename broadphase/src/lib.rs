@@ -45,7 +45,7 @@
 //! Reading it: the grid is the fastest on uniform crowds, far coordinates and piles, and stays
 //! within 3× of its uniform cost per (proxy + pair) on every scene; sizes spread over six
 //! decades are where the BVH is best (its cost does not depend on sizes), and the grid's levels
-//! cost it a lookup per occupied level above each proxy there: 1.3–1.6× the BVH's time in this
+//! cost it a lookup per occupied level above each proxy there: 1.4–1.8× the BVH's time in this
 //! and other runs (the machine's other load moves single figures by ±10 %). The sweep and
 //! prune is within 2× of the grid on uniform crowds and within 3× of its own uniform cost
 //! everywhere, but its sweep is serial. Every structure reports the same pairs in the same
