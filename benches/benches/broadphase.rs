@@ -5,6 +5,11 @@
 //!   between frames.
 //! * `uniform/<structure>/<n>/<threads>t`: uniform random boxes (half sizes 0.1–0.5 m, same
 //!   density as the gas) jittering by up to 0.05 m per frame.
+//! * `mixed`, `far`, `specks`, `clusters` (`/<structure>/<n>/<threads>t`): the scenes of
+//!   `tumble_broadphase::scenes` (sizes over six decades; sides 1–10 m around (3·10⁷, 3·10⁷,
+//!   −3·10⁷); boxes of 5–10 m beside specks of 1–3 mm; dense piles), each box jittering by up
+//!   to 5 % of its size per frame. `cargo run --release -p tumble-broadphase --example
+//!   scene_frames` prints the same scenes' costs per (proxy + pair) over the uniform one.
 //!
 //! N = 1k, 10k, 100k (the brute force at 1k only); 1 and 2 rayon threads via
 //! `ThreadPoolBuilder::num_threads` + `install`. 1M bodies: use the quick manual run
@@ -16,6 +21,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use tumble::broadphase::math::{Point, Real, Vector};
+use tumble::broadphase::scenes::{Scene, SceneKind};
 use tumble::broadphase::{Aabb, AnyBroadPhase, BroadPhase, BroadPhaseKind, ProxyHandle};
 use tumble_benches::scenes::Gas;
 
@@ -142,6 +148,22 @@ fn bench_scene<S: Frames>(c: &mut Criterion, scene_name: &str, make: impl Fn(usi
     group.finish();
 }
 
+impl Frames for Scene {
+    fn boxes(&self) -> Vec<Aabb> {
+        Scene::boxes(self)
+    }
+    fn advance(&mut self) {
+        Scene::advance(self);
+    }
+}
+
+/// The scenes of `tumble_broadphase::scenes` other than its uniform one.
+fn game_scenes(c: &mut Criterion) {
+    for kind in &SceneKind::ALL[1..] {
+        bench_scene(c, kind.name(), |n| Scene::new(*kind, n, 42));
+    }
+}
+
 fn gas(c: &mut Criterion) {
     bench_scene(c, "gas", |n| Gas::new(n, 42));
 }
@@ -150,5 +172,5 @@ fn uniform(c: &mut Criterion) {
     bench_scene(c, "uniform", Uniform::new);
 }
 
-criterion_group!(benches, gas, uniform);
+criterion_group!(benches, gas, uniform, game_scenes);
 criterion_main!(benches);

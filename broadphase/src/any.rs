@@ -7,17 +7,18 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Which broad-phase structure to use. The default is the one that won the typical scenes in
-/// the benchmarks (see `benches/benches/broadphase.rs`): the uniform grid.
+/// the benchmarks (see `benches/benches/broadphase.rs` and the crate docs' figures): the
+/// hierarchical grid.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 pub enum BroadPhaseKind {
     /// Every pair tested (reference; O(n²)).
     BruteForce,
-    /// Uniform grid / spatial hash.
+    /// Hierarchical grid / spatial hash.
     #[default]
     Grid,
-    /// Sweep and prune along one axis.
+    /// Sweep and prune: one sorted axis, the two others pruned by columns.
     SweepAndPrune,
     /// Bounding-volume hierarchy.
     Bvh,

@@ -261,9 +261,15 @@ impl Ray {
     }
 
     /// Slab test (Ericson RTCD §5.3.3): the entry time `t ∈ [0, max_t]` if the ray meets the
-    /// closed box. Monotone in the box (a larger box never gives a later entry or an earlier
-    /// exit), so tree nodes cull conservatively with the same function. Never NaN: a zero
-    /// direction component is handled as "origin inside the slab or miss".
+    /// closed box.
+    ///
+    /// The slab times are `(b − o) / d`, a correctly rounded division: no reciprocal of `d`
+    /// is formed, so a subnormal or huge component gives the exact slab times (rounded), not
+    /// an overflowed `1/d` and the NaN of `0·∞`. With `d ≠ 0` and finite coordinates the
+    /// quotient is never NaN (`b − o` may round to ±∞, and ±∞ / d is ±∞). Rounding is monotone
+    /// in `b`, so the test is monotone in the box: a larger box never gives a later entry or an
+    /// earlier exit, and tree nodes cull conservatively with the same function. A zero
+    /// component is "origin inside the slab or miss".
     #[inline]
     pub fn hit(&self, b: &Aabb) -> Option<Real> {
         let mut t0: Real = 0.0;
@@ -277,14 +283,9 @@ impl Ray {
                 }
                 continue;
             }
-            let inv = 1.0 / d;
-            let ta = (b.mins[i] - o) * inv;
-            let tb = (b.maxs[i] - o) * inv;
-            let (lo, hi) = if ta <= tb { (ta, tb) } else { (tb, ta) };
-            // `lo`/`hi` may be ±inf when `inv` overflows; never NaN since `d != 0` and the
-            // coordinates are finite... unless `b - o` is 0 and inv is inf: guard that.
-            let lo = if lo.is_nan() { Real::NEG_INFINITY } else { lo };
-            let hi = if hi.is_nan() { Real::INFINITY } else { hi };
+            let ta = (b.mins[i] - o) / d;
+            let tb = (b.maxs[i] - o) / d;
+            let (lo, hi) = if d > 0.0 { (ta, tb) } else { (tb, ta) };
             t0 = t0.max(lo);
             t1 = t1.min(hi);
             if t0 > t1 {

@@ -272,7 +272,7 @@ fn grid_equals_brute_force() {
     run_kind(BroadPhaseKind::Grid);
 }
 
-/// Fixed cell sizes: tiny cells make most proxies oversized, huge cells put many in one cell.
+/// Fixed cell sizes: tiny cells put most proxies in the levels above the base, huge cells put many in one cell.
 #[test]
 fn grid_with_fixed_cell_sizes_equals_brute_force() {
     for c in [0.05, 0.7, 50.0] {
@@ -323,7 +323,7 @@ fn pairs_independent_of_thread_count() {
 }
 
 /// Far-apart clusters make the occupied cell range too large for a dense array: the grid
-/// switches to hashing and stays exact; a ground plane goes to the oversized list.
+/// switches to hashing and stays exact; a ground plane goes to a level above the base.
 #[test]
 fn grid_hashes_sparse_scenes_and_keeps_the_ground_out_of_the_cells() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -340,7 +340,7 @@ fn grid_hashes_sparse_scenes_and_keeps_the_ground_out_of_the_cells() {
     items.extend((1..300).map(|k| (random_box(Scene::Uniform, &mut rng, k), k as u64)));
     grid_matches_brute_force(&mut grid, &items);
     assert_eq!(grid.mode(), GridMode::Dense);
-    assert_eq!(grid.oversized_count(), 1);
+    assert_eq!(grid.off_base_count(), 1);
 }
 
 /// Inserts `items` into `grid` and into a brute-force reference, checks that both find the
@@ -413,7 +413,7 @@ fn grid_query_far_from_tiny_cells_finds_every_proxy() {
 
 /// Scenes large enough for every parallel path of the grid and the pair sort (several
 /// counting-sort chunks and prefix blocks, a pair sort over many partitions, batch updates
-/// written in parallel, a ground plane in the oversized list): the pairs equal the brute
+/// written in parallel, a ground plane in a level above the base): the pairs equal the brute
 /// force's for 1, 2 and 3 threads, before and after a batch move, and `validate()` passes.
 #[test]
 fn large_scenes_equal_brute_force_on_any_thread_count() {
@@ -468,6 +468,120 @@ fn large_scenes_equal_brute_force_on_any_thread_count() {
                 assert_eq!(&got, expect, "{threads} threads, frame {frame}");
                 grid.validate().unwrap();
                 pool.install(|| grid.update_batch(&moves)).unwrap();
+            }
+        }
+    }
+}
+
+/// The measured scenes (`tumble_broadphase::scenes`: sizes over six decades, far coordinates,
+/// specks beside boxes, dense piles) at small N: every structure reports the brute force's
+/// pairs, in the same order, frame after frame, on 1, 2 and 3 threads, and passes `validate`.
+#[test]
+fn measured_scenes_equal_brute_force_on_any_thread_count() {
+    use tumble_broadphase::scenes::{Scene, SceneKind};
+    for scene_kind in SceneKind::ALL {
+        for n in [300, 2000] {
+            let mut brute = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
+            let mut scene = Scene::new(scene_kind, n, 7);
+            let items: Vec<(Aabb, u64)> = scene.boxes().into_iter().map(|b| (b, 0)).collect();
+            let handles = brute.insert_batch(&items).unwrap();
+            let mut frames = Vec::new();
+            for _ in 0..3 {
+                let mut want = Vec::new();
+                brute.find_pairs(&mut want);
+                scene.advance();
+                let moves: Vec<(ProxyHandle, Aabb)> =
+                    handles.iter().copied().zip(scene.boxes()).collect();
+                brute.update_batch(&moves).unwrap();
+                frames.push((want, moves));
+            }
+            assert!(
+                frames.iter().all(|f| !f.0.is_empty()),
+                "{scene_kind:?} {n}: no pairs"
+            );
+            for kind in [
+                BroadPhaseKind::Grid,
+                BroadPhaseKind::SweepAndPrune,
+                BroadPhaseKind::Bvh,
+            ] {
+                for threads in [1, 2, 3] {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    let mut bp = AnyBroadPhase::new(kind);
+                    assert_eq!(bp.insert_batch(&items).unwrap(), handles);
+                    let mut got = Vec::new();
+                    for (f, (want, moves)) in frames.iter().enumerate() {
+                        pool.install(|| bp.find_pairs(&mut got));
+                        let ctx =
+                            format!("{kind} {scene_kind:?} n {n} {threads} threads frame {f}");
+                        assert_eq!(&got, want, "{ctx}");
+                        bp.validate().unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                        bp.update_batch(moves).unwrap();
+                    }
+                }
+            }
+        }
+    }
+}
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A box of largest side anywhere from 10⁻⁴ m to 10³ m (or a point), near one of a few
+    /// centres up to 3·10⁷ m from the origin.
+    fn a_box() -> impl Strategy<Value = Aabb> {
+        (
+            0usize..4,
+            [-50.0f32..50.0, -50.0f32..50.0, -50.0f32..50.0],
+            prop_oneof![Just(0.0f32), -4.0f32..3.0],
+            [0.2f32..1.0, 0.2f32..1.0, 0.2f32..1.0],
+        )
+            .prop_map(|(at, p, log_side, aspect)| {
+                let centre = [0.0, 1.0e3, 3.0e7, -3.0e5][at];
+                let side = if log_side == 0.0 {
+                    0.0
+                } else {
+                    10f32.powf(log_side)
+                };
+                let c = Point::new(centre + p[0] * (1.0 + side), p[1], centre + p[2]);
+                let h = Vector::new(aspect[0], aspect[1], aspect[2]) * (0.5 * side);
+                Aabb::new(c - h, c + h).unwrap()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Every structure reports the brute force's pairs on boxes of every size and place,
+        /// and again after every box moved.
+        #[test]
+        fn every_structure_equals_brute_force(
+            boxes in proptest::collection::vec(a_box(), 1..300),
+            moved in proptest::collection::vec(a_box(), 300),
+        ) {
+            let items: Vec<(Aabb, u64)> = boxes.iter().map(|&b| (b, 0)).collect();
+            let mut brute = AnyBroadPhase::new(BroadPhaseKind::BruteForce);
+            let handles = brute.insert_batch(&items).unwrap();
+            let moves: Vec<(ProxyHandle, Aabb)> =
+                handles.iter().copied().zip(moved.iter().copied()).collect();
+            let mut want = [Vec::new(), Vec::new()];
+            brute.find_pairs(&mut want[0]);
+            brute.update_batch(&moves).unwrap();
+            brute.find_pairs(&mut want[1]);
+            for kind in [BroadPhaseKind::Grid, BroadPhaseKind::SweepAndPrune, BroadPhaseKind::Bvh] {
+                let mut bp = AnyBroadPhase::new(kind);
+                bp.insert_batch(&items).unwrap();
+                let mut got = Vec::new();
+                bp.find_pairs(&mut got);
+                prop_assert_eq!(&got, &want[0], "{}", kind);
+                prop_assert!(bp.validate().is_ok(), "{}", kind);
+                bp.update_batch(&moves).unwrap();
+                bp.find_pairs(&mut got);
+                prop_assert_eq!(&got, &want[1], "{} after the move", kind);
+                prop_assert!(bp.validate().is_ok(), "{}", kind);
             }
         }
     }

@@ -1,14 +1,21 @@
-//! Broad phases compared: every structure (uniform grid, sweep and prune, BVH, brute force)
-//! on the benchmark scenes `gas` (balls in straight flight, collision detection only) and
-//! `balls` (a settling pile, full dynamics), over N. Times the broad-phase stage only (median
-//! over the measured steps) and checks that every structure reports the same pairs count.
-//! Leaves `broadphase_compare.svg` (log–log, one panel per scene) and prints the table.
+//! Broad phases compared: every structure (hierarchical grid, sweep and prune, BVH, brute
+//! force) on the benchmark scenes `gas` (balls in straight flight, collision detection only)
+//! and `balls` (a settling pile, full dynamics), over N, timing the broad-phase stage only
+//! (median over the measured steps); then on the box scenes of `tumble::broadphase::scenes`
+//! (uniform, sizes over six decades, far coordinates, specks beside boxes, dense piles), timing
+//! one frame (update every box + find the pairs) and printing each structure's cost per
+//! (proxy + pair) over its own uniform cost. Checks that every structure reports the same
+//! pairs. Leaves `broadphase_compare.svg` (log–log, one panel per engine scene) and prints the
+//! tables.
 //!
 //! `cargo run --release -p tumble-examples --example broadphase_compare [-- --max-n 10000 --out DIR]`
 
 use clap::Parser;
 use plotters::prelude::*;
 use std::process::ExitCode;
+use std::time::Instant;
+use tumble::broadphase::scenes::{self as boxes, Scene};
+use tumble::broadphase::{Aabb, AnyBroadPhase, BroadPhase, ProxyHandle};
 use tumble::WorldConfig;
 use tumble_benches::measure::{ms, Stats};
 use tumble_benches::scenes::SceneKind;
@@ -83,6 +90,75 @@ fn measure(
     Ok((Stats::of(&times).median, sim.end_state().bp_pairs))
 }
 
+/// Median ms of a frame (update every box + find the pairs) of `kind` on a box scene, and the
+/// pairs of the last frame.
+fn box_frame(
+    scene: boxes::SceneKind,
+    n: usize,
+    kind: tumble::BroadPhaseKind,
+    steps: usize,
+) -> (f64, Vec<(ProxyHandle, ProxyHandle)>) {
+    let mut scene = Scene::new(scene, n, 42);
+    let mut bp = AnyBroadPhase::new(kind);
+    let items: Vec<(Aabb, u64)> = scene.boxes().into_iter().map(|b| (b, 0)).collect();
+    let handles = bp.insert_batch(&items).expect("valid boxes");
+    let mut pairs = Vec::new();
+    let mut times = Vec::with_capacity(steps);
+    for k in 0..steps + 2 {
+        scene.advance();
+        let moves: Vec<(ProxyHandle, Aabb)> = handles.iter().copied().zip(scene.boxes()).collect();
+        let t = Instant::now();
+        bp.update_batch(&moves).expect("valid boxes");
+        bp.find_pairs(&mut pairs);
+        if k >= 2 {
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    (Stats::of(&times).median, pairs)
+}
+
+/// The box scenes: per N and scene, each structure's median frame ms and its cost per (proxy +
+/// pair) over its own uniform cost. Returns whether every structure found the same pairs.
+fn box_scenes(args: &Args, ns: &[usize]) -> bool {
+    println!("box scenes: one frame = update every box + find the pairs, median ms; (x) = cost per (proxy + pair) over the structure's uniform cost");
+    println!(
+        "  {:<9} {:>7} {:>17} {:>17} {:>17} {:>17} {:>9}  pairs agree",
+        "scene", "N", "grid", "sap", "bvh", "brute", "pairs"
+    );
+    let mut all_agree = true;
+    for &n in ns {
+        let mut uniform = vec![None; BROAD_PHASES.len()];
+        for scene in boxes::SceneKind::ALL {
+            let mut cells = Vec::new();
+            let mut first: Option<Vec<_>> = None;
+            let mut agree = true;
+            for (bi, (name, kind)) in BROAD_PHASES.iter().enumerate() {
+                if *name == "brute" && n as u64 > args.max_brute_n {
+                    cells.push(format!("{:>17}", "-"));
+                    continue;
+                }
+                let (t, pairs) = box_frame(scene, n, *kind, args.steps as usize);
+                let cost = t / (n + pairs.len()) as f64;
+                let base = *uniform[bi].get_or_insert(cost);
+                cells.push(format!("{t:>9.3} ({:>4.2})", cost / base));
+                match &first {
+                    None => first = Some(pairs),
+                    Some(f) => agree &= *f == pairs,
+                }
+            }
+            all_agree &= agree;
+            println!(
+                "  {:<9} {n:>7} {} {:>9}  {}",
+                scene.name(),
+                cells.join(" "),
+                first.map_or(0, |f| f.len()),
+                if agree { "yes" } else { "NO" }
+            );
+        }
+    }
+    all_agree
+}
+
 fn run(args: Args) -> ExampleResult {
     let dir = out_dir("broadphase_compare", args.out.out.as_deref())?;
     let ns: Vec<usize> = [500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000]
@@ -127,6 +203,7 @@ fn run(args: Args) -> ExampleResult {
             );
         }
     }
+    all_agree &= box_scenes(&args, &ns);
     println!(
         "  every structure found the same broad-phase pairs: {}",
         if all_agree { "yes" } else { "NO" }

@@ -21,9 +21,17 @@
 //!   the price of more entries per proxy), or 2.5 times when the last rebuild's occupied cells
 //!   held fewer than 6 entries on average (sparse scenes such as `gas`: fewer entries, and the
 //!   extra tests are few).
-//! * A proxy spanning more than [`MAX_CELLS_PER_PROXY`] cells (a ground plane) is kept out of the
-//!   cells, in an "oversized" list tested against every proxy by a scan: O(n) per oversized
-//!   proxy instead of O(cells).
+//! * Cell coordinates count from the minimum corner of the occupied bounds of the last rebuild
+//!   (not from the world origin), and the cell is never smaller than the bounds' largest side
+//!   over 2¹⁹: far from the origin (3·10⁷ m, where an `f32` steps by 2 m) the cells stay as
+//!   fine as near it.
+//! * The table is the base level of a hierarchy (Mirtich 1996, "Efficient algorithms for
+//!   two-phase collision detection", hierarchical spatial hash): it holds the proxies whose
+//!   largest side is 1/64 to 2 times the cell; larger and smaller ones (a ground plane, a
+//!   building, specks of debris) go to levels of cells [`LEVEL_RATIO`] times larger or smaller
+//!   per level, each proxy in at most 2×2×2 cells of its level, with pairs found within and
+//!   across levels (see the `levels` module). A scene of similar sizes has no other level and
+//!   pays nothing for them; no proxy is ever tested against every other.
 //! * A rebuild keeps per proxy only a copy of its box and a 4-byte code (for a proxy at most
 //!   two cells wide per axis, its first cell's bucket and which axes span two cells), from
 //!   which the counting and the scatter expand its entries block by block in the core's
@@ -43,12 +51,15 @@ use crate::proxies::{pair_key, pairs_of, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHandle};
 use rayon::prelude::*;
 
-/// A proxy covering more cells than this goes to the oversized list.
-pub const MAX_CELLS_PER_PROXY: u64 = 512;
+pub use super::levels::LEVEL_RATIO;
+use super::levels::{largest_side, CellFilter, Levels, BASE};
+
 /// Cell coordinates are clamped to `[-CELL_LIMIT, CELL_LIMIT - 1]` (21 bits each in a key).
 const CELL_LIMIT: i32 = 1 << 20;
-const FLAG_SHIFT: u32 = 29;
-const SLOT_MASK: u32 = (1 << FLAG_SHIFT) - 1;
+/// The base cell is at least the occupied bounds' largest side over this.
+const MIN_CELL_SPAN: Real = (1u32 << 19) as Real;
+pub(super) const FLAG_SHIFT: u32 = 29;
+pub(super) const SLOT_MASK: u32 = (1 << FLAG_SHIFT) - 1;
 /// Cell side over the median proxy side (see the module docs). Measured with callgrind over
 /// the broad stage of 205 steps, 1 thread: `boxes` 10k 7.59 G instructions at 2.0, 6.97 G at
 /// 1.5; `balls` 10k 6.54 G at 2.0, 6.23 G at 1.5 (1.25 was no better for balls, and it brings
@@ -67,7 +78,7 @@ const PREFIX_BLOCK: usize = 1 << 14;
 /// Proxies per block of the rebuild's passes: a block's boxes, codes and entries stay in the
 /// core's cache between the loops of a pass.
 const BLOCK: usize = 1024;
-/// Code of an oversized proxy (kept out of the cells).
+/// Code of a proxy outside the base level (kept out of the table).
 const CODE_OVER: u32 = 1 << 31;
 /// Code of a proxy whose cells are walked from its box: hashed mode, or dense mode and wider
 /// than two cells on some axis.
@@ -114,9 +125,9 @@ pub enum GridMode {
 
 /// Cell range of a box: `lo[d] ..= hi[d]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Range {
-    lo: [i32; 3],
-    hi: [i32; 3],
+pub(super) struct Range {
+    pub lo: [i32; 3],
+    pub hi: [i32; 3],
 }
 
 impl Range {
@@ -128,7 +139,7 @@ impl Range {
 }
 
 /// What a pass over the proxies learns: the cell bounds and the entry count of the proxies in
-/// cells, whether some proxy is oversized, and whether some proxy fell outside a speculative
+/// cells, whether some proxy is outside the base level, and whether some proxy fell outside a speculative
 /// dense layout. Merging is associative and commutative, so it does not depend on the
 /// chunking.
 #[derive(Clone, Copy, Debug)]
@@ -138,6 +149,9 @@ struct Census {
     total: u64,
     any_big: bool,
     miss: bool,
+    /// World-space bounds of every box (metres).
+    wlo: [Real; 3],
+    whi: [Real; 3],
 }
 
 impl Census {
@@ -147,6 +161,8 @@ impl Census {
         total: 0,
         any_big: false,
         miss: false,
+        wlo: [Real::INFINITY; 3],
+        whi: [Real::NEG_INFINITY; 3],
     };
 
     fn merge(self, b: Census) -> Census {
@@ -156,6 +172,8 @@ impl Census {
             total: self.total + b.total,
             any_big: self.any_big | b.any_big,
             miss: self.miss | b.miss,
+            wlo: std::array::from_fn(|d| self.wlo[d].min(b.wlo[d])),
+            whi: std::array::from_fn(|d| self.whi[d].max(b.whi[d])),
         }
     }
 
@@ -200,8 +218,16 @@ pub struct Grid {
     items: Vec<u32>,
     /// Hashed mode only: the packed cell key of each entry (to reject hash collisions).
     cell_keys: Vec<u64>,
-    /// `k` of the oversized proxies.
-    oversized: Vec<u32>,
+    /// `k` of the proxies outside the base level, and those levels.
+    others: Vec<u32>,
+    levels: Levels,
+    /// Hashed mode with proxies below the base level: the occupied cells (their lookups in the
+    /// table are mostly of empty cells).
+    base_filter: CellFilter,
+    /// Cell coordinates count from this point (metres): the minimum corner of the occupied
+    /// bounds `bounds` of the last rebuild.
+    origin_w: [Real; 3],
+    bounds: Option<([Real; 3], [Real; 3])>,
     /// Per `k`: slot, box copy, code (`CODE_OVER`, `CODE_WALK` or first cell and spans).
     live: Vec<u32>,
     boxes: Vec<Aabb>,
@@ -252,7 +278,11 @@ impl Grid {
             starts: Vec::new(),
             items: Vec::new(),
             cell_keys: Vec::new(),
-            oversized: Vec::new(),
+            others: Vec::new(),
+            levels: Levels::default(),
+            base_filter: CellFilter::default(),
+            origin_w: [0.0; 3],
+            bounds: None,
             live: Vec::new(),
             boxes: Vec::new(),
             codes: Vec::new(),
@@ -297,9 +327,10 @@ impl Grid {
         self.mode
     }
 
-    /// Number of proxies kept out of the cells at the last rebuild.
-    pub fn oversized_count(&self) -> usize {
-        self.oversized.len()
+    /// Number of proxies outside the base level (in the levels of larger or smaller cells) at
+    /// the last rebuild.
+    pub fn off_base_count(&self) -> usize {
+        self.others.len()
     }
 
     fn on_insert(&mut self, _slot: usize) {
@@ -314,16 +345,18 @@ impl Grid {
         self.dirty = true;
     }
 
-    /// [`CELL_FACTOR`] (or [`SPARSE_CELL_FACTOR`]) times the median largest side of up to 1024
-    /// proxies sampled at a fixed stride; for
-    /// point-like proxies, twice the mean spacing; 1 m if everything is one point.
-    fn choose_cell_size(&self) -> Real {
+    /// The base cell: [`CELL_FACTOR`] (or [`SPARSE_CELL_FACTOR`]) times the median largest
+    /// side of up to 1024 proxies sampled at a fixed stride; for point-like proxies, twice the
+    /// mean spacing; 1 m if everything is one point. Also whether proxies much smaller than
+    /// the cell go to levels below the base (not when the cell comes from the spacing of
+    /// points: they all stay in the base level).
+    fn choose_cell_size(&self) -> (Real, bool) {
         if let Some(c) = self.user_cell_size {
-            return c;
+            return (c, true);
         }
         let n = self.live.len();
         if n == 0 {
-            return 1.0;
+            return (1.0, true);
         }
         let stride = n.div_ceil(1024);
         let sample = || {
@@ -346,7 +379,8 @@ impl Grid {
             CELL_FACTOR
         };
         let mut c = factor * *median;
-        if !(c > 0.0 && c.is_finite()) {
+        let small_levels = c > 0.0 && c.is_finite();
+        if !small_levels {
             // Points: about one proxy per cell over the sampled bounds.
             let bounds = sample().fold(
                 *sample()
@@ -359,42 +393,62 @@ impl Grid {
             c = 2.0 * (vol / n as Real).cbrt();
         }
         // The clamp to ±2²⁰ cells stays exact whatever the size; just keep 1/c finite.
-        if c.is_finite() && c > 1.0e-30 {
-            c
+        let c = if c.is_finite() && c > 1.0e-30 { c } else { 1.0 };
+        (c, small_levels)
+    }
+
+    /// World-space bounds of the live proxies (metres; inverted when there is none).
+    fn measure_bounds(&self) -> ([Real; 3], [Real; 3]) {
+        let empty = ([Real::INFINITY; 3], [Real::NEG_INFINITY; 3]);
+        let aabbs = &self.store.aabbs;
+        let (lo, hi) = self
+            .live
+            .par_iter()
+            .with_min_len(4096)
+            .fold(
+                || empty,
+                |(lo, hi), &s| {
+                    let b = &aabbs[s as usize];
+                    (
+                        std::array::from_fn(|d| lo[d].min(b.mins[d])),
+                        std::array::from_fn(|d| hi[d].max(b.maxs[d])),
+                    )
+                },
+            )
+            .reduce(
+                || empty,
+                |a, b| {
+                    (
+                        std::array::from_fn(|d| a.0[d].min(b.0[d])),
+                        std::array::from_fn(|d| a.1[d].max(b.1[d])),
+                    )
+                },
+            );
+        if lo[0] > hi[0] {
+            ([0.0; 3], [0.0; 3])
         } else {
-            1.0
+            (lo, hi)
         }
     }
 
+    /// The cell coordinate of `x` on axis `d`.
     #[inline]
-    fn cell_of(&self, x: Real) -> i32 {
-        // floor without a libm call: truncate, then step down for negative non-integers. `as`
-        // saturates; with the clamp (which keeps keys packable) everything stays monotone, so
-        // the scheme stays exact.
-        // The float is clamped first so that the step down cannot overflow at `i32::MIN`
-        // (far coordinates over tiny cells: fuzz regression `grid_cell_of_overflow_far_negative`).
-        // `max`/`min` (unlike `clamp`) map NaN to a bound, so `y` is always a finite float in
-        // `[-2²⁰ - 1, 2²⁰]` and the unchecked conversion below is exact.
-        let lim = CELL_LIMIT as Real;
-        let y = (x * self.inv).max(-lim - 1.0).min(lim);
-        // SAFETY: `y` is finite (never NaN, see above) and within the `i32` range.
-        let t: i32 = unsafe { y.to_int_unchecked() };
-        let f = t - ((t as Real) > y) as i32;
-        f.clamp(-CELL_LIMIT, CELL_LIMIT - 1)
+    fn cell_of(&self, x: Real, d: usize) -> i32 {
+        cell_index(x - self.origin_w[d], self.inv, CELL_LIMIT)
     }
 
     #[inline]
     fn range_of(&self, b: &Aabb) -> Range {
         Range {
             lo: [
-                self.cell_of(b.mins.x),
-                self.cell_of(b.mins.y),
-                self.cell_of(b.mins.z),
+                self.cell_of(b.mins.x, 0),
+                self.cell_of(b.mins.y, 1),
+                self.cell_of(b.mins.z, 2),
             ],
             hi: [
-                self.cell_of(b.maxs.x),
-                self.cell_of(b.maxs.y),
-                self.cell_of(b.maxs.z),
+                self.cell_of(b.maxs.x, 0),
+                self.cell_of(b.maxs.y, 1),
+                self.cell_of(b.maxs.z, 2),
             ],
         }
     }
@@ -441,8 +495,19 @@ impl Grid {
             self.live.clear();
             self.live.extend(self.store.arena.live_indices());
         }
-        self.cell_size = self.choose_cell_size();
+        // Cells count from the last rebuild's occupied bounds (the first rebuild measures them).
+        let (lo, hi) = match self.bounds {
+            Some(b) => b,
+            None => self.measure_bounds(),
+        };
+        let span = (0..3).map(|d| hi[d] - lo[d]).fold(0.0, Real::max);
+        self.origin_w = if span.is_finite() { lo } else { [0.0; 3] };
+        let span = if span.is_finite() { span } else { Real::MAX };
+        let (c, small_levels) = self.choose_cell_size();
+        self.cell_size = c.max(span / MIN_CELL_SPAN);
         self.inv = 1.0 / self.cell_size;
+        self.levels
+            .setup(self.cell_size, self.origin_w, span, small_levels);
 
         let n = self.live.len();
         let (mut boxes, mut codes) = (
@@ -505,6 +570,7 @@ impl Grid {
         self.boxes = boxes;
         self.codes = codes;
         let total = census.total;
+        self.bounds = (n > 0).then_some((census.wlo, census.whi));
 
         // The layout the census calls for: dense when the occupied range is not much larger
         // than the entry count.
@@ -554,9 +620,9 @@ impl Grid {
                 census.hi.map(|v| (v as Real + 1.0) * c),
             ));
         }
-        self.oversized.clear();
+        self.others.clear();
         if census.any_big {
-            self.oversized.extend(
+            self.others.extend(
                 self.codes
                     .iter()
                     .enumerate()
@@ -564,6 +630,7 @@ impl Grid {
                     .map(|(k, _)| k as u32),
             );
         }
+        self.levels.build(&self.others, &self.boxes, total > 0);
         let buckets = self.buckets();
         let hashed = self.mode == GridMode::Hashed;
 
@@ -632,9 +699,13 @@ impl Grid {
                 });
             });
         self.chunks = chunks;
+        if hashed && self.levels.any_below() {
+            self.base_filter
+                .build(cell_keys.len(), cell_keys.iter().copied());
+        }
         self.cell_keys = cell_keys;
 
-        // Next frame's order: proxies by first cell, then the oversized ones.
+        // Next frame's order: proxies by first cell, then those outside the base level.
         // Fixed chunks of the entries, each filtered into its own kept buffer, then
         // concatenated in order (no allocation in steady state).
         let live = &self.live;
@@ -666,7 +737,7 @@ impl Grid {
             .zip(parts)
             .for_each(|(o, part)| o.copy_from_slice(part));
         self.next_live
-            .extend(self.oversized.iter().map(|&k| self.live[k as usize]));
+            .extend(self.others.iter().map(|&k| self.live[k as usize]));
         self.order_parts = order_parts;
         self.order_ok = true;
         self.starts = starts;
@@ -688,8 +759,8 @@ impl Grid {
     fn guess_layout(&mut self) -> bool {
         if let Some((lo, hi)) = self.last_region {
             let c = self.cell_size;
-            let lo = lo.map(|x| self.cell_of(x - c));
-            let hi = hi.map(|x| self.cell_of(x));
+            let lo: [i32; 3] = std::array::from_fn(|d| self.cell_of(lo[d] - c, d));
+            let hi: [i32; 3] = std::array::from_fn(|d| self.cell_of(hi[d], d));
             let dims: [u64; 3] = std::array::from_fn(|d| (hi[d] - lo[d]) as u64 + 1);
             if dims.iter().product::<u64>() <= MAX_DENSE_CELLS {
                 self.mode = GridMode::Dense;
@@ -715,17 +786,22 @@ impl Grid {
             *r = self.range_of(b);
         }
         let mut acc = Census::EMPTY;
+        for b in boxes {
+            for d in 0..3 {
+                acc.wlo[d] = acc.wlo[d].min(b.mins[d]);
+                acc.whi[d] = acc.whi[d].max(b.maxs[d]);
+            }
+        }
         let dense = self.mode == GridMode::Dense;
         let [ox, oy, oz] = self.origin.map(|v| v as i64);
         let (dy, dz) = (self.dims[1] as i64, self.dims[2] as i64);
-        for (code, r) in codes.iter_mut().zip(ranges.iter()) {
-            let cells = r.cells();
-            if cells > MAX_CELLS_PER_PROXY {
+        for ((code, r), b) in codes.iter_mut().zip(ranges.iter()).zip(boxes) {
+            if !self.levels.is_base(largest_side(b)) {
                 *code = CODE_OVER;
                 acc.any_big = true;
                 continue;
             }
-            acc.total += cells;
+            acc.total += r.cells();
             for d in 0..3 {
                 acc.lo[d] = acc.lo[d].min(r.lo[d]);
                 acc.hi[d] = acc.hi[d].max(r.hi[d]);
@@ -752,7 +828,7 @@ impl Grid {
         acc
     }
 
-    /// Calls `f(key, bucket, item)` for every cell of every non-oversized proxy `k0..k1`, in
+    /// Calls `f(key, bucket, item)` for every cell of every base-level proxy `k0..k1`, in
     /// blocks (dense mode: through [`dense_entries`](Self::dense_entries) into the buffer `e`).
     #[inline]
     fn for_each_block(
@@ -776,7 +852,7 @@ impl Grid {
         }
     }
 
-    /// Calls `f(key, bucket, item)` for every cell of every non-oversized proxy `k0..k1`.
+    /// Calls `f(key, bucket, item)` for every cell of every base-level proxy `k0..k1`.
     #[inline]
     fn for_each_entry(&self, k0: usize, k1: usize, mut f: impl FnMut(u64, usize, u32)) {
         for k in k0..k1 {
@@ -825,7 +901,7 @@ impl Grid {
     }
 
     /// Dense mode: writes the entries of the proxies `k0..k0 + codes.len()` (their box copies
-    /// `boxes` and codes `codes`; oversized ones have none) to the start of `out` as
+    /// `boxes` and codes `codes`; proxies outside the base level have none) to the start of `out` as
     /// `bucket << 32 | entry`, in ascending `k` (the entries of
     /// [`for_each_entry`](Self::for_each_entry)); returns how many. `out` is a buffer: it only
     /// grows, and values past the returned count are garbage.
@@ -932,11 +1008,11 @@ impl Grid {
         let mut grouped: Vec<u32> = Vec::new();
         let mut sink = KeySink::new(out);
         for (_, cell) in self.shared_buckets(b0, b1) {
-            sink.reserve(cell.len() * (cell.len() - 1) / 2);
             if cell.len() < GROUP_MIN {
                 // The flag test is folded into the kept bit too: it fails for about a third
                 // of the entry pairs, again unpredictably.
                 for (i, &ii) in cell.iter().enumerate() {
+                    sink.reserve(cell.len() - i - 1);
                     let fi = ii >> FLAG_SHIFT;
                     let ki = (ii & SLOT_MASK) as usize;
                     for &ij in &cell[i + 1..] {
@@ -967,6 +1043,7 @@ impl Grid {
             let group = |f: usize| &grouped[at[f]..at[f + 1]];
             let all = group(0b111);
             for (i, &ki) in all.iter().enumerate() {
+                sink.reserve(all.len() - i - 1);
                 for &kj in &all[i + 1..] {
                     self.test_pair(ki as usize, kj as usize, &mut sink);
                 }
@@ -974,6 +1051,7 @@ impl Grid {
             for &(fa, fb) in &FLAG_PAIRS {
                 let gb = group(fb);
                 for &ki in group(fa) {
+                    sink.reserve(gb.len());
                     for &kj in gb {
                         self.test_pair(ki as usize, kj as usize, &mut sink);
                     }
@@ -988,8 +1066,8 @@ impl Grid {
     fn hashed_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
         let mut sink = KeySink::new(out);
         for (s, cell) in self.shared_buckets(b0, b1) {
-            sink.reserve(cell.len() * (cell.len() - 1) / 2);
             for (i, &ii) in cell.iter().enumerate() {
+                sink.reserve(cell.len() - i - 1);
                 let fi = ii >> FLAG_SHIFT;
                 let ki = (ii & SLOT_MASK) as usize;
                 for (j, &ij) in cell.iter().enumerate().skip(i + 1) {
@@ -1012,17 +1090,79 @@ impl Grid {
         sink.push_if(pair_key(self.live[ki], self.live[kj]), hit);
     }
 
-    /// Pair keys of the oversized proxy `o` with the proxies `k0..k1` (oversized pairs once).
-    fn oversized_pairs(&self, o: usize, k0: usize, k1: usize, out: &mut Vec<u64>) {
-        let bo = self.boxes[o];
-        for k in k0..k1 {
-            if k == o || (self.codes[k] == CODE_OVER && k < o) {
-                continue;
-            }
-            if bo.intersects(&self.boxes[k]) {
-                out.push(pair_key(self.live[o], self.live[k]));
+    /// The pair keys involving the proxies outside the base level, per task: within each
+    /// other level, every proxy with the residents of the other levels above its own, and
+    /// proxies of the levels below the base with the base proxies (each looking its base cells
+    /// up in the table).
+    fn level_pairs(&self) -> Vec<Vec<u64>> {
+        const GRAIN: usize = 4096;
+        let levels = &self.levels;
+        let (boxes, live) = (&self.boxes, &self.live);
+        let buckets = levels.buckets();
+        let per = buckets.div_ceil(16).max(GRAIN);
+        let n = if levels.any_above(BASE) {
+            live.len()
+        } else {
+            0
+        };
+        let m = self.others.len();
+        let tasks = (buckets.div_ceil(per), n.div_ceil(GRAIN), m.div_ceil(GRAIN));
+        (0..tasks.0 + tasks.1 + tasks.2)
+            .into_par_iter()
+            .map(|t| {
+                let mut v = Vec::new();
+                if t < tasks.0 {
+                    let b0 = t * per;
+                    levels.cell_pairs(b0, (b0 + per).min(buckets), boxes, live, &mut v);
+                } else if t < tasks.0 + tasks.1 {
+                    let k0 = (t - tasks.0) * GRAIN;
+                    for k in k0..(k0 + GRAIN).min(n) {
+                        if self.codes[k] != CODE_OVER {
+                            levels.upper_pairs(k as u32, BASE, &boxes[k], boxes, live, &mut v);
+                        }
+                    }
+                } else {
+                    let j0 = (t - tasks.0 - tasks.1) * GRAIN;
+                    for j in j0..(j0 + GRAIN).min(m) {
+                        let (k, l) = (self.others[j], levels.level(j));
+                        let b = &boxes[k as usize];
+                        if levels.any_above(l) {
+                            levels.upper_pairs(k, l, b, boxes, live, &mut v);
+                        }
+                        if l < BASE {
+                            self.below_pairs(k as usize, &mut v);
+                        }
+                    }
+                }
+                v
+            })
+            .collect()
+    }
+
+    /// Pair keys of proxy `k`, of a level below the base, with the base proxies: looked up in
+    /// the base cells of its box.
+    fn below_pairs(&self, k: usize, out: &mut Vec<u64>) {
+        let b = &self.boxes[k];
+        let r = self.range_of(b);
+        if self.mode == GridMode::Hashed {
+            // Most of these cells are empty: the filter answers without the table.
+            let all_empty = (r.lo[0]..=r.hi[0]).all(|x| {
+                (r.lo[1]..=r.hi[1]).all(|y| {
+                    (r.lo[2]..=r.hi[2]).all(|z| !self.base_filter.may_hold(pack([x, y, z])))
+                })
+            });
+            if all_empty {
+                return;
             }
         }
+        self.visit_cells(&r, |item, c| {
+            let f = item >> FLAG_SHIFT;
+            let first = (0..3).all(|d| c[d] == r.lo[d] || f & (1 << d) != 0);
+            let o = (item & SLOT_MASK) as usize;
+            if first && overlaps(b, &self.boxes[o]) {
+                out.push(pair_key(self.live[k], self.live[o]));
+            }
+        });
     }
 
     /// The pair keys of the table, sorted into `keys`, and their pairs into `out`.
@@ -1041,17 +1181,8 @@ impl Grid {
             .enumerate()
             .map(|(c, v)| self.cell_pairs((c * per).min(buckets), ((c + 1) * per).min(buckets), v))
             .collect_into_vec(&mut lens);
-        const SCAN: usize = 8192;
-        let n = self.live.len();
-        for &o in &self.oversized {
-            let sub: Vec<Vec<u64>> = (0..n.div_ceil(SCAN))
-                .into_par_iter()
-                .map(|c| {
-                    let mut v = Vec::new();
-                    self.oversized_pairs(o as usize, c * SCAN, ((c + 1) * SCAN).min(n), &mut v);
-                    v
-                })
-                .collect();
+        if !self.levels.is_empty() {
+            let sub = self.level_pairs();
             lens.extend(sub.iter().map(Vec::len));
             parts.extend(sub);
         }
@@ -1088,8 +1219,8 @@ impl Grid {
         }
     }
 
-    /// Adds to `ks` (indices into `live`) the oversized proxies (kept out of the cells) whose
-    /// box passes `hit`, and writes the handles of them all to `out`, sorted by slot index.
+    /// Adds to `ks` (indices into `live`) the proxies outside the base level whose box passes
+    /// `hit` (by a scan), and writes the handles of them all to `out`, sorted by slot index.
     fn finish_query(
         &self,
         mut ks: Vec<u32>,
@@ -1097,7 +1228,7 @@ impl Grid {
         out: &mut Vec<ProxyHandle>,
     ) {
         ks.extend(
-            self.oversized
+            self.others
                 .iter()
                 .copied()
                 .filter(|&o| hit(&self.boxes[o as usize])),
@@ -1216,10 +1347,28 @@ impl<'a> KeySink<'a> {
     }
 }
 
+/// `floor(v · inv)` clamped to `[-limit, limit - 1]`: the cell coordinate of `v` (a coordinate
+/// relative to the cells' origin) for cells of side `1 / inv`. Monotone in `v` (every step
+/// is), so two overlapping boxes always share a cell, whatever the rounding or the clamp.
+#[inline]
+pub(super) fn cell_index(v: Real, inv: Real, limit: i32) -> i32 {
+    // floor without a libm call: truncate, then step down for negative non-integers. The
+    // float is clamped first so that the step down cannot overflow at `i32::MIN` (far
+    // coordinates over tiny cells: fuzz regression `grid_cell_of_overflow_far_negative`).
+    // `max`/`min` (unlike `clamp`) map NaN to a bound, so `y` is always a finite float in
+    // `[-limit - 1, limit]` and the unchecked conversion below is exact.
+    let lim = limit as Real;
+    let y = (v * inv).max(-lim - 1.0).min(lim);
+    // SAFETY: `y` is finite (never NaN, see above) and within the `i32` range.
+    let t: i32 = unsafe { y.to_int_unchecked() };
+    let f = t - ((t as Real) > y) as i32;
+    f.clamp(-limit, limit - 1)
+}
+
 /// Closed-box overlap, the same predicate as [`Aabb::intersects`] evaluated without branches
 /// (in the cell loops the outcome is unpredictable).
 #[inline]
-fn overlaps(a: &Aabb, b: &Aabb) -> bool {
+pub(super) fn overlaps(a: &Aabb, b: &Aabb) -> bool {
     (a.mins.x <= b.maxs.x)
         & (b.mins.x <= a.maxs.x)
         & (a.mins.y <= b.maxs.y)
@@ -1237,7 +1386,7 @@ fn pack(c: [i32; 3]) -> u64 {
 
 /// Fibonacci hashing of a packed key into `2^bits` buckets.
 #[inline]
-fn hash_bucket(key: u64, bits: u32) -> usize {
+pub(super) fn hash_bucket(key: u64, bits: u32) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
 }
 
@@ -1279,7 +1428,11 @@ impl BroadPhase for Grid {
         if self.dirty || !crate::math::is_finite_point(p) {
             return self.store.scan_point(p, out);
         }
-        let c = [self.cell_of(p.x), self.cell_of(p.y), self.cell_of(p.z)];
+        let c = [
+            self.cell_of(p.x, 0),
+            self.cell_of(p.y, 1),
+            self.cell_of(p.z, 2),
+        ];
         let mut ks = Vec::new();
         self.visit_cells(&Range { lo: c, hi: c }, |item, _| {
             let k = item & SLOT_MASK;
@@ -1337,7 +1490,7 @@ impl BroadPhase for Grid {
                 let k = (item & SLOT_MASK) as usize;
                 if k >= n || self.codes[k] == CODE_OVER {
                     return Err(format!(
-                        "grid: bucket {b} holds a bad or oversized proxy {k}"
+                        "grid: bucket {b} holds a bad or non-base proxy {k}"
                     ));
                 }
                 cells[k].push(key);
@@ -1362,10 +1515,10 @@ impl BroadPhase for Grid {
         }
         for (k, cells) in cells.iter_mut().enumerate() {
             let r = self.range_of(&self.boxes[k]);
-            let big = r.cells() > MAX_CELLS_PER_PROXY;
-            if big != (self.codes[k] == CODE_OVER) || big != self.oversized.contains(&(k as u32)) {
+            let big = !self.levels.is_base(largest_side(&self.boxes[k]));
+            if big != (self.codes[k] == CODE_OVER) || big != self.others.contains(&(k as u32)) {
                 return Err(format!(
-                    "grid: slot {} oversized flag is wrong",
+                    "grid: slot {} base-level flag is wrong",
                     self.live[k]
                 ));
             }
@@ -1399,7 +1552,7 @@ impl BroadPhase for Grid {
                 ));
             }
         }
-        Ok(())
+        self.levels.validate(&self.others, &self.boxes)
     }
 }
 
@@ -1589,7 +1742,7 @@ mod tests {
         );
     }
 
-    /// Crowded dense cells (a pile: up to ~60 entries per cell, boxes spanning one to three
+    /// Crowded dense cells (a pile: dozens of entries per cell, boxes spanning one to three
     /// cells per axis, so every flag group occurs) report exactly the brute-force pairs.
     #[test]
     fn crowded_cells_equal_brute_force() {
@@ -1599,16 +1752,16 @@ mod tests {
         for cell in [1.0, 2.0, 4.0] {
             let mut grid = Grid::with_cell_size(cell).unwrap();
             let mut brute = BruteForce::new();
-            for k in 0..600u64 {
+            for k in 0..1500u64 {
                 let c = Point::new(
                     rng.gen_range(0.0..8.0),
                     rng.gen_range(0.0..8.0),
                     rng.gen_range(0.0..8.0),
                 );
                 let h = Vector::new(
-                    rng.gen_range(0.05..1.5),
-                    rng.gen_range(0.05..1.5),
-                    rng.gen_range(0.05..1.5),
+                    rng.gen_range(0.05..1.0),
+                    rng.gen_range(0.05..1.0),
+                    rng.gen_range(0.05..1.0),
                 );
                 let b = Aabb::new(c - h, c + h).unwrap();
                 assert_eq!(grid.insert(b, k).unwrap(), brute.insert(b, k).unwrap());

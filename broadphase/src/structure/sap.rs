@@ -1,34 +1,64 @@
-//! Sweep and prune (Baraff 1992, "Dynamic simulation of non-penetrating rigid bodies", §6;
-//! Terdiman 2007, "Sweep-and-prune"; Ericson RTCD §7.5.2).
+//! Sweep and prune as box pruning (Terdiman 2007, "Sweep-and-prune"; Baraff 1992, "Dynamic
+//! simulation of non-penetrating rigid bodies", §6; Ericson RTCD §7.5.2).
 //!
 //! The proxies are kept sorted by their lower bound along one axis, the axis of largest spread
 //! of the box centres (re-chosen every [`AXIS_PERIOD`] frames and when proxies come and go).
 //! A pair can overlap only if their intervals on that axis overlap, so a sweep over the sorted
-//! list compares each proxy only with the following ones whose lower bound is below its upper
-//! bound, and tests the two other axes for those.
+//! list meets each proxy while the earlier proxies whose interval still covers its lower bound
+//! are *active*.
 //!
-//! Between frames the list is re-sorted by **insertion sort**: bodies move little per step
-//! (temporal coherence), so the list is almost sorted and insertion sort runs in O(n + k) for
-//! k swaps, instead of O(n log n) (Baraff 1992; Terdiman 2007 calls it "sort with coherence").
-//! If more than [`SWAP_BUDGET_PER_PROXY`]·n swaps are needed (teleports, a fresh scene) it
-//! gives up and sorts from scratch, so the worst case stays O(n log n).
+//! **The sort is kept from frame to frame by insertion sort** (Terdiman's "sort with
+//! coherence"): bodies move little per step, so the list is almost sorted and insertion sort
+//! runs in O(n + k) for k swaps. Inserted proxies are sorted among themselves and merged into
+//! the list in one pass (O(n + m log m) for m of them); removed ones are dropped in the same
+//! pass. If more than [`SWAP_BUDGET_PER_PROXY`]·n swaps are needed (teleports, a fresh scene)
+//! the list is sorted from scratch, so the worst case stays O(n log n).
 //!
-//! Pairs are found by the sorted sweep every frame rather than maintained incrementally from
-//! the swaps: each swap of an incremental SAP costs an overlap test plus a hash-set insertion or
-//! removal, and [`SweepAndPrune::last_stats`] reports the swap count next to the sweep's
-//! candidate count so the two can be compared on any scene (figures in the bench notes).
-//! Large scenes sweep in parallel over chunks of the list; keys are sorted canonically.
-//! Batch insert/remove are cheap: removals mark entries dead and new proxies are appended;
-//! both are resolved in one pass (and one sort) at the next `find_pairs`.
+//! **The other axes are pruned in the sweep**: the active proxies are kept in columns over
+//! the two other axes (squares of about twice the median extent), and a proxy is compared only
+//! with the active proxies of the columns its box touches, not with every active proxy (a
+//! single-axis sweep compares each of 10⁵ uniform proxies with about 1 300 others, for under
+//! one pair each; Terdiman's box pruning tests the second axis first inside that loop, which
+//! makes each comparison cheaper but leaves their number). Columns come in levels of size
+//! classes [`BAND_RATIO`] apart, a proxy living in the level whose class fits its extent, in
+//! columns the size of that level's largest resident (at most 2×2 of them; the hierarchical
+//! spatial hash of Mirtich 1996, "Efficient algorithms for two-phase collision detection", in
+//! two dimensions), so a building among specks of debris neither spans thousands of columns
+//! nor crowds the specks' columns. A proxy is also entered, as a visitor, in the columns of
+//! every occupied level above its own that hold a resident; it finds its pairs at its own
+//! level (residents and visitors, i.e. proxies of its size or smaller) and at the levels above
+//! (residents only), and a pair is kept only in the column holding the larger of the two lower
+//! bounds on each axis, so it is reported exactly once. The sweep is serial.
+//!
+//! Pairs are found by the sweep every frame rather than maintained incrementally from the
+//! swaps: [`SweepAndPrune::last_stats`] reports the swap count next to the sweep's candidate
+//! count so the two can be compared on any scene. Keys are sorted canonically, so the output
+//! does not depend on the thread count.
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{concat, finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
+use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
+
+use super::levels::CellFilter;
 use rayon::prelude::*;
 
 /// The sweep axis is re-chosen this often (frames; a power of two).
 pub const AXIS_PERIOD: u32 = 64;
+/// Size-class ratio between consecutive levels of columns.
+pub const BAND_RATIO: Real = 16.0;
+/// Levels of columns; the base level's class (index [`BASE_LEVEL`]) is twice the median extent.
+const LEVELS: usize = 12;
+const BASE_LEVEL: usize = 6;
+/// Base column side over the median extent of the proxies on the two other axes.
+const BAND_BASE: f64 = 2.0;
+/// A proxy lives in the lowest level whose columns are at least its extent over this (so it
+/// touches at most `(BAND_SPAN + 1)²` columns there).
+const BAND_SPAN: f64 = 1.0;
+/// Column-entry flags: this column is the proxy's first at its level on the first other axis,
+/// on the second.
+const FIRST_U: u32 = 1;
+const FIRST_V: u32 = 2;
 /// Insertion sort gives up (and sorts from scratch) after this many swaps per proxy.
 pub const SWAP_BUDGET_PER_PROXY: usize = 32;
 const DEAD: u32 = u32::MAX;
@@ -56,11 +86,15 @@ impl Entry {
 
     #[inline]
     fn overlaps_rest(&self, o: &Entry) -> bool {
-        self.rest[0] <= o.rest[1]
-            && o.rest[0] <= self.rest[1]
-            && self.rest[2] <= o.rest[3]
-            && o.rest[2] <= self.rest[3]
+        overlaps_rest(&self.rest, &o.rest)
     }
+}
+
+/// Whether two boxes given on the two axes other than the sweep axis (`[min, max]` on the
+/// first, then on the second) overlap (closed).
+#[inline]
+fn overlaps_rest(a: &[Real; 4], b: &[Real; 4]) -> bool {
+    (a[0] <= b[1]) & (b[0] <= a[1]) & (a[2] <= b[3]) & (b[2] <= a[3])
 }
 
 /// Counters of the last `find_pairs`, for comparing sweep and incremental maintenance.
@@ -70,7 +104,7 @@ pub struct SapStats {
     pub swaps: usize,
     /// True when the insertion sort gave up and the list was sorted from scratch.
     pub full_sort: bool,
-    /// Pairs whose sweep-axis intervals overlapped (candidates the sweep tested).
+    /// Entries of the active columns the sweep compared (candidates tested).
     pub candidates: usize,
 }
 
@@ -85,6 +119,8 @@ pub struct SweepAndPrune {
     pos: Vec<u32>,
     /// Slots inserted since the last `find_pairs`.
     pending: Vec<u32>,
+    /// The sweep's active columns (kept between frames so a warm frame does not allocate).
+    bands: Bands,
     dirty: bool,
     membership_changed: bool,
     frames: u32,
@@ -135,13 +171,19 @@ impl SweepAndPrune {
         self.dirty = true;
     }
 
-    /// The axis with the largest variance of the box centres (Ericson RTCD §7.5.2).
-    fn choose_axis(&self) -> usize {
-        let n = self.list.len().max(1) as f64;
+    /// The axis with the largest variance of the box centres of the listed and `pending`
+    /// proxies (Ericson RTCD §7.5.2).
+    fn choose_axis(&self, pending: &[u32]) -> usize {
+        let n = (self.list.len() + pending.len()).max(1) as f64;
         let mut s = [0f64; 3];
         let mut s2 = [0f64; 3];
-        for e in &self.list {
-            let b = &self.store.aabbs[e.slot as usize];
+        for slot in self
+            .list
+            .iter()
+            .map(|e| e.slot)
+            .chain(pending.iter().copied())
+        {
+            let b = &self.store.aabbs[slot as usize];
             for d in 0..3 {
                 let c = 0.5 * (b.mins[d] as f64 + b.maxs[d] as f64);
                 s[d] += c;
@@ -152,23 +194,17 @@ impl SweepAndPrune {
         (0..3).fold(0, |best, d| if var(d) > var(best) { d } else { best })
     }
 
-    /// Brings the list up to date with the store and sorts it.
+    /// Brings the list up to date with the store and sorts it: removed proxies dropped, the
+    /// others' boxes refreshed and sorted by insertion sort, the inserted ones sorted apart and
+    /// merged in.
     fn refresh(&mut self) {
         let mut full_sort = false;
+        let pending = std::mem::take(&mut self.pending);
         if self.membership_changed {
             self.list.retain(|e| e.slot != DEAD);
-            let pending = std::mem::take(&mut self.pending);
-            let axis = self.axis;
-            self.list.extend(
-                pending
-                    .iter()
-                    .map(|&s| Entry::new(s, &self.store.aabbs[s as usize], axis)),
-            );
-            // Many new proxies: insertion would cost O(n·k); sort instead.
-            full_sort = pending.len() > 64;
         }
         if self.membership_changed || self.frames & (AXIS_PERIOD - 1) == 0 {
-            let axis = self.choose_axis();
+            let axis = self.choose_axis(&pending);
             full_sort |= axis != self.axis;
             self.axis = axis;
         }
@@ -189,9 +225,18 @@ impl SweepAndPrune {
                 None => full_sort = true,
             }
         }
+        let by_lo = |a: &Entry, b: &Entry| a.lo.total_cmp(&b.lo).then(a.slot.cmp(&b.slot));
         if full_sort {
-            self.list
-                .par_sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo).then(a.slot.cmp(&b.slot)));
+            self.list.par_sort_unstable_by(by_lo);
+        }
+        if !pending.is_empty() {
+            let mut new: Vec<Entry> = pending
+                .iter()
+                .map(|&s| Entry::new(s, &self.store.aabbs[s as usize], axis))
+                .collect();
+            new.par_sort_unstable_by(by_lo);
+            let old = std::mem::take(&mut self.list);
+            self.list = merge_sorted(old, new, |a, b| a.lo <= b.lo);
         }
         for (i, e) in self.list.iter().enumerate() {
             self.pos[e.slot as usize] = i as u32;
@@ -204,28 +249,252 @@ impl SweepAndPrune {
         self.dirty = false;
     }
 
-    /// Sweep over `list[i0..i1]` (each against every later proxy); returns the candidate count.
-    fn sweep(&self, i0: usize, i1: usize, out: &mut Vec<u64>) -> usize {
-        let list = &self.list;
-        let mut candidates = 0;
-        for i in i0..i1 {
-            let a = &list[i];
-            for b in &list[i + 1..] {
-                if b.lo > a.hi {
-                    break;
-                }
-                candidates += 1;
-                if a.overlaps_rest(b) {
-                    out.push(pair_key(a.slot, b.slot));
-                }
-            }
-        }
-        candidates
-    }
-
     /// Positions `0..end` hold every proxy whose lower bound on the axis is ≤ `max`.
     fn prefix_up_to(&self, max: Real) -> usize {
         self.list.partition_point(|e| e.lo <= max)
+    }
+}
+
+/// The least power of two at least `x` (`x` positive and finite).
+fn pow2_at_least(x: f64) -> f64 {
+    let p = 2f64.powi(x.log2().ceil() as i32);
+    if p < x {
+        2.0 * p
+    } else {
+        p
+    }
+}
+
+/// Merges two sorted vectors (`le(a, b)`: `a` may come first); on ties `a`'s elements first.
+fn merge_sorted<T: Copy>(a: Vec<T>, b: Vec<T>, le: impl Fn(&T, &T) -> bool) -> Vec<T> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if le(&a[i], &b[j]) {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// The active proxies of the sweep, by column of the two other axes (see the module docs).
+#[derive(Clone, Debug, Default)]
+struct Bands {
+    /// Column key (level, band on each other axis) → index into `lists`.
+    map: std::collections::HashMap<u64, u32, BuildKeyHasher>,
+    /// Active entries per column, residents then visitors, each a copy of its proxy's box and
+    /// slot (the sweep streams through them) with the [`FIRST_U`] and [`FIRST_V`] flags.
+    lists: Vec<[Vec<Active>; 2]>,
+    /// Per list index: level of the proxy.
+    level: Vec<u8>,
+    /// The columns holding residents (when there is more than one level).
+    filter: CellFilter,
+    /// Columns count from this point (the two other axes).
+    origin: Option<[f64; 2]>,
+}
+
+/// Tests `p` (flags `first` in this column) against the entries `active` of a column whose
+/// pairs with it are kept there, dropping the expired entries; returns how many were tested.
+#[inline]
+fn sweep_column(p: &Entry, first: u32, active: &mut Vec<Active>, keys: &mut Vec<u64>) -> usize {
+    let mut tested = 0;
+    let mut j = 0;
+    while j < active.len() {
+        let q = active[j];
+        if q.hi < p.lo {
+            active.swap_remove(j);
+            continue;
+        }
+        j += 1;
+        if (first | q.flags) != FIRST_U | FIRST_V {
+            continue;
+        }
+        tested += 1;
+        if overlaps_rest(&p.rest, &q.rest) {
+            keys.push(pair_key(p.slot, q.slot));
+        }
+    }
+    tested
+}
+
+/// An active proxy in a column: its upper bound on the sweep axis, its box on the two others,
+/// its slot and flags ([`FIRST_U`], [`FIRST_V`]).
+#[derive(Clone, Copy, Debug)]
+struct Active {
+    hi: Real,
+    rest: [Real; 4],
+    slot: u32,
+    flags: u32,
+}
+
+/// Fibonacci hashing of the column keys.
+#[derive(Clone, Copy, Debug, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
+
+impl SweepAndPrune {
+    /// The sweep with columns: the pair keys into `keys`; returns the candidate count.
+    fn sweep(&mut self) -> usize {
+        let list = &self.list;
+        let n = list.len();
+        let bands = &mut self.bands;
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        if n < 2 {
+            self.keys = keys;
+            return 0;
+        }
+        // Levels of column sides: the base one (the size classes of the levels) is twice the
+        // median extent on the two other axes (sampled).
+        let stride = n.div_ceil(1024);
+        let extent = |e: &Entry| (e.rest[1] - e.rest[0]).max(e.rest[3] - e.rest[2]);
+        let mut ext: Vec<Real> = list.iter().step_by(stride).map(extent).collect();
+        let mid = ext.len() / 2;
+        let median = *ext.select_nth_unstable_by(mid, |a, b| a.total_cmp(b)).1;
+        let (lo, hi) = list.iter().fold(
+            ([Real::INFINITY; 2], [Real::NEG_INFINITY; 2]),
+            |(l, h), e| {
+                (
+                    [l[0].min(e.rest[0]), l[1].min(e.rest[2])],
+                    [h[0].max(e.rest[1]), h[1].max(e.rest[3])],
+                )
+            },
+        );
+        let span = (0..2)
+            .map(|d| hi[d] as f64 - lo[d] as f64)
+            .fold(1e-30, f64::max);
+        // Column keys stay the same from frame to frame while the proxies stay put (so the
+        // column table is reused): the origin is kept while the occupied range stays within a
+        // span of it, and the column sides are powers of two.
+        let stale = |o: [f64; 2]| (0..2).any(|d| (lo[d] as f64 - o[d]).abs() > span);
+        let origin = match bands.origin {
+            Some(o) if !stale(o) => o,
+            _ => lo.map(|v| v as f64),
+        };
+        bands.origin = Some(origin);
+        let base = (BAND_BASE * median as f64).max(1e-30);
+        let width: [f64; LEVELS] =
+            std::array::from_fn(|l| base * (BAND_RATIO as f64).powi(l as i32 - BASE_LEVEL as i32));
+        bands.level.clear();
+        bands.level.extend(list.iter().map(|e| {
+            let x = extent(e) as f64;
+            (0..LEVELS - 1)
+                .find(|&l| x <= BAND_SPAN * width[l])
+                .unwrap_or(LEVELS - 1) as u8
+        }));
+        let occupied = bands.level.iter().fold(0u32, |m, &l| m | 1 << l);
+        // Each level's columns fit its largest resident (so a resident, and a visitor from
+        // below, being smaller, spans at most `BAND_SPAN + 1` of them per axis).
+        let mut largest = [0f64; LEVELS];
+        for (e, &l) in list.iter().zip(&bands.level) {
+            let m = &mut largest[l as usize];
+            *m = m.max(extent(e) as f64);
+        }
+        let floor = span / (1u64 << 20) as f64;
+        let inv = largest.map(|m| 1.0 / pow2_at_least((m / BAND_SPAN).max(floor).max(1e-30)));
+        // Band index of `y` on other axis `d` at level `l`: monotone in `y`, so overlapping
+        // intervals share a band.
+        let band = |y: Real, d: usize, l: usize| -> i64 {
+            let v = ((y as f64 - origin[d]) * inv[l]).floor();
+            v.clamp(-(1i64 << 28) as f64, ((1i64 << 28) - 1) as f64) as i64
+        };
+        let key = |l: usize, bu: i64, bv: i64| {
+            (l as u64) << 60 | ((bu + (1 << 28)) as u64) << 30 | (bv + (1 << 28)) as u64
+        };
+        for [r, v] in bands.lists.iter_mut() {
+            r.clear();
+            v.clear();
+        }
+        if bands.map.len() > 8 * n + 1024 {
+            bands.map.clear();
+            bands.lists.clear();
+        }
+        // The columns holding residents: a visit of a column of a level above a proxy's own is
+        // skipped (no table lookup) when it has none.
+        let mut n_res = 0;
+        let mut res_keys = Vec::new();
+        if occupied.count_ones() > 1 {
+            for (p, &l) in list.iter().zip(&bands.level) {
+                let l = l as usize;
+                let (u0, u1) = (band(p.rest[0], 0, l), band(p.rest[1], 0, l));
+                let (v0, v1) = (band(p.rest[2], 1, l), band(p.rest[3], 1, l));
+                n_res += ((u1 - u0 + 1) * (v1 - v0 + 1)) as usize;
+                for bu in u0..=u1 {
+                    for bv in v0..=v1 {
+                        res_keys.push(key(l, bu, bv));
+                    }
+                }
+            }
+        }
+        bands.filter.build(n_res, res_keys.into_iter());
+        let mut candidates = 0;
+        for (i, p) in list.iter().enumerate() {
+            let own = bands.level[i] as usize;
+            for l in own..LEVELS {
+                if occupied >> l & 1 == 0 {
+                    continue;
+                }
+                let visitor = (l > own) as u32;
+                let (u0, u1) = (band(p.rest[0], 0, l), band(p.rest[1], 0, l));
+                let (v0, v1) = (band(p.rest[2], 1, l), band(p.rest[3], 1, l));
+                for bu in u0..=u1 {
+                    for bv in v0..=v1 {
+                        if visitor != 0 && !bands.filter.may_hold(key(l, bu, bv)) {
+                            continue;
+                        }
+                        let next = bands.lists.len() as u32;
+                        let at = *bands.map.entry(key(l, bu, bv)).or_insert(next) as usize;
+                        if at == bands.lists.len() {
+                            bands.lists.push(Default::default());
+                        }
+                        let [residents, visitors] = &mut bands.lists[at];
+                        let first = ((bu == u0) as u32 * FIRST_U) | ((bv == v0) as u32 * FIRST_V);
+                        // `p` meets the column's residents, and at its own level the visitors
+                        // (the smaller proxies) too; the pair is kept in the column holding the
+                        // larger of the two lower bounds on each axis (`p`'s or the entry's
+                        // first column there).
+                        candidates += sweep_column(p, first, residents, &mut keys);
+                        if visitor == 0 {
+                            candidates += sweep_column(p, first, visitors, &mut keys);
+                        }
+                        let entry = Active {
+                            hi: p.hi,
+                            rest: p.rest,
+                            slot: p.slot,
+                            flags: first,
+                        };
+                        if visitor == 0 {
+                            residents.push(entry);
+                        } else {
+                            visitors.push(entry);
+                        }
+                    }
+                }
+            }
+        }
+        self.keys = keys;
+        candidates
     }
 }
 
@@ -255,23 +524,7 @@ impl BroadPhase for SweepAndPrune {
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         if self.dirty || self.frames == 0 {
             self.refresh();
-            let n = self.list.len();
-            const CHUNK: usize = 2048;
-            let parts: Vec<(Vec<u64>, usize)> = (0..n.div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|c| {
-                    let mut v = Vec::new();
-                    let k = self.sweep(c * CHUNK, ((c + 1) * CHUNK).min(n), &mut v);
-                    (v, k)
-                })
-                .collect();
-            self.stats.candidates = parts.iter().map(|p| p.1).sum();
-            let mut keys = std::mem::take(&mut self.keys);
-            concat(
-                &parts.into_iter().map(|p| p.0).collect::<Vec<_>>(),
-                &mut keys,
-            );
-            self.keys = keys;
+            self.stats.candidates = self.sweep();
         }
         finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
     }
