@@ -22,7 +22,8 @@ fn p64(p: &Point) -> V64 {
 const U: f64 = Real::EPSILON as f64 / 2.0;
 
 /// Smaller root in `[0, ∞)` of `|m + t d|² = r²` in `f64` (None when the line misses or the
-/// sphere is behind), with `s`, the half-chord in units of `t`, for the error bound.
+/// sphere is behind), with `a s = |p·d|` at the hit point `p` (`s` the half-chord in units of
+/// `t`, `a = |d|²`), for the error bound.
 fn sphere_ref(m: V64, d: V64, r: f64) -> Option<(f64, f64)> {
     let a = d.norm_squared();
     let b = m.dot(&d);
@@ -33,11 +34,12 @@ fn sphere_ref(m: V64, d: V64, r: f64) -> Option<(f64, f64)> {
     }
     let s = (disc / a).sqrt();
     let t = -b / a - s;
-    (t >= 0.0).then_some((t, s))
+    (t >= 0.0).then_some((t, a * s))
 }
 
 /// First entry `t ≥ 0` of the ray into the capsule of axis `p`–`q` and radius `r`, in `f64`,
-/// with the half-chord `s` of the piece hit (side or end sphere).
+/// with `|p·d|` of the piece hit (side or end sphere; for the side, `p` and `d` with their axial
+/// components projected out).
 fn capsule_ref(o: V64, d: V64, p: V64, q: V64, r: f64) -> Option<(f64, f64)> {
     let axis = q - p;
     let dd = axis.norm_squared();
@@ -63,10 +65,11 @@ fn capsule_ref(o: V64, d: V64, p: V64, q: V64, r: f64) -> Option<(f64, f64)> {
 
 /// The error bound of a backward-stable cast: the rounding of the answer itself plus `t`'s
 /// sensitivity to relative perturbations of size `k·u` of the offset `m` of the origin from the
-/// shape, of `d` and of `r`. At the hit point `p` (`|p| = r`), `p·(δm + t δd + δt d) = r δr`
-/// with `|p·d| = a s`, so `|δt| ≤ r (|δm| + t |δd| + |δr|) / (a s)`.
-fn bound(t: f64, s: f64, m: f64, d: f64, r: f64, k: f64) -> f64 {
-    k * U * (t + r * (m + t * d + r) / (d * d * s))
+/// shape, of `d` and of `r`. At the hit point `p` (`|p| = r`, relative to the centre or the
+/// axis), `p·(δm + t δd + δt d) = r δr`, so `|δt| ≤ r (|δm| + t |δd| + |δr|) / |p·d|`, where
+/// `|p·d| = a s` for the half-chord `s`: the bound grows as the ray grazes.
+fn bound(t: f64, pd: f64, m: f64, d: f64, r: f64, k: f64) -> f64 {
+    k * U * (t + r * (m + t * d + r) / pd)
 }
 
 /// The grazing ray of the issue report against the capsule at the origin, axis y.
@@ -83,7 +86,11 @@ fn grazing_ray_capsule_keeps_its_digits() {
     let hit = ray_capsule(&Ray::new(o, d).unwrap(), &a, &b, r, 100.0).expect("hits");
     let err = (hit.t as f64 - exact).abs();
     let tol = bound(exact, s, p64(&o).norm(), v64(&d).norm(), r as f64, 4.0);
-    assert!(err <= tol, "t {} exact {exact}: error {err:e} > {tol:e}", hit.t);
+    assert!(
+        err <= tol,
+        "t {} exact {exact}: error {err:e} > {tol:e}",
+        hit.t
+    );
 }
 
 /// The sweep of the issue report: a small ball grazing a small sphere.
@@ -102,7 +109,11 @@ fn grazing_sphere_sweep_keeps_its_digits() {
     let toi = sweep_sphere_sphere(&a0, &a1, ra, &c, &c, rb).expect("hits");
     let err = (toi.t as f64 - exact).abs();
     let tol = bound(exact, s, m.norm(), d.norm(), r, 4.0);
-    assert!(err <= tol, "t {} exact {exact}: error {err:e} > {tol:e}", toi.t);
+    assert!(
+        err <= tol,
+        "t {} exact {exact}: error {err:e} > {tol:e}",
+        toi.t
+    );
 }
 
 /// A ray that passes at distance `h = r (1 − g)` from `centre` for a tiny `g`, from a random
@@ -119,10 +130,7 @@ fn grazing(rng: &mut ChaCha8Rng, centre: V64, r: f64) -> (Point, Vector) {
             rng.gen_range(-1.0..1.0),
             rng.gen_range(-1.0..1.0),
         );
-        let (Some(u), Some(side)) = (
-            u.try_normalize(0.1),
-            v.cross(&u).try_normalize(0.1).map(|s| s),
-        ) else {
+        let (Some(u), Some(side)) = (u.try_normalize(0.1), v.cross(&u).try_normalize(0.1)) else {
             continue;
         };
         let g: f64 = 10f64.powf(rng.gen_range(-7.0..-1.0));
