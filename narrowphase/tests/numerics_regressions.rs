@@ -4,8 +4,10 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tumble_narrowphase::math::{Point, Real, Vector};
+use tumble_narrowphase::gjk::{self, GjkResult};
+use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Translation, Vector};
 use tumble_narrowphase::ray::{ray_capsule, ray_sphere, Ray};
+use tumble_narrowphase::shape::Triangle;
 use tumble_narrowphase::sweep::sweep_sphere_sphere;
 
 type V64 = nalgebra::Vector3<f64>;
@@ -193,4 +195,184 @@ fn grazing_rays_within_the_stable_bound() {
         checked += 1;
     }
     assert!(checked > 10_000, "only {checked} hits checked");
+}
+
+/// Closest point to `p` of the triangle `a b c` (Ericson RTCD §5.1.5), in `f64`.
+fn closest_on_triangle(p: V64, a: V64, b: V64, c: V64) -> V64 {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    a + ab * (vb * denom) + ac * (vc * denom)
+}
+
+/// Distance between the segments `p1 q1` and `p2 q2` (Ericson RTCD §5.1.9), in `f64`.
+fn segment_segment(p1: V64, q1: V64, p2: V64, q2: V64) -> f64 {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
+    let c = d1.dot(&r);
+    let b = d1.dot(&d2);
+    let denom = a * e - b * b;
+    let mut s = if denom > 0.0 {
+        ((b * f - c * e) / denom).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut t = (b * s + f) / e;
+    if t < 0.0 {
+        t = 0.0;
+        s = (-c / a).clamp(0.0, 1.0);
+    } else if t > 1.0 {
+        t = 1.0;
+        s = ((b - c) / a).clamp(0.0, 1.0);
+    }
+    ((p1 + d1 * s) - (p2 + d2 * t)).norm()
+}
+
+/// Distance between two disjoint triangles in `f64`: the least of the six corner–triangle and
+/// nine edge–edge distances (the closest pair of two disjoint triangles is one of these).
+fn triangle_distance(x: &[V64; 3], y: &[V64; 3]) -> f64 {
+    let mut best = f64::INFINITY;
+    for (p, t) in [(x, y), (y, x)] {
+        for q in p {
+            best = best.min((q - closest_on_triangle(*q, t[0], t[1], t[2])).norm());
+        }
+    }
+    for i in 0..3 {
+        for j in 0..3 {
+            best = best.min(segment_segment(x[i], x[(i + 1) % 3], y[j], y[(j + 1) % 3]));
+        }
+    }
+    best
+}
+
+/// A triangle's corners placed by `pose`, in `f64` from the `f32` pose.
+fn world64(t: &Triangle, pose: &Isometry) -> [V64; 3] {
+    let rot = pose.rotation.cast::<f64>();
+    let tr = pose.translation.vector.cast::<f64>();
+    t.corners().map(|c| rot * c.coords.cast::<f64>() + tr)
+}
+
+/// The GJK distance of both orders of a pair.
+fn gjk_both(ta: &Triangle, pa: &Isometry, tb: &Triangle, pb: &Isometry) -> [Real; 2] {
+    let d = |r| match r {
+        GjkResult::Separated { distance, .. } => distance,
+        GjkResult::Intersecting => 0.0,
+    };
+    [
+        d(gjk::distance(pa, ta, pb, tb)),
+        d(gjk::distance(pb, tb, pa, ta)),
+    ]
+}
+
+fn pose(t: [Real; 3], q: [Real; 4]) -> Isometry {
+    Isometry::from_parts(
+        Translation::new(t[0], t[1], t[2]),
+        Rotation::from_quaternion(nalgebra::Quaternion::new(q[3], q[0], q[1], q[2])),
+    )
+}
+
+/// GJK's error allowance for a pair of shapes of size `size` (largest |coordinate|): a few
+/// dozen roundings of the coordinates, whatever the distance.
+fn gjk_tol(size: f64) -> f64 {
+    32.0 * Real::EPSILON as f64 * size
+}
+
+/// The two slivers of the issue report: GJK must not stop while its duality gap is larger
+/// than the distance, in either order.
+#[test]
+fn gjk_sliver_distance_converges_both_ways() {
+    let ta = Triangle::new(
+        Point::new(-0.284453, 0.00022329598, 0.0),
+        Point::new(0.27205145, 0.00022329598, 0.0),
+        Point::new(0.012401541, -0.00044659196, 0.0),
+    )
+    .unwrap();
+    let pa = pose([0.0; 3], [-0.48272023, 0.69746524, -0.07106864, -0.5248549]);
+    let tb = Triangle::new(
+        Point::new(-0.4986537, -0.00066213193, 0.0),
+        Point::new(0.2584725, -0.00066213193, 0.0),
+        Point::new(0.24018124, 0.0013242639, 0.0),
+    )
+    .unwrap();
+    let pb = pose(
+        [0.0010624123, -0.0006822523, 0.0036158653],
+        [-0.6355311, 0.6772863, -0.17668769, -0.32582957],
+    );
+    let exact = triangle_distance(&world64(&ta, &pa), &world64(&tb, &pb));
+    assert!((exact - 2.0282e-5).abs() < 1e-9, "reference {exact}");
+    for got in gjk_both(&ta, &pa, &tb, &pb) {
+        let err = (got as f64 - exact).abs();
+        assert!(
+            err <= gjk_tol(0.5),
+            "gjk {got} exact {exact}: error {err:e}"
+        );
+    }
+}
+
+/// Random thin slivers near each other: GJK's distance in both orders against the `f64`
+/// brute force.
+#[test]
+fn gjk_slivers_match_brute_force_both_ways() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x511e);
+    let mut checked = 0;
+    for _ in 0..20_000 {
+        let mut tri = |rng: &mut ChaCha8Rng| {
+            let len: Real = rng.gen_range(0.2..1.0);
+            let thin: Real = len * 10f32.powf(rng.gen_range(-4.0..-1.0));
+            let x0 = rng.gen_range(-len..0.0);
+            let x1 = x0 + len;
+            Triangle::new(
+                Point::new(x0, thin * rng.gen_range(-1.0..1.0), 0.0),
+                Point::new(x1, thin * rng.gen_range(-1.0..1.0), 0.0),
+                Point::new(rng.gen_range(x0..x1), thin * rng.gen_range(-2.0..2.0), 0.0),
+            )
+            .ok()
+        };
+        let (Some(ta), Some(tb)) = (tri(&mut rng), tri(&mut rng)) else {
+            continue;
+        };
+        let rot = |rng: &mut ChaCha8Rng| -> [Real; 4] { [(); 4].map(|_| rng.gen_range(-1.0..1.0)) };
+        let gap: Real = 10f32.powf(rng.gen_range(-5.0..-2.0));
+        let off = [(); 3].map(|_| rng.gen_range(-gap..gap));
+        let pa = pose([0.0; 3], rot(&mut rng));
+        let pb = pose(off, rot(&mut rng));
+        let exact = triangle_distance(&world64(&ta, &pa), &world64(&tb, &pb));
+        if exact < 1e-6 {
+            continue; // touching or crossing: not a distance query
+        }
+        for got in gjk_both(&ta, &pa, &tb, &pb) {
+            let err = (got as f64 - exact).abs();
+            assert!(
+                err <= gjk_tol(1.0),
+                "gjk {got} exact {exact}: error {err:e}\n{ta:?} {pa:?}\n{tb:?} {pb:?}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 5_000, "only {checked} pairs checked");
 }
