@@ -253,9 +253,27 @@ fn segment_segment(p1: V64, q1: V64, p2: V64, q2: V64) -> f64 {
     ((p1 + d1 * s) - (p2 + d2 * t)).norm()
 }
 
-/// Distance between two disjoint triangles in `f64`: the least of the six corner–triangle and
-/// nine edge–edge distances (the closest pair of two disjoint triangles is one of these).
+/// True when the segment `p q` crosses the plane of triangle `t` at a point inside `t`.
+fn segment_crosses(p: V64, q: V64, t: &[V64; 3]) -> bool {
+    let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
+    let (sp, sq) = (n.dot(&(p - t[0])), n.dot(&(q - t[0])));
+    if sp * sq > 0.0 || sp == sq {
+        return false;
+    }
+    let x = p + (q - p) * (sp / (sp - sq));
+    // Nearly parallel planes make `x` uncertain by far more than f64's unit roundoff.
+    (x - closest_on_triangle(x, t[0], t[1], t[2])).norm() <= 1e-9
+}
+
+/// Distance between two triangles in `f64`: zero when an edge of one crosses the other, else
+/// the least of the six corner–triangle and nine edge–edge distances (the closest pair of two
+/// disjoint triangles is one of these).
 fn triangle_distance(x: &[V64; 3], y: &[V64; 3]) -> f64 {
+    for (p, t) in [(x, y), (y, x)] {
+        if (0..3).any(|i| segment_crosses(p[i], p[(i + 1) % 3], t)) {
+            return 0.0;
+        }
+    }
     let mut best = f64::INFINITY;
     for (p, t) in [(x, y), (y, x)] {
         for q in p {

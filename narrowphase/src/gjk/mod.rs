@@ -115,6 +115,11 @@ pub enum GjkResult {
     },
 }
 
+/// Distance, relative to the largest vertex of the simplex, under which [`distance`] calls
+/// the shapes touching: 16 roundings of a coordinate, the accuracy of the Minkowski
+/// difference's points themselves.
+const TOUCH: Real = 16.0 * Real::EPSILON;
+
 /// Most GJK iterations before giving up with the best answer so far.
 const MAX_ITERATIONS: usize = 64;
 
@@ -177,7 +182,7 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         let v = s.reduce_closest();
         let vv = v.norm_squared();
         let scale = s.max_norm_squared().max(Real::MIN_POSITIVE);
-        if s.is_full() || vv <= 1e-10 * scale {
+        if s.is_full() || vv <= TOUCH * TOUCH * scale {
             return GjkResult::Intersecting;
         }
         // Stop when the distance stops decreasing (rounding) or w gets no closer than v.
