@@ -359,7 +359,7 @@ fn gjk_slivers_match_brute_force_both_ways() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x511e);
     let mut checked = 0;
     for _ in 0..20_000 {
-        let mut tri = |rng: &mut ChaCha8Rng| {
+        let tri = |rng: &mut ChaCha8Rng| {
             let len: Real = rng.gen_range(0.2..1.0);
             let thin: Real = len * 10f32.powf(rng.gen_range(-4.0..-1.0));
             let x0 = rng.gen_range(-len..0.0);

@@ -123,7 +123,7 @@ impl Simplex {
         let (a, b, c) = (self.v[i].w, self.v[j].w, self.v[k].w);
         let n = (b - a).cross(&(c - a));
         let nn = n.norm_squared();
-        if !(nn > 0.0) || !nn.is_finite() {
+        if !(nn.is_finite() && nn > 0.0) {
             return self.best_edge(&[(i, j), (j, k), (k, i)]);
         }
         // Projection of the origin onto the plane, from the vertex nearest to it.
@@ -139,7 +139,7 @@ impl Simplex {
             |u: &Vector, v: &Vector| (u[x] - p[x]) * (v[y] - p[y]) - (u[y] - p[y]) * (v[x] - p[x]);
         let total = n[axis];
         let weights = [area(&b, &c), area(&c, &a), area(&a, &b)];
-        let outside = weights.map(|w| !(w * total > 0.0));
+        let outside = weights.map(|w| (w * total).is_nan() || w * total <= 0.0);
         if !outside.iter().any(|&o| o) {
             let sum = weights[0] + weights[1] + weights[2];
             let l = weights.map(|w| w / sum);

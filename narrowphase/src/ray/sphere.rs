@@ -23,7 +23,7 @@ pub(crate) fn first_root(
 ) -> Option<Real> {
     let h = (m - d * (b / a)).norm();
     let disc = a * ((radius - h) * (radius + h));
-    if !(disc >= 0.0) {
+    if disc.is_nan() || disc < 0.0 {
         return None;
     }
     Some(c / (-b + disc.sqrt()))
