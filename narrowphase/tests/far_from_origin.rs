@@ -3,6 +3,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::f32::consts::FRAC_1_SQRT_2;
 use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Translation, Vector};
 use tumble_narrowphase::query::{contact_any, intersects_any};
 use tumble_narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
@@ -28,7 +29,7 @@ fn far_triangle_box_depth_is_not_quantised() {
     );
     let rot = Rotation::from_quaternion(nalgebra::Quaternion::new(0.8253356, 0.0, 0.5646425, 0.0));
     let pa = Isometry::translation(100000.0, 0.0, 0.0);
-    let pb = Isometry::from_parts(Translation::new(100000.6171875, 0.0546875, 0.03125), rot);
+    let pb = Isometry::from_parts(Translation::new(1e5 + 0.6171875, 0.0546875, 0.03125), rot);
     let near = depth(
         &Isometry::identity(),
         &unit_box(),
@@ -45,9 +46,14 @@ fn far_triangle_box_depth_is_not_quantised() {
 #[test]
 fn far_capsule_box_depth_is_not_quantised() {
     let cap = Shape::from(Capsule::new(0.3, 0.1).unwrap());
-    let rot = Rotation::from_quaternion(nalgebra::Quaternion::new(0.7071068, 0.7071068, 0.0, 0.0));
+    let rot = Rotation::from_quaternion(nalgebra::Quaternion::new(
+        FRAC_1_SQRT_2,
+        FRAC_1_SQRT_2,
+        0.0,
+        0.0,
+    ));
     let pa = Isometry::translation(100000.0, 0.0, 0.0);
-    let pb = Isometry::from_parts(Translation::new(100000.5546875, 0.5546875, 0.0), rot);
+    let pb = Isometry::from_parts(Translation::new(1e5 + 0.5546875, 0.5546875, 0.0), rot);
     let near = depth(
         &Isometry::identity(),
         &unit_box(),

@@ -164,7 +164,11 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'s, A, B> {
 }
 
 /// Distance between convex `a` at `pose_a` and `b` at `pose_b`, with the closest points when
-/// they are apart. Converges to a relative tolerance of about 10⁻⁶ of the distance (f32).
+/// they are apart. Stops when the duality gap `|v|² − v·w` falls under 10⁻⁶ of `|v|²`, or when
+/// no support point improves on the simplex; the answer is then within a few roundings of the
+/// Minkowski difference's coordinates (`u` times the shapes' extent), slivers included, and
+/// the same in either order of the arguments. Distances under 16 such roundings of the
+/// simplex's largest vertex are reported as [`GjkResult::Intersecting`].
 pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_a: &Isometry,
     a: &A,
