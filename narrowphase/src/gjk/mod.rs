@@ -20,6 +20,9 @@ use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::{ConvexPolyhedron, Cuboid, Triangle};
 use simplex::Simplex;
 
+/// A point of the Minkowski difference, in the simplex's `f64`.
+type W = simplex::Vector;
+
 /// A convex set described by its support function, in its local frame.
 pub trait SupportMap {
     /// A point of the set farthest along `dir` (local frame; `dir` need not be unit).
@@ -153,13 +156,13 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'s, A, B> {
         Simplex::new(w, pa, pb)
     }
 
-    /// (w = pa − pb, pa, pb), all in A's frame.
+    /// (w = pa − pb, pa, pb), all in A's frame; `w` exact in `f64`.
     #[inline]
-    fn support(&self, d: &Vector) -> (Vector, Point, Point) {
+    fn support(&self, d: &Vector) -> (W, Point, Point) {
         let pa = self.a.local_support(d);
         let db = self.rel.rotation.inverse_transform_vector(&-d);
         let pb = self.rel * self.b.local_support(&db);
-        (pa - pb, pa, pb)
+        (pa.coords.cast::<f64>() - pb.coords.cast::<f64>(), pa, pb)
     }
 }
 
@@ -177,7 +180,8 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> GjkResult {
     let diff = Difference::new(pose_a, a, pose_b, b);
     let mut s = diff.first_simplex();
-    let mut best = Real::INFINITY;
+    let mut best = f64::INFINITY;
+    let touch = TOUCH as f64;
     // The reduced simplex of the closest point so far, which is the answer: when rounding
     // makes a step go back (a degenerate simplex, e.g. nearly collinear points), not the worse
     // simplex that step produced.
@@ -185,8 +189,8 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     for _ in 0..MAX_ITERATIONS {
         let v = s.reduce_closest();
         let vv = v.norm_squared();
-        let scale = s.max_norm_squared().max(Real::MIN_POSITIVE);
-        if s.is_full() || vv <= TOUCH * TOUCH * scale {
+        let scale = s.max_norm_squared().max(f64::MIN_POSITIVE);
+        if s.is_full() || vv <= touch * touch * scale {
             return GjkResult::Intersecting;
         }
         // Stop when the distance stops decreasing (rounding) or w gets no closer than v.
@@ -195,7 +199,7 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         best = vv;
         kept = s;
-        let (w, pa, pb) = diff.support(&-v);
+        let (w, pa, pb) = diff.support(&-v.cast::<Real>());
         if vv - v.dot(&w) <= 1e-6 * vv || s.contains(&w) {
             break;
         }
@@ -204,14 +208,14 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let v = kept.reduce_closest();
     let (pa, pb) = kept.witnesses();
     let d = v.norm();
-    if d.is_nan() || d <= 0.0 {
+    if d.is_nan() || (d as Real) <= 0.0 {
         return GjkResult::Intersecting;
     }
     GjkResult::Separated {
-        distance: d,
+        distance: d as Real,
         point_a: pose_a * pa,
         point_b: pose_a * pb,
-        normal: pose_a.rotation * (-v / d),
+        normal: pose_a.rotation * (-v / d).cast::<Real>(),
     }
 }
 
@@ -228,10 +232,10 @@ pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     for _ in 0..MAX_ITERATIONS {
         let v = s.reduce_closest();
         let vv = v.norm_squared();
-        if s.is_full() || vv <= 1e-10 * s.max_norm_squared().max(Real::MIN_POSITIVE) {
+        if s.is_full() || vv <= 1e-10 * s.max_norm_squared().max(f64::MIN_POSITIVE) {
             return true;
         }
-        let (w, pa, pb) = diff.support(&-v);
+        let (w, pa, pb) = diff.support(&-v.cast::<Real>());
         if v.dot(&w) > 0.0 {
             return false;
         }

@@ -3,7 +3,16 @@
 //! the origin: a segment by projection (Ericson, RTCD §5.1.2), a triangle by signed areas
 //! (Montanari et al. 2017), a tetrahedron by its faces (RTCD §5.1.6).
 
-use crate::math::{Point, Real, Vector};
+use crate::math::Point;
+
+/// The simplex's scalar: `f64`. Its vertices are differences of `f32` support points, exact
+/// in `f64`; solving in `f64` keeps the closest point's direction accurate when the distance
+/// is many orders of magnitude below the simplex's size (slivers, nearly touching shapes),
+/// where `f32` rounding of `u |w|` would turn the next search direction off the normal and
+/// stop the iteration early (the "degenerate simplex" failure of van den Bergen, ch. 4.3.5).
+pub(super) type Real = f64;
+/// A point of the Minkowski difference, in [`Real`].
+pub(super) type Vector = nalgebra::Vector3<Real>;
 
 #[derive(Clone, Copy)]
 struct Vertex {
@@ -45,9 +54,10 @@ impl Simplex {
 
     /// True when `w` is (nearly) one of the vertices already.
     pub(super) fn contains(&self, w: &Vector) -> bool {
+        let eps = f32::EPSILON as Real;
         self.v[..self.len]
             .iter()
-            .any(|x| (x.w - w).norm_squared() <= 1e-12 * (1.0 + w.norm_squared()))
+            .any(|x| (x.w - w).norm_squared() <= eps * eps * w.norm_squared())
     }
 
     /// Largest squared norm of a vertex (for relative tolerances).
@@ -63,10 +73,10 @@ impl Simplex {
         let mut a = Vector::zeros();
         let mut b = Vector::zeros();
         for k in 0..self.len {
-            a += self.v[k].a.coords * self.weights[k];
-            b += self.v[k].b.coords * self.weights[k];
+            a += self.v[k].a.coords.cast::<Real>() * self.weights[k];
+            b += self.v[k].b.coords.cast::<Real>() * self.weights[k];
         }
-        (a.into(), b.into())
+        (a.cast::<f32>().into(), b.cast::<f32>().into())
     }
 
     /// Keeps the vertices of the sub-simplex closest to the origin, sets the weights, and
