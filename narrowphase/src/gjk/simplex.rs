@@ -9,7 +9,7 @@ use crate::math::Point;
 /// in `f64`; solving in `f64` keeps the closest point's direction accurate when the distance
 /// is many orders of magnitude below the simplex's size (slivers, nearly touching shapes),
 /// where `f32` rounding of `u |w|` would turn the next search direction off the normal and
-/// stop the iteration early (the "degenerate simplex" failure of van den Bergen, ch. 4.3.5).
+/// stop the iteration early on a vertex already in the simplex.
 pub(super) type Real = f64;
 /// A point of the Minkowski difference, in [`Real`].
 pub(super) type Vector = nalgebra::Vector3<Real>;
