@@ -394,3 +394,44 @@ fn gjk_slivers_match_brute_force_both_ways() {
     }
     assert!(checked > 5_000, "only {checked} pairs checked");
 }
+
+/// Random grazing sphere sweeps (the two radii summing to the grazing radius, the obstacle
+/// still): within the same bound as the casts, the sum `ra + rb` and the offsets `a0 − b0`,
+/// `a1 − a0` rounded once each in `f32`.
+#[test]
+fn grazing_sphere_sweeps_within_the_stable_bound() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5ee9);
+    let mut checked = 0;
+    for _ in 0..20_000 {
+        let c = Point::new(
+            rng.gen_range(-5.0..5.0),
+            rng.gen_range(-5.0..5.0),
+            rng.gen_range(-5.0..5.0),
+        );
+        let r: Real = 10f32.powf(rng.gen_range(-2.0..1.0));
+        let split: Real = rng.gen_range(0.1..0.9);
+        let (ra, rb) = (r * split, r * (1.0 - split));
+        let (a0, d) = grazing(&mut rng, p64(&c), r as f64);
+        let a1 = a0 + d;
+        let m = p64(&a0) - p64(&c);
+        let dd = p64(&a1) - p64(&a0);
+        let (Some((t, pd)), Some(got)) = (
+            sphere_ref(m, dd, ra as f64 + rb as f64),
+            sweep_sphere_sphere(&a0, &a1, ra, &c, &c, rb),
+        ) else {
+            continue;
+        };
+        if t > 1.0 {
+            continue;
+        }
+        let tol = bound(t, pd, m.norm(), dd.norm(), r as f64, 8.0);
+        let err = (got.t as f64 - t).abs();
+        assert!(
+            err <= tol,
+            "sweep from {a0:?} to {a1:?}, radii {ra} {rb} at {c:?}: t {} exact {t}, error {err:e} > {tol:e}",
+            got.t
+        );
+        checked += 1;
+    }
+    assert!(checked > 1_000, "only {checked} sweeps checked");
+}
