@@ -20,6 +20,9 @@ use crate::math::{Isometry, Point, Real, Vector};
 use crate::shape::{ConvexPolyhedron, Cuboid, Triangle};
 use simplex::Simplex;
 
+/// A point of the Minkowski difference, in the simplex's `f64`.
+type W = simplex::Vector;
+
 /// A convex set described by its support function, in its local frame.
 pub trait SupportMap {
     /// A point of the set farthest along `dir` (local frame; `dir` need not be unit).
@@ -115,6 +118,11 @@ pub enum GjkResult {
     },
 }
 
+/// Distance, relative to the largest vertex of the simplex, under which [`distance`] calls
+/// the shapes touching: 16 roundings of a coordinate, the accuracy of the Minkowski
+/// difference's points themselves.
+const TOUCH: Real = 16.0 * Real::EPSILON;
+
 /// Most GJK iterations before giving up with the best answer so far.
 const MAX_ITERATIONS: usize = 64;
 
@@ -148,18 +156,22 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'s, A, B> {
         Simplex::new(w, pa, pb)
     }
 
-    /// (w = pa − pb, pa, pb), all in A's frame.
+    /// (w = pa − pb, pa, pb), all in A's frame; `w` exact in `f64`.
     #[inline]
-    fn support(&self, d: &Vector) -> (Vector, Point, Point) {
+    fn support(&self, d: &Vector) -> (W, Point, Point) {
         let pa = self.a.local_support(d);
         let db = self.rel.rotation.inverse_transform_vector(&-d);
         let pb = self.rel * self.b.local_support(&db);
-        (pa - pb, pa, pb)
+        (pa.coords.cast::<f64>() - pb.coords.cast::<f64>(), pa, pb)
     }
 }
 
 /// Distance between convex `a` at `pose_a` and `b` at `pose_b`, with the closest points when
-/// they are apart. Converges to a relative tolerance of about 10⁻⁶ of the distance (f32).
+/// they are apart. Stops when the duality gap `|v|² − v·w` falls under 10⁻⁶ of `|v|²`, or when
+/// no support point improves on the simplex; the answer is then within a few roundings of the
+/// Minkowski difference's coordinates (`u` times the shapes' extent), slivers included, and
+/// the same in either order of the arguments. Distances under 16 such roundings of the
+/// simplex's largest vertex are reported as [`GjkResult::Intersecting`].
 pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_a: &Isometry,
     a: &A,
@@ -168,7 +180,8 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> GjkResult {
     let diff = Difference::new(pose_a, a, pose_b, b);
     let mut s = diff.first_simplex();
-    let mut best = Real::INFINITY;
+    let mut best = f64::INFINITY;
+    let touch = TOUCH as f64;
     // The reduced simplex of the closest point so far, which is the answer: when rounding
     // makes a step go back (a degenerate simplex, e.g. nearly collinear points), not the worse
     // simplex that step produced.
@@ -176,8 +189,8 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     for _ in 0..MAX_ITERATIONS {
         let v = s.reduce_closest();
         let vv = v.norm_squared();
-        let scale = s.max_norm_squared().max(Real::MIN_POSITIVE);
-        if s.is_full() || vv <= 1e-10 * scale {
+        let scale = s.max_norm_squared().max(f64::MIN_POSITIVE);
+        if s.is_full() || vv <= touch * touch * scale {
             return GjkResult::Intersecting;
         }
         // Stop when the distance stops decreasing (rounding) or w gets no closer than v.
@@ -186,7 +199,7 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         best = vv;
         kept = s;
-        let (w, pa, pb) = diff.support(&-v);
+        let (w, pa, pb) = diff.support(&-v.cast::<Real>());
         if vv - v.dot(&w) <= 1e-6 * vv || s.contains(&w) {
             break;
         }
@@ -195,14 +208,14 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let v = kept.reduce_closest();
     let (pa, pb) = kept.witnesses();
     let d = v.norm();
-    if d.is_nan() || d <= 0.0 {
+    if d.is_nan() || (d as Real) <= 0.0 {
         return GjkResult::Intersecting;
     }
     GjkResult::Separated {
-        distance: d,
+        distance: d as Real,
         point_a: pose_a * pa,
         point_b: pose_a * pb,
-        normal: pose_a.rotation * (-v / d),
+        normal: pose_a.rotation * (-v / d).cast::<Real>(),
     }
 }
 
@@ -219,10 +232,10 @@ pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     for _ in 0..MAX_ITERATIONS {
         let v = s.reduce_closest();
         let vv = v.norm_squared();
-        if s.is_full() || vv <= 1e-10 * s.max_norm_squared().max(Real::MIN_POSITIVE) {
+        if s.is_full() || vv <= 1e-10 * s.max_norm_squared().max(f64::MIN_POSITIVE) {
             return true;
         }
-        let (w, pa, pb) = diff.support(&-v);
+        let (w, pa, pb) = diff.support(&-v.cast::<Real>());
         if v.dot(&w) > 0.0 {
             return false;
         }

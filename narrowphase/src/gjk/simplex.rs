@@ -1,8 +1,18 @@
 //! The GJK simplex: up to four points of the Minkowski difference with the support points of
 //! A and B that made them, reduced to the smallest sub-simplex holding the point closest to
-//! the origin (Voronoi-region tests of Ericson, RTCD §5.1.2, §5.1.5 and §5.1.6).
+//! the origin: a segment by projection (Ericson, RTCD §5.1.2), a triangle by signed areas
+//! (Montanari et al. 2017), a tetrahedron by its faces (RTCD §5.1.6).
 
-use crate::math::{Point, Real, Vector};
+use crate::math::Point;
+
+/// The simplex's scalar: `f64`. Its vertices are differences of `f32` support points, exact
+/// in `f64`; solving in `f64` keeps the closest point's direction accurate when the distance
+/// is many orders of magnitude below the simplex's size (slivers, nearly touching shapes),
+/// where `f32` rounding of `u |w|` would turn the next search direction off the normal and
+/// stop the iteration early on a vertex already in the simplex.
+pub(super) type Real = f64;
+/// A point of the Minkowski difference, in [`Real`].
+pub(super) type Vector = nalgebra::Vector3<Real>;
 
 #[derive(Clone, Copy)]
 struct Vertex {
@@ -44,9 +54,10 @@ impl Simplex {
 
     /// True when `w` is (nearly) one of the vertices already.
     pub(super) fn contains(&self, w: &Vector) -> bool {
+        let eps = f32::EPSILON as Real;
         self.v[..self.len]
             .iter()
-            .any(|x| (x.w - w).norm_squared() <= 1e-12 * (1.0 + w.norm_squared()))
+            .any(|x| (x.w - w).norm_squared() <= eps * eps * w.norm_squared())
     }
 
     /// Largest squared norm of a vertex (for relative tolerances).
@@ -62,10 +73,10 @@ impl Simplex {
         let mut a = Vector::zeros();
         let mut b = Vector::zeros();
         for k in 0..self.len {
-            a += self.v[k].a.coords * self.weights[k];
-            b += self.v[k].b.coords * self.weights[k];
+            a += self.v[k].a.coords.cast::<Real>() * self.weights[k];
+            b += self.v[k].b.coords.cast::<Real>() * self.weights[k];
         }
-        (a.into(), b.into())
+        (a.cast::<f32>().into(), b.cast::<f32>().into())
     }
 
     /// Keeps the vertices of the sub-simplex closest to the origin, sets the weights, and
@@ -109,52 +120,80 @@ impl Simplex {
         self.keep(&[i, j], &[1.0 - t, t])
     }
 
-    /// Ericson's ClosestPtPointTriangle (§5.1.5) with the origin as the query point.
+    /// The closest point of triangle `i j k` to the origin by signed areas (the S2D step of
+    /// the signed-volumes subalgorithm, Montanari, Petrinic and Barbieri, "Improving the GJK
+    /// algorithm for faster and more reliable distance queries between convex objects", ACM
+    /// TOG 36(3), 2017, §3.2): the origin is projected onto the triangle's plane, and its
+    /// barycentric coordinates are ratios of 2D areas in the coordinate plane where the
+    /// triangle's projection is largest. Those areas are differences of products of
+    /// coordinates, accurate to about `u |e|²` for edges `e`, where the Voronoi-region dot
+    /// products of RTCD §5.1.5 cancel to `u |e|⁴ / area` on slivers. When the projection falls
+    /// outside, the nearest of the edges it is outside of holds the answer.
     fn triangle(&mut self, i: usize, j: usize, k: usize) -> Vector {
         let (a, b, c) = (self.v[i].w, self.v[j].w, self.v[k].w);
-        let ab = b - a;
-        let ac = c - a;
-        let ap = -a;
-        let d1 = ab.dot(&ap);
-        let d2 = ac.dot(&ap);
-        if d1 <= 0.0 && d2 <= 0.0 {
-            return self.keep(&[i], &[1.0]);
+        let n = (b - a).cross(&(c - a));
+        let nn = n.norm_squared();
+        if !(nn.is_finite() && nn > 0.0) {
+            return self.best_edge(&[(i, j), (j, k), (k, i)]);
         }
-        let bp = -b;
-        let d3 = ab.dot(&bp);
-        let d4 = ac.dot(&bp);
-        if d3 >= 0.0 && d4 <= d3 {
-            return self.keep(&[j], &[1.0]);
+        // Projection of the origin onto the plane, from the vertex nearest to it.
+        let base = [a, b, c]
+            .into_iter()
+            .min_by(|x, y| x.norm_squared().total_cmp(&y.norm_squared()))
+            .unwrap_or(a);
+        let p = n * (base.dot(&n) / nn);
+        // The coordinate plane of the largest projection.
+        let axis = n.iamax();
+        let (x, y) = ((axis + 1) % 3, (axis + 2) % 3);
+        let area =
+            |u: &Vector, v: &Vector| (u[x] - p[x]) * (v[y] - p[y]) - (u[y] - p[y]) * (v[x] - p[x]);
+        let total = n[axis];
+        let weights = [area(&b, &c), area(&c, &a), area(&a, &b)];
+        let outside = weights.map(|w| (w * total).is_nan() || w * total <= 0.0);
+        if !outside.iter().any(|&o| o) {
+            let sum = weights[0] + weights[1] + weights[2];
+            let l = weights.map(|w| w / sum);
+            // The projection itself, not `Σ λ w`: its direction is the plane's normal to the
+            // accuracy of the cross product, while the weighted sum carries an error of
+            // `u |w|` that, next to a distance much smaller than the simplex, turns the next
+            // search direction away from the normal and stalls the iteration.
+            self.keep(&[i, j, k], &l);
+            return p;
         }
-        let vc = d1 * d4 - d3 * d2;
-        if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-            let t = d1 / (d1 - d3);
-            return self.keep(&[i, j], &[1.0 - t, t]);
+        // Edges opposite the vertices whose area has the wrong sign.
+        let edges = [(j, k), (k, i), (i, j)];
+        let candidates: Vec<(usize, usize)> =
+            (0..3).filter(|&e| outside[e]).map(|e| edges[e]).collect();
+        self.best_edge(&candidates)
+    }
+
+    /// The nearest to the origin of the given edges' closest points (ties to the first).
+    fn best_edge(&mut self, edges: &[(usize, usize)]) -> Vector {
+        let mut best: Option<(Real, Simplex)> = None;
+        for &(i, j) in edges {
+            let mut tmp = *self;
+            let p = tmp.segment(i, j);
+            let d = p.norm_squared();
+            if !matches!(best, Some((bd, _)) if d >= bd) {
+                best = Some((d, tmp));
+            }
         }
-        let cp = -c;
-        let d5 = ab.dot(&cp);
-        let d6 = ac.dot(&cp);
-        if d6 >= 0.0 && d5 <= d6 {
-            return self.keep(&[k], &[1.0]);
+        match best {
+            Some((_, s)) => {
+                *self = s;
+                self.closest()
+            }
+            None => self.segment(0, 1),
         }
-        let vb = d5 * d2 - d1 * d6;
-        if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-            let t = d2 / (d2 - d6);
-            return self.keep(&[i, k], &[1.0 - t, t]);
+    }
+
+    /// The point of the kept sub-simplex given by its weights.
+    fn closest(&self) -> Vector {
+        let mut p = Vector::zeros();
+        for k in 0..self.len {
+            p += self.v[k].w * self.weights[k];
         }
-        let va = d3 * d6 - d5 * d4;
-        if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-            let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-            return self.keep(&[j, k], &[1.0 - t, t]);
-        }
-        let denom = va + vb + vc;
-        if denom.is_nan() || denom == 0.0 {
-            // Degenerate triangle: fall back to its best edge.
-            return self.segment(i, j);
-        }
-        let v = vb / denom;
-        let w = vc / denom;
-        self.keep(&[i, j, k], &[1.0 - v - w, v, w])
+        p
     }
 
     /// Ericson's ClosestPtPointTetrahedron (§5.1.6): the origin inside keeps all four.

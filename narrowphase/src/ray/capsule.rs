@@ -1,6 +1,7 @@
-//! Ray against a capsule (a segment swept by a sphere), after Ericson RTCD §5.3.7.
+//! Ray against a capsule (a segment swept by a sphere), after Ericson RTCD §5.3.7, with the
+//! quadratics solved in the stable form of Haines et al. (Ray Tracing Gems ch. 7).
 
-use super::sphere::ray_sphere;
+use super::sphere::{first_root, ray_sphere};
 use super::types::{earlier, valid_max_t, Ray, RayHit};
 use crate::math::{finite_only, Point, Real};
 
@@ -28,17 +29,20 @@ pub fn ray_capsule(ray: &Ray, a: &Point, b: &Point, radius: Real, max_t: Real) -
         if (m - axis * s).norm_squared() <= radius * radius {
             return Some(RayHit::inside(ray));
         }
-        // Side of the infinite cylinder: |(m + t d) − ((m + t d)·axis / dd) axis|² = r², i.e.
-        // qa t² + 2 qb t + qc = 0 after multiplying through by dd.
+        // Side of the infinite cylinder: with the axis components projected out of the
+        // origin's offset and of the direction, |m⊥ + t d⊥|² = r² is a ray against a circle,
+        // solved in the stable form of the sphere cast (Ray Tracing Gems ch. 7): projecting
+        // the vectors first keeps the discriminant free of the `|m|²`-sized cancellation of
+        // the expanded quadratic of RTCD §5.3.7.
         let nd = d.dot(&axis);
-        let qa = dd * d.norm_squared() - nd * nd;
-        let qb = dd * m.dot(&d) - nd * md;
-        let qc = dd * (m.norm_squared() - radius * radius) - md * md;
+        let m_perp = m - axis * (md / dd);
+        let d_perp = d - axis * (nd / dd);
+        let qa = d_perp.norm_squared();
+        let qb = m_perp.dot(&d_perp);
+        let qc = m_perp.norm_squared() - radius * radius;
         let mut best: Option<RayHit> = None;
-        if qa > Real::EPSILON * dd * d.norm_squared() && qb < 0.0 {
-            let disc = qb * qb - qa * qc;
-            if disc >= 0.0 {
-                let t = qc / (-qb + disc.sqrt());
+        if qa > Real::EPSILON * d.norm_squared() && qb < 0.0 && qc > 0.0 {
+            if let Some(t) = first_root(&m_perp, &d_perp, qa, qb, qc, radius) {
                 let along = md + t * nd;
                 if t >= 0.0 && t <= max_t && (0.0..=dd).contains(&along) {
                     let p = ray.point_at(t);

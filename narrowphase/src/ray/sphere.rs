@@ -1,7 +1,33 @@
-//! Ray against a solid sphere (Ericson RTCD §5.3.2).
+//! Ray against a solid sphere (Ericson RTCD §5.3.2), in the numerically stable form of Haines
+//! et al., "Precision improvements for ray/sphere intersection", Ray Tracing Gems ch. 7.
 
 use super::types::{valid_max_t, Ray, RayHit};
-use crate::math::{finite_only, Point, Real};
+use crate::math::{finite_only, Point, Real, Vector};
+
+/// The smaller root of `|m + t d|² = r²` given `a = |d|²`, `b = m·d < 0` and
+/// `c = |m|² − r² > 0`, or `None` when the line misses.
+///
+/// Ray Tracing Gems ch. 7 (Haines et al.): the discriminant `b² − a c` cancels catastrophically
+/// for a grazing line far from the sphere (`b²` and `a c` are both about `a |m|²`). It equals
+/// `a (r² − |m⊥|²)`, where `m⊥ = m − (b / a) d` is the offset from the centre of the line's
+/// closest point to it (the origin moved next to the sphere), computed as a vector: its
+/// error is then about `u |m| |m⊥|` instead of `u |m|²`. The root is taken as `c / q` with
+/// `q = −b + √disc`, which adds two positive terms (RTCD §5.3.2; Numerical Recipes §5.6).
+pub(crate) fn first_root(
+    m: &Vector,
+    d: &Vector,
+    a: Real,
+    b: Real,
+    c: Real,
+    radius: Real,
+) -> Option<Real> {
+    let h = (m - d * (b / a)).norm();
+    let disc = a * ((radius - h) * (radius + h));
+    if disc.is_nan() || disc < 0.0 {
+        return None;
+    }
+    Some(c / (-b + disc.sqrt()))
+}
 
 /// Ray against the solid sphere of centre `center` and radius `radius ≥ 0` (world space,
 /// metres). Solves `|m + t d|² = r²` with `m = origin − center`, taking the smaller root.
@@ -23,14 +49,7 @@ pub fn ray_sphere(ray: &Ray, center: &Point, radius: Real, max_t: Real) -> Optio
             return None;
         }
         let a = d.norm_squared();
-        let disc = b * b - a * c;
-        if disc < 0.0 {
-            return None;
-        }
-        // Smaller root, written as c / q to avoid cancellation when the sphere is far away
-        // (q = −b + √disc > 0 since b < 0).
-        let q = -b + disc.sqrt();
-        let t = c / q;
+        let t = first_root(&m, &d, a, b, c, radius)?;
         if t.is_nan() || t > max_t {
             return None;
         }
