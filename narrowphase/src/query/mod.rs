@@ -29,12 +29,6 @@
 //! | capsule–polyhedron (box, triangle, hull) | GJK distance of the core | GJK while apart, segment SAT once the core penetrates; two points on a face |
 //! | ball–polyhedron (triangle, hull) | GJK distance of the centre | one point |
 //! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | generic SAT for the axis up to `SAT_MAX_FACES` faces; beyond, Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
-//!
-//! Every pair other than ball–ball, box–box and box–ball (which work on relative poses
-//! themselves) runs on the two poses moved so that A's position is the origin, with the
-//! contact points moved back: answers are as accurate at 10⁵ m from the origin as next to it.
-//! The per-pair functions below take world-space poses and points as they are; called
-//! directly far from the origin, they round at the scale of the coordinates.
 
 mod ball_ball;
 mod ball_cuboid;
@@ -65,8 +59,8 @@ pub use either_order::{contact_any, intersects_any};
 pub use triangle_cuboid::intersection_triangle_cuboid;
 pub use triangle_triangle::intersection_triangle_triangle;
 
-use crate::contact::{ContactPoint, Manifold};
-use crate::math::{Isometry, Point, Real, Translation, Vector};
+use crate::contact::Manifold;
+use crate::math::{Isometry, Point, Real};
 use crate::shape::{Ball, ConvexPolyhedron, Cuboid, ShapeRef};
 use std::borrow::Cow;
 use std::fmt;
@@ -163,21 +157,15 @@ fn intersection_test_views(
         (ShapeRef::Cuboid(c), ShapeRef::Ball(b)) => cuboid_ball_test(pose_a, c, pose_b, b),
         (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => cuboid_ball_test(pose_b, c, pose_a, b),
         (ShapeRef::Triangle(t), ShapeRef::Cuboid(c)) => {
-            let (pa, pb, _) = relative(pose_a, pose_b);
-            intersection_triangle_cuboid(&pa, t, &pb, &c.half_extents())
+            intersection_triangle_cuboid(pose_a, t, pose_b, &c.half_extents())
         }
         (ShapeRef::Cuboid(c), ShapeRef::Triangle(t)) => {
-            let (pc, pt, _) = relative(pose_a, pose_b);
-            intersection_triangle_cuboid(&pt, t, &pc, &c.half_extents())
+            intersection_triangle_cuboid(pose_b, t, pose_a, &c.half_extents())
         }
         (ShapeRef::Triangle(ta), ShapeRef::Triangle(tb)) => {
-            let (pa, pb, _) = relative(pose_a, pose_b);
-            intersection_triangle_triangle(&pa, ta, &pb, tb)
+            intersection_triangle_triangle(pose_a, ta, pose_b, tb)
         }
-        _ => {
-            let (pa, pb, _) = relative(pose_a, pose_b);
-            return generic_intersection(&pa, a, &pb, b);
-        }
+        _ => return generic_intersection(pose_a, a, pose_b, b),
     })
 }
 
@@ -277,48 +265,8 @@ fn contact_views(
         (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => {
             cuboid_ball_contact(pose_b, c, pose_a, b, prediction).map(|m| m.flipped())
         }
-        _ => {
-            let (pa, pb, origin) = relative(pose_a, pose_b);
-            let m = generic_contact(&pa, a, &pb, b, prediction)?;
-            return Ok(m.map(|m| translated(&m, &origin)));
-        }
+        _ => return generic_contact(pose_a, a, pose_b, b, prediction),
     })
-}
-
-/// The two poses moved together so that A's origin is at the world origin, and the
-/// translation removed. The queries behind the generic dispatch work on world-space `f32`
-/// coordinates (posed corners, capsule segments, support points), whose rounding at a
-/// distance `X` from the origin is `X · 2⁻²⁴` (1/128 m at 10⁵ m); relative to A their
-/// rounding is that of the shapes' own size, as for box–box, ball–box and ball–ball
-/// (the same frame change as Bullet's `btGjkPairDetector`, which shifts both shapes by the
-/// mean of their positions, and Jolt's narrow phase, whose contacts are computed relative to
-/// a base offset, `inBaseOffset`, at the first body). The difference of the two translations is exact in `f32`
-/// when they are within a factor 2 of each other (Sterbenz's lemma), so nearby pairs far
-/// from the origin keep every bit of their relative position.
-#[inline]
-fn relative(pose_a: &Isometry, pose_b: &Isometry) -> (Isometry, Isometry, Vector) {
-    let origin = pose_a.translation.vector;
-    (
-        Isometry::from_parts(Translation::identity(), pose_a.rotation),
-        Isometry::from_parts(
-            Translation::from(pose_b.translation.vector - origin),
-            pose_b.rotation,
-        ),
-        origin,
-    )
-}
-
-/// `m` with its points moved by `offset` (depths and normal unchanged).
-fn translated(m: &Manifold, offset: &Vector) -> Manifold {
-    let mut out = Manifold::new(m.normal);
-    for p in m.points() {
-        out.push(ContactPoint {
-            point: p.point + offset,
-            ..*p
-        });
-    }
-    out.set_depth(m.depth());
-    out
 }
 
 /// [`contact_cuboid_ball`] on the views: box `c` at `pose_c` (A), ball `b` at `pose_b` (B)
