@@ -493,6 +493,19 @@ impl<'a> BodyView<'a> {
     pub fn force(&self) -> Vector {
         self.body.force
     }
+    /// Inertia tensor about the centre of mass, world frame, kg·m² (zero unless dynamic, or
+    /// when the inverse inertia cannot be inverted).
+    pub fn inertia_world(&self) -> Matrix {
+        self.body
+            .inv_inertia_world()
+            .try_inverse()
+            .unwrap_or_else(Matrix::zeros)
+    }
+    /// Angular momentum about the centre of mass, world frame, kg·m²/s (`I_world·ω`; zero unless
+    /// dynamic).
+    pub fn angular_momentum(&self) -> Vector {
+        self.inertia_world() * self.body.angvel
+    }
     /// Kinetic energy, J (translational + rotational; 0 unless dynamic).
     pub fn kinetic_energy(&self) -> Real {
         if self.body.kind != BodyKind::Dynamic {

@@ -44,7 +44,7 @@ pub use tumble_narrowphase as narrowphase;
 pub use tumble_narrowphase::math;
 
 pub use broadphase::BroadPhaseKind;
-pub use narrowphase::shape::{Ball, Cuboid, Shape};
+pub use narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
 
 mod body;
 mod collision_world;

@@ -327,6 +327,34 @@ impl World {
         self.refresh_proxy(h)
     }
 
+    /// Sets a body's collision groups from the next step on: two bodies interact when
+    /// `a.memberships & b.filter != 0` and `b.memberships & a.filter != 0`. Contacts with bodies
+    /// it no longer interacts with end (with [`Event::ContactStopped`]) at the next step.
+    pub fn set_collision_groups(
+        &mut self,
+        h: BodyHandle,
+        memberships: u32,
+        filter: u32,
+    ) -> Result<(), WorldError> {
+        let b = self.get_mut(h)?;
+        b.memberships = memberships;
+        b.filter = filter;
+        Ok(())
+    }
+
+    /// Makes a body a sensor (it reports overlaps and takes no contact response) or a solid
+    /// body, from the next step on.
+    pub fn set_sensor(&mut self, h: BodyHandle, sensor: bool) -> Result<(), WorldError> {
+        self.get_mut(h)?.sensor = sensor;
+        Ok(())
+    }
+
+    /// Sets the user data a body carries (any `u64`: an entity id, an index).
+    pub fn set_user_data(&mut self, h: BodyHandle, data: u64) -> Result<(), WorldError> {
+        self.get_mut(h)?.user_data = data;
+        Ok(())
+    }
+
     /// Sets a body's friction coefficient (dimensionless, ≥ 0) from the next step on. Errors on
     /// a negative or non-finite value or a stale handle, changing nothing.
     pub fn set_friction(&mut self, h: BodyHandle, friction: Real) -> Result<(), WorldError> {

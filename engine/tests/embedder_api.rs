@@ -1,0 +1,106 @@
+//! What an embedder changes after insert and reads back: collision groups, the sensor flag,
+//! user data, every shape type at the crate root, and a body's inertia and angular momentum.
+
+mod common;
+use common::*;
+use tumble::math::{Matrix, Vector};
+use tumble::{Ball, Capsule, ConvexPolyhedron, Cuboid, Event, Shape, Triangle, World, WorldConfig};
+
+/// A ball resting on the floor after 1 s, then `change` applied, then 1 s more: the ball's
+/// height at the end.
+fn ball_height_after(change: impl FnOnce(&mut World, tumble::BodyHandle)) -> f32 {
+    let mut w = World::new(WorldConfig::default()).unwrap();
+    add_floor(&mut w, 0.5, 0.0);
+    let b = w.insert(ball(0.5, Vector::new(0.0, 0.6, 0.0))).unwrap();
+    for _ in 0..60 {
+        w.step();
+    }
+    change(&mut w, b);
+    for _ in 0..60 {
+        w.step();
+    }
+    w.body(b).unwrap().translation().y
+}
+
+/// A ball whose collision groups stop matching the floor's falls through it; one that becomes a
+/// sensor does too; unchanged it rests at y = 0.5.
+#[test]
+fn groups_and_sensor_flag_set_after_insert_take_effect() {
+    let resting = ball_height_after(|_, _| {});
+    assert!((resting - 0.5).abs() < 0.01, "resting at {resting}");
+    let fell = ball_height_after(|w, b| w.set_collision_groups(b, 0, u32::MAX).unwrap());
+    assert!(fell < -1.0, "with other groups the ball fell to {fell}");
+    let sensor = ball_height_after(|w, b| w.set_sensor(b, true).unwrap());
+    assert!(sensor < -1.0, "as a sensor the ball fell to {sensor}");
+}
+
+/// The contact with the floor ends with `ContactStopped` in the step after the groups change.
+#[test]
+fn changing_groups_ends_the_contact_with_an_event() {
+    let mut w = World::new(WorldConfig::default()).unwrap();
+    let floor = add_floor(&mut w, 0.5, 0.0);
+    let b = w.insert(ball(0.5, Vector::new(0.0, 0.5, 0.0))).unwrap();
+    for _ in 0..10 {
+        w.step();
+    }
+    w.set_collision_groups(b, 0, u32::MAX).unwrap();
+    w.step();
+    let stopped = w.events().iter().any(|e| {
+        matches!(e, Event::ContactStopped { a, b: other } if (*a, *other) == (floor, b) || (*a, *other) == (b, floor))
+    });
+    assert!(stopped, "{:?}", w.events());
+}
+
+/// User data set after insert reads back; a stale handle is refused.
+#[test]
+fn user_data_set_after_insert_reads_back() {
+    let mut w = World::new(WorldConfig::default()).unwrap();
+    let b = w.insert(ball(0.5, Vector::zeros()).user_data(7)).unwrap();
+    assert_eq!(w.body(b).unwrap().user_data(), 7);
+    w.set_user_data(b, u64::MAX).unwrap();
+    assert_eq!(w.body(b).unwrap().user_data(), u64::MAX);
+    w.remove(b).unwrap();
+    assert!(w.set_user_data(b, 1).is_err());
+    assert!(w.set_sensor(b, true).is_err());
+    assert!(w.set_collision_groups(b, 1, 1).is_err());
+}
+
+/// A cuboid of half-extents (0.1, 0.3, 0.6), density 1 (mass 0.144 kg), has the textbook
+/// inertia `m/3·(b² + c²)` about each axis, and angular momentum `I·ω`.
+#[test]
+fn inertia_and_angular_momentum_are_the_textbook_ones() {
+    let mut w = World::new(WorldConfig::default()).unwrap();
+    let he = Vector::new(0.1, 0.3, 0.6);
+    let w0 = Vector::new(1.0, 2.0, 3.0);
+    let b = w.insert(cuboid(he, Vector::zeros()).angvel(w0)).unwrap();
+    let v = w.body(b).unwrap();
+    let m = v.mass();
+    assert!((m - 0.144).abs() < 1e-6, "mass {m}");
+    let expected = Matrix::from_diagonal(&Vector::new(
+        m / 3.0 * (he.y * he.y + he.z * he.z),
+        m / 3.0 * (he.x * he.x + he.z * he.z),
+        m / 3.0 * (he.x * he.x + he.y * he.y),
+    ));
+    assert!((v.inertia_world() - expected).norm() < 1e-6 * expected.norm());
+    assert!((v.angular_momentum() - expected * w0).norm() < 1e-5);
+}
+
+/// Every shape type is reachable from the crate root.
+#[test]
+fn every_shape_type_is_at_the_crate_root() {
+    let shapes: Vec<Shape> = vec![
+        Ball::new(0.5).unwrap().into(),
+        Cuboid::new(Vector::repeat(0.5)).unwrap().into(),
+        Capsule::new(0.5, 0.2).unwrap().into(),
+        Triangle::new(
+            tumble::math::Point::origin(),
+            tumble::math::Point::new(1.0, 0.0, 0.0),
+            tumble::math::Point::new(0.0, 1.0, 0.0),
+        )
+        .unwrap()
+        .into(),
+    ];
+    assert_eq!(shapes.len(), 4);
+    let cube = ConvexPolyhedron::from_cuboid(&Cuboid::new(Vector::repeat(0.5)).unwrap());
+    assert_eq!(cube.vertices().len(), 8);
+}
