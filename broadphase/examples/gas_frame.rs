@@ -12,17 +12,8 @@ use std::time::Instant;
 use tumble_broadphase::math::{Point, Real, Vector};
 use tumble_broadphase::{Aabb, AnyBroadPhase, BroadPhase, BroadPhaseKind, ProxyHandle};
 
-/// CPU time (ns) used so far by every thread of this process (from /proc; 0 if unavailable),
-/// so that figures stay meaningful on a loaded machine.
-fn cpu_ns() -> u64 {
-    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
-        return 0;
-    };
-    dir.filter_map(|e| e.ok())
-        .filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
-        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .sum()
-}
+mod common;
+use common::cpu_ns;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -146,6 +146,17 @@ fn grazing(rng: &mut ChaCha8Rng, centre: V64, r: f64) -> (Point, Vector) {
     }
 }
 
+/// A random centre in the 10 m cube about the origin and a radius from 1 cm to 10 m
+/// (log-uniform), drawn in that order.
+fn centre_and_radius(rng: &mut ChaCha8Rng) -> (Point, Real) {
+    let c = Point::new(
+        rng.gen_range(-5.0..5.0),
+        rng.gen_range(-5.0..5.0),
+        rng.gen_range(-5.0..5.0),
+    );
+    (c, 10f32.powf(rng.gen_range(-2.0..1.0)))
+}
+
 /// Random grazing rays against spheres and capsules stay within the error bound of a
 /// backward-stable cast (see [`bound`], with `k = 8`) of an `f64` reference from the same
 /// `f32` inputs.
@@ -154,12 +165,7 @@ fn grazing_rays_within_the_stable_bound() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x5e11);
     let mut checked = 0;
     for _ in 0..20_000 {
-        let c = Point::new(
-            rng.gen_range(-5.0..5.0),
-            rng.gen_range(-5.0..5.0),
-            rng.gen_range(-5.0..5.0),
-        );
-        let r: Real = 10f32.powf(rng.gen_range(-2.0..1.0));
+        let (c, r) = centre_and_radius(&mut rng);
         let capsule = rng.gen_bool(0.5);
         let (o, d) = grazing(&mut rng, p64(&c), r as f64);
         let ray = Ray::new(o, d).unwrap();
@@ -403,12 +409,7 @@ fn grazing_sphere_sweeps_within_the_stable_bound() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x5ee9);
     let mut checked = 0;
     for _ in 0..20_000 {
-        let c = Point::new(
-            rng.gen_range(-5.0..5.0),
-            rng.gen_range(-5.0..5.0),
-            rng.gen_range(-5.0..5.0),
-        );
-        let r: Real = 10f32.powf(rng.gen_range(-2.0..1.0));
+        let (c, r) = centre_and_radius(&mut rng);
         let split: Real = rng.gen_range(0.1..0.9);
         let (ra, rb) = (r * split, r * (1.0 - split));
         let (a0, d) = grazing(&mut rng, p64(&c), r as f64);

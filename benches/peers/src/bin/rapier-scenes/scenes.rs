@@ -89,6 +89,21 @@ fn cuboid(he: [f64; 3], m: Material) -> ColliderBuilder {
     m.on(ColliderBuilder::cuboid(he[0] as f32, he[1] as f32, he[2] as f32).density(1.0))
 }
 
+/// A unit cube at rest, axis-aligned, centred at `c`: its handle and start centre recorded.
+fn add_unit_cube(
+    world: &mut World,
+    c: [f64; 3],
+    handles: &mut Vec<RigidBodyHandle>,
+    start: &mut Vec<[f64; 3]>,
+) {
+    handles.push(world.add_dynamic(
+        pose(c, IDENTITY),
+        Vector::ZERO,
+        cuboid([0.5; 3], CUBE_MATERIAL),
+    ));
+    start.push(c);
+}
+
 fn static_cuboid(he: [f64; 3], centre: [f64; 3], m: Material) -> ColliderBuilder {
     cuboid(he, m).translation(v3(centre))
 }
@@ -242,12 +257,7 @@ impl Pyramid {
                         0.5 + k as f64,
                         (iz as f64 - mid) * 1.01,
                     ];
-                    handles.push(world.add_dynamic(
-                        pose(c, IDENTITY),
-                        Vector::ZERO,
-                        cuboid([0.5; 3], CUBE_MATERIAL),
-                    ));
-                    start.push(c);
+                    add_unit_cube(&mut world, c, &mut handles, &mut start);
                 }
             }
         }
@@ -317,12 +327,7 @@ impl Stacks {
                 let (x, z) = ((tx as f64 - 4.5) * 3.0, (tz as f64 - 4.5) * 3.0);
                 for k in 0..h {
                     let c = [x, 0.5 + k as f64, z];
-                    handles.push(world.add_dynamic(
-                        pose(c, IDENTITY),
-                        Vector::ZERO,
-                        cuboid([0.5; 3], CUBE_MATERIAL),
-                    ));
-                    start.push(c);
+                    add_unit_cube(&mut world, c, &mut handles, &mut start);
                 }
             }
         }
