@@ -163,6 +163,16 @@ pub struct Fidelity {
     pub box_centre_drift: Option<f64>,
     /// Whether the engine let bodies sleep (always false: Tumble does not sleep).
     pub sleep: Option<bool>,
+    /// The largest distance between a joint's two world anchors (`joint_grid`), metres.
+    pub max_joint_error: Option<f64>,
+    /// The mean of that distance over the joints (`joint_grid`), metres.
+    pub mean_joint_error: Option<f64>,
+    /// Mean over the bottom row of how far its balls sank (`joint_grid`), metres.
+    pub bottom_row_drop: Option<f64>,
+    /// Number of joints (`joint_grid`).
+    pub joints: Option<usize>,
+    /// The grid's side (`joint_grid`).
+    pub grid_side: Option<usize>,
 }
 
 /// One JSON line in the form of the peer harness's output.
@@ -229,6 +239,21 @@ pub struct Report {
     /// Whether bodies could sleep (false: Tumble does not sleep).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sleep: Option<bool>,
+    /// Largest distance between a joint's two world anchors, metres.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_joint_error: Option<f64>,
+    /// Mean distance between a joint's two world anchors, metres.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_joint_error: Option<f64>,
+    /// Mean sinking of the bottom row, metres.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bottom_row_drop: Option<f64>,
+    /// Number of joints.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joints: Option<usize>,
+    /// The grid's side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid_side: Option<usize>,
     /// Median ms per stage, in step order.
     #[serde(serialize_with = "ordered_map")]
     pub stages: Vec<(&'static str, f64)>,
@@ -313,6 +338,11 @@ impl Report {
             box_centre_drift: f.box_centre_drift.map(round6),
             bodies: f.bodies,
             sleep: f.sleep,
+            max_joint_error: f.max_joint_error.map(round6),
+            mean_joint_error: f.mean_joint_error.map(round6),
+            bottom_row_drop: f.bottom_row_drop.map(round6),
+            joints: f.joints,
+            grid_side: f.grid_side,
             stages: timeline.stage_medians(),
             hash: format!("{:016x}", end.hash),
             seed: info.seed,
@@ -379,6 +409,9 @@ impl Report {
             ("max displacement", self.max_displacement),
             ("top drop", self.top_drop),
             ("box centre drift", self.box_centre_drift),
+            ("max joint error", self.max_joint_error),
+            ("mean joint error", self.mean_joint_error),
+            ("bottom row drop", self.bottom_row_drop),
         ];
         for (name, x) in metres {
             if let Some(x) = x {
@@ -387,6 +420,9 @@ impl Report {
         }
         if let Some(n) = self.fallen {
             parts.push(format!("fallen {n} of {} towers", self.towers.unwrap_or(0)));
+        }
+        if let Some(n) = self.joints {
+            parts.push(format!("joints {n}"));
         }
         if let Some(a) = self.box_angle_rad {
             parts.push(format!("box angle {a:.4} rad"));

@@ -61,12 +61,18 @@ pub struct WorldConfig {
     /// Continuous collision for bodies built with `.ccd(true)`: speculative margins grow with
     /// speed and a time-of-impact pass stops them at the first surface (default: true).
     pub ccd: bool,
-    /// Stiffness of the soft contact constraint between dynamic bodies, Hz, > 0 (default: 30;
+    /// Stiffness of the soft contact constraint between dynamic bodies, Hz, > 0 (default: 60;
     /// capped at a quarter of the substep rate; twice as stiff against static and kinematic
     /// bodies).
     pub contact_hertz: Real,
     /// Damping ratio of the soft contact constraint, ≥ 0 (default: 10).
     pub contact_damping_ratio: Real,
+    /// Stiffness with which joints push back their position error, Hz, > 0 (default: 120;
+    /// capped at half the substep rate, Box2D v3's joint softness of twice the contact
+    /// stiffness).
+    pub joint_hertz: Real,
+    /// Damping ratio of the joints' push-back, ≥ 0 (default: 2, Box2D v3's).
+    pub joint_damping_ratio: Real,
     /// Penetration left uncorrected by the push-out, metres ≥ 0 (default: 0).
     pub allowed_penetration: Real,
     /// Largest speed (m/s, > 0) at which overlapping bodies are pushed apart (default: 3).
@@ -94,6 +100,8 @@ impl Default for WorldConfig {
             ccd: true,
             contact_hertz: 60.0,
             contact_damping_ratio: 10.0,
+            joint_hertz: 120.0,
+            joint_damping_ratio: 2.0,
             allowed_penetration: 0.0,
             max_push_velocity: 3.0,
             prediction_distance: 0.02,
@@ -171,6 +179,8 @@ impl WorldConfig {
         non_negative("restitution_threshold", self.restitution_threshold)?;
         positive("contact_hertz", self.contact_hertz)?;
         non_negative("contact_damping_ratio", self.contact_damping_ratio)?;
+        positive("joint_hertz", self.joint_hertz)?;
+        non_negative("joint_damping_ratio", self.joint_damping_ratio)?;
         positive("max_push_velocity", self.max_push_velocity)?;
         non_negative("allowed_penetration", self.allowed_penetration)?;
         non_negative("prediction_distance", self.prediction_distance)?;

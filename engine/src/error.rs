@@ -55,6 +55,10 @@ pub enum WorldError {
     Config(String),
     /// A snapshot could not be decoded or failed validation after decoding.
     Snapshot(String),
+    /// The handle refers to a joint that was removed (or never existed in this world).
+    StaleJoint(crate::JointHandle),
+    /// A joint description is invalid (the message says why).
+    Joint(&'static str),
 }
 
 impl fmt::Display for WorldError {
@@ -96,6 +100,11 @@ impl fmt::Display for WorldError {
             WorldError::BroadPhase(e) => write!(f, "broad phase error: {e}"),
             WorldError::Config(e) => write!(f, "invalid world configuration: {e}"),
             WorldError::Snapshot(e) => write!(f, "invalid snapshot: {e}"),
+            WorldError::StaleJoint(h) => write!(
+                f,
+                "stale joint handle {h:?}: the joint was removed or belongs to another world"
+            ),
+            WorldError::Joint(e) => write!(f, "invalid joint: {e}"),
         }
     }
 }

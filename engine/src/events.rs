@@ -38,6 +38,16 @@ pub enum Event {
         /// The body that left.
         other: BodyHandle,
     },
+    /// A joint's force or torque exceeded its breaking limit during the step: the joint was
+    /// removed at the end of it (its handle is stale from then on).
+    JointBroken {
+        /// The removed joint.
+        joint: crate::JointHandle,
+        /// Its body A.
+        a: BodyHandle,
+        /// Its body B.
+        b: BodyHandle,
+    },
 }
 
 /// What happened during one [`World::step`](crate::World::step) that the user should know of.

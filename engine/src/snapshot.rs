@@ -41,7 +41,7 @@ use tumble_broadphase::{BroadPhase, ProxyHandle};
 
 const MAGIC: &[u8; 8] = b"TUMBLSNP";
 /// The snapshot format version this build writes and reads (bytes 8..12 of a snapshot).
-pub const SNAPSHOT_VERSION: u32 = 3;
+pub const SNAPSHOT_VERSION: u32 = 4;
 const VERSION: u32 = SNAPSHOT_VERSION;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 28;
@@ -177,6 +177,13 @@ impl World {
                 state.len
             )));
         }
+        if state.joint_free.len() > state.joints.len() {
+            return Err(WorldError::Snapshot(
+                "joint free list longer than the joint table".into(),
+            ));
+        }
+        let mut state = state;
+        state.rebuild_joint_pairs();
         let mut proxies = BodyProxies::new(state.config.broad_phase);
         proxies.of_body = vec![ProxyHandle::invalid(); state.slots.len()];
         let mut world = World {

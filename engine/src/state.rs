@@ -10,12 +10,15 @@
 //!   prediction distance);
 //! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
 //!   with `a.index < b.index`;
-//! - the accumulator lies in `[0, dt)`.
+//! - the accumulator lies in `[0, dt)`;
+//! - the joint slots follow the body slots' free-list rules, every joint names two live bodies
+//!   and `joint_pairs` is what `rebuild_joint_pairs` makes of the joints.
 
 use crate::body::{Body, BodyKind, MassProps};
 use crate::config::WorldConfig;
 use crate::contact::ContactPair;
 use crate::handle::BodyHandle;
+use crate::joint::JointSlot;
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{Isometry, Real, Vector};
 use tumble_narrowphase::Aabb;
@@ -64,6 +67,44 @@ pub(crate) struct State {
     pub contacts: Vec<ContactPair>,
     /// Current sensor overlaps `(a, b)`, `a.index < b.index`, one of them a sensor; sorted.
     pub sensor_pairs: Vec<(BodyHandle, BodyHandle)>,
+    /// Joint slots (generational, like the bodies').
+    pub joints: Vec<JointSlot>,
+    /// Free joint slot indices, used last-in first-out.
+    pub joint_free: Vec<u32>,
+    /// The body-slot pairs `(a, b)`, `a < b`, that a joint keeps from colliding (joints
+    /// without `collide_connected`), sorted, each once: derived from `joints`, rebuilt on
+    /// every joint change and on restore.
+    #[serde(skip)]
+    pub joint_pairs: Vec<(u32, u32)>,
+}
+
+impl State {
+    /// Rebuilds [`State::joint_pairs`] from the joints.
+    pub fn rebuild_joint_pairs(&mut self) {
+        self.joint_pairs = Self::joint_pairs_of(&self.joints);
+    }
+
+    /// The sorted, deduplicated body-slot pairs that the joints `joints` keep from colliding.
+    pub fn joint_pairs_of(joints: &[JointSlot]) -> Vec<(u32, u32)> {
+        let mut pairs: Vec<(u32, u32)> = joints
+            .iter()
+            .filter_map(|s| s.joint.as_ref())
+            .filter(|j| !j.collide_connected)
+            .map(|j| {
+                let (a, b) = (j.a.index(), j.b.index());
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+
+    /// Whether a joint keeps the bodies of slots `a < b` from colliding.
+    #[inline]
+    pub fn joint_blocks(&self, a: u32, b: u32) -> bool {
+        !self.joint_pairs.is_empty() && self.joint_pairs.binary_search(&(a, b)).is_ok()
+    }
 }
 
 /// Checks one body's own invariants.

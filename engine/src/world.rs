@@ -79,6 +79,9 @@ impl World {
                 step_count: 0,
                 contacts: Vec::new(),
                 sensor_pairs: Vec::new(),
+                joints: Vec::new(),
+                joint_free: Vec::new(),
+                joint_pairs: Vec::new(),
             },
             proxies,
             scratch: Scratch::default(),
@@ -197,10 +200,12 @@ impl World {
         Ok(BodyHandle::new(index, generation))
     }
 
-    /// Removes a body. Its contacts end with [`Event::ContactStopped`] (and sensor overlaps with
-    /// [`Event::SensorExit`]) at the next step.
-    pub fn remove(&mut self, h: BodyHandle) -> Result<(), WorldError> {
+    /// Removes a body and its joints, and returns the handles of the joints removed with it
+    /// (in handle order). Its contacts end with [`Event::ContactStopped`] (and sensor overlaps
+    /// with [`Event::SensorExit`]) at the next step.
+    pub fn remove(&mut self, h: BodyHandle) -> Result<Vec<crate::JointHandle>, WorldError> {
         self.get(h)?;
+        let joints = self.remove_joints_of(h);
         let i = h.index() as usize;
         let proxy = self.proxies.of_body[i];
         self.proxies
@@ -216,7 +221,7 @@ impl World {
         slot.generation = slot.generation.wrapping_add(1);
         self.state.free.push(h.index());
         self.state.len -= 1;
-        Ok(())
+        Ok(joints)
     }
 
     pub(crate) fn get(&self, h: BodyHandle) -> Result<&Body, WorldError> {
@@ -744,6 +749,6 @@ impl World {
         if !(0.0..=1.0).contains(&st.alpha) {
             return Err(format!("alpha is {}", st.alpha));
         }
-        Ok(())
+        self.validate_joints()
     }
 }

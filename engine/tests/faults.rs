@@ -80,7 +80,7 @@ fn builders_and_setters_validate() {
     for r in [
         w.set_linvel(h, Vector::zeros()),
         w.apply_force(h, Vector::zeros()),
-        w.remove(h),
+        w.remove(h).map(|_| ()),
     ] {
         assert!(matches!(r, Err(WorldError::StaleHandle(_))), "{r:?}");
     }

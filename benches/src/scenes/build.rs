@@ -127,6 +127,21 @@ impl Scene {
         for b in &self.bodies {
             handles.push(world.insert(b.to_builder()?)?);
         }
+        for j in &self.joints {
+            let (Some(&a), Some(&b)) = (handles.get(j.a), handles.get(j.b)) else {
+                return Err(SceneError::Invalid(format!(
+                    "joint between bodies {} and {}, beyond the scene's {}",
+                    j.a,
+                    j.b,
+                    handles.len()
+                )));
+            };
+            world.insert_joint(
+                tumble::JointBuilder::spherical(a, b)
+                    .local_anchor_a(vector(j.anchor_a))
+                    .local_anchor_b(vector(j.anchor_b)),
+            )?;
+        }
         Ok(BuiltScene {
             world,
             handles,
@@ -325,6 +340,37 @@ impl BuiltScene {
                     f.box_centre_drift = Some((centre - Vector3::from(spin.centre)).norm());
                 }
             }
+            SceneKind::JointGrid => {
+                let (mut worst, mut sum, mut count) = (0.0f64, 0.0, 0usize);
+                for (_, j) in self.world.joints() {
+                    let (Some(a), Some(b)) =
+                        (self.world.body(j.body_a()), self.world.body(j.body_b()))
+                    else {
+                        continue;
+                    };
+                    let pa = a.pose() * tumble::math::Point::from(j.local_anchor_a());
+                    let pb = b.pose() * tumble::math::Point::from(j.local_anchor_b());
+                    let e = f64::from((pb - pa).norm());
+                    worst = worst.max(e);
+                    sum += e;
+                    count += 1;
+                }
+                f.max_joint_error = Some(worst);
+                f.mean_joint_error = Some(if count > 0 { sum / count as f64 } else { 0.0 });
+                f.joints = Some(count);
+                let side = super::grid_side(self.scene.bodies.len());
+                f.grid_side = Some(side);
+                let bottom = (side - 1) * side..side * side;
+                let drop: f64 = bottom
+                    .clone()
+                    .filter_map(|i| {
+                        let start = self.scene.bodies.get(i)?.translation[1];
+                        let now = self.world.body(*self.handles.get(i)?)?.translation().y;
+                        Some(start - f64::from(now))
+                    })
+                    .sum();
+                f.bottom_row_drop = Some(drop / side as f64);
+            }
             _ => {}
         }
         f
@@ -373,6 +419,10 @@ fn check_size(kind: SceneKind, n: usize) -> Result<(), SceneError> {
                 )));
             }
             n
+        }
+        SceneKind::JointGrid if n <= MAX_SCENE_BODIES => {
+            let side = super::grid_side(n);
+            side * side
         }
         _ => n,
     };

@@ -57,6 +57,7 @@ pub fn pyramid_cubes(n: usize) -> Scene {
     ));
     Scene {
         kind: SceneKind::PyramidCubes,
+        joints: Vec::new(),
         bodies,
         inside: Region {
             min: [-plate, 0.0, -plate],
@@ -149,6 +150,7 @@ pub fn projectiles(n: usize, seed: u64) -> Scene {
     ));
     Scene {
         kind: SceneKind::Projectiles,
+        joints: Vec::new(),
         bodies,
         inside: Region {
             min: [f64::NEG_INFINITY; 3],

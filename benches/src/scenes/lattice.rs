@@ -63,6 +63,7 @@ pub(super) fn in_container(
     bodies.extend(container.colliders());
     Scene {
         kind,
+        joints: Vec::new(),
         bodies,
         inside: container.inside(),
         container: Some(container),

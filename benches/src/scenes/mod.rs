@@ -17,6 +17,7 @@ mod build;
 mod container;
 mod extra;
 mod gas;
+mod joints;
 mod lattice;
 mod resting;
 
@@ -24,6 +25,7 @@ pub use build::{count_escaped, stage_names, BuiltScene, GasWorld, SceneError};
 pub use container::Container;
 pub use extra::{mixed, projectiles, pyramid_cubes};
 pub use gas::{brute_force_pairs, gas_box_side, Gas};
+pub use joints::{grid_side, joint_grid};
 pub use lattice::{balls, boxes, LatticeParams};
 pub use resting::{
     pyramid, pyramid_body_count, settle, stacks, tumbler, tumbler_walls, MAX_SCENE_BODIES,
@@ -49,6 +51,10 @@ pub enum SceneKind {
     Tumbler,
     /// Exactly `boxes`, run with 600 warm-up steps so that the pile comes to rest (peer README).
     Settle,
+    /// A net of balls joined by ball-and-socket joints hanging from a fixed top row; `--n` is
+    /// rounded up to a square (peer README).
+    #[value(name = "joint_grid")]
+    JointGrid,
     /// A square pyramid of `n` unit cubes, 2 cm apart, resting on the ground (stacking stability).
     #[value(name = "pyramid_cubes")]
     PyramidCubes,
@@ -60,7 +66,7 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every scene, in the order the help text lists them.
-    pub fn all() -> [SceneKind; 10] {
+    pub fn all() -> [SceneKind; 11] {
         [
             SceneKind::Balls,
             SceneKind::Boxes,
@@ -69,6 +75,7 @@ impl SceneKind {
             SceneKind::Stacks,
             SceneKind::Tumbler,
             SceneKind::Settle,
+            SceneKind::JointGrid,
             SceneKind::PyramidCubes,
             SceneKind::Mixed,
             SceneKind::Projectiles,
@@ -85,6 +92,7 @@ impl SceneKind {
             SceneKind::Stacks => "stacks",
             SceneKind::Tumbler => "tumbler",
             SceneKind::Settle => "settle",
+            SceneKind::JointGrid => "joint_grid",
             SceneKind::PyramidCubes => "pyramid_cubes",
             SceneKind::Mixed => "mixed",
             SceneKind::Projectiles => "projectiles",
@@ -117,7 +125,11 @@ impl SceneKind {
     pub fn reports_fidelity(self) -> bool {
         matches!(
             self,
-            SceneKind::Pyramid | SceneKind::Stacks | SceneKind::Tumbler | SceneKind::Settle
+            SceneKind::Pyramid
+                | SceneKind::Stacks
+                | SceneKind::Tumbler
+                | SceneKind::Settle
+                | SceneKind::JointGrid
         )
     }
 
@@ -133,6 +145,7 @@ impl SceneKind {
             SceneKind::Stacks => Some(stacks(n)),
             SceneKind::Tumbler => Some(tumbler(n, seed)),
             SceneKind::Settle => Some(settle(n, seed)),
+            SceneKind::JointGrid => Some(joint_grid(n)),
             SceneKind::PyramidCubes => Some(pyramid_cubes(n)),
             SceneKind::Mixed => Some(mixed(n, seed)),
             SceneKind::Projectiles => Some(projectiles(n, seed)),
@@ -249,6 +262,20 @@ impl BodySpec {
     }
 }
 
+/// A ball-and-socket joint of a scene: bodies `a` and `b` (indices into the scene's bodies)
+/// with anchors in each body's frame (metres).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpec {
+    /// Body A's index.
+    pub a: usize,
+    /// Body B's index.
+    pub b: usize,
+    /// Anchor on A, A's frame.
+    pub anchor_a: [f64; 3],
+    /// Anchor on B, B's frame.
+    pub anchor_b: [f64; 3],
+}
+
 /// A rigid rotation that the scene's kinematic bodies follow together, as one body: about the
 /// fixed point `centre` at the constant angular velocity `angvel`. Before each step every
 /// kinematic body gets the linear velocity that carries its centre to where the rotation of the
@@ -284,6 +311,8 @@ impl Region {
 pub struct Scene {
     /// Which scene.
     pub kind: SceneKind,
+    /// Ball-and-socket joints between the scene's bodies, in insertion order (`joint_grid`).
+    pub joints: Vec<JointSpec>,
     /// Every body, dynamic ones first.
     pub bodies: Vec<BodySpec>,
     /// Where the dynamic bodies belong; a centre outside it counts as escaped. With a

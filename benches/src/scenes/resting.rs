@@ -93,6 +93,7 @@ pub fn pyramid(b: usize) -> Scene {
     bodies.push(plate);
     Scene {
         kind: SceneKind::Pyramid,
+        joints: Vec::new(),
         bodies,
         inside,
         container: None,
@@ -121,6 +122,7 @@ pub fn stacks(h: usize) -> Scene {
     bodies.push(plate);
     Scene {
         kind: SceneKind::Stacks,
+        joints: Vec::new(),
         bodies,
         inside,
         container: None,
@@ -200,6 +202,7 @@ pub fn tumbler(n: usize, seed: u64) -> Scene {
     let grown = TUMBLER_HALF + 1.0;
     Scene {
         kind: SceneKind::Tumbler,
+        joints: Vec::new(),
         bodies,
         inside: Region {
             min: [-grown; 3],

@@ -83,6 +83,7 @@ mod body;
 mod build;
 mod bundle;
 mod colour;
+pub(crate) mod joints;
 mod lanes;
 mod params;
 mod passes;
@@ -99,7 +100,7 @@ use params::{Pass, COLOURS};
 pub(crate) use params::{Softness, SolverParams};
 use passes::solve_bundles;
 use rayon::prelude::*;
-use shared::{BodiesPtr, ItemsPtr, PointsPtr};
+use shared::{BodiesPtr, ItemsPtr, JointsPtr, PointsPtr};
 use stages::Stages;
 use tumble_narrowphase::math::{Real, Vector};
 
@@ -108,6 +109,8 @@ use tumble_narrowphase::math::{Real, Vector};
 /// saves. Counted in points rather than bundles because a bundle of balls (one point per lane)
 /// is a quarter of the work of a bundle of boxes (four).
 const PARALLEL_MIN_POINTS: usize = 256;
+/// With at least this many joints the passes may run in parallel (see `PARALLEL_MIN_POINTS`).
+const PARALLEL_MIN_JOINTS: usize = 128;
 /// Points per block of a colour's stage (rounded to whole bundles).
 const CHUNK_POINTS: usize = 128;
 /// Bodies per block of a conversion stage.
@@ -144,6 +147,8 @@ pub(crate) struct Solver {
     body_bound: usize,
     /// The stages of the parallel passes (see the module docs), planned per call.
     stages: Stages<Job>,
+    /// The joints of the step, solved before the contacts in every pass but restitution.
+    pub joints: joints::JointSolver,
 }
 
 /// One stage of the parallel passes.
@@ -151,6 +156,13 @@ pub(crate) struct Solver {
 enum Job {
     /// `op` on bodies `block·CONVERT_BLOCK..` (up to `bodies`).
     Bodies { op: BodyOp, bodies: usize },
+    /// `pass` over the joints `start..end` (one joint colour), `per_block` joints per block.
+    Joints {
+        pass: Pass,
+        start: usize,
+        end: usize,
+        per_block: usize,
+    },
     /// `pass` over the bundles `start..end` (one colour), `per_block` bundles per block.
     Pass {
         pass: Pass,
@@ -347,6 +359,28 @@ impl Solver {
                 }
                 Step::Pass(pass) => pass,
             };
+            if pass != Pass::Restitution {
+                worth |= self.joints.constraints.len() >= PARALLEL_MIN_JOINTS;
+                for colour in 0..self.joints.colour_count() {
+                    let range = self.joints.colour_range(colour);
+                    if range.is_empty() {
+                        continue;
+                    }
+                    // The overflow colour may share bodies: one block.
+                    let per_block = if colour < COLOURS {
+                        joints::JOINT_BLOCK
+                    } else {
+                        range.len()
+                    };
+                    let job = Job::Joints {
+                        pass,
+                        start: range.start,
+                        end: range.end,
+                        per_block,
+                    };
+                    self.stages.push(job, range.len().div_ceil(per_block));
+                }
+            }
             for colour in 0..self.colouring.bundle_starts.len().saturating_sub(1) {
                 let (start, end) = (
                     self.colouring.bundle_starts[colour],
@@ -389,6 +423,7 @@ impl Solver {
         let acc = BodiesPtr(accel.as_mut_ptr());
         let dlt = BodiesPtr(deltas.as_mut_ptr());
         let pts = PointsPtr::of(&mut self.constraints);
+        let jts = JointsPtr::of(&mut self.joints.constraints);
         let (bundles, masses) = (&self.constraints.bundles, &self.masses);
         // The overflow colour's bundles may share bodies: never two at a time.
         let overflow = self
@@ -407,6 +442,25 @@ impl Solver {
                     // the three arrays during this stage (see `BodiesPtr`).
                     let (v, a, d) = unsafe { (&mut *ptr.at(i), &mut *acc.at(i), &mut *dlt.at(i)) };
                     body_op(op, m, v, a, d, p.h);
+                }
+            }
+            Job::Joints {
+                pass,
+                start,
+                end,
+                per_block,
+            } => {
+                let from = start + block * per_block;
+                let to = (from + per_block).min(end);
+                // SAFETY: each block of a joint stage owns the disjoint range `from..to` of the
+                // constraints (see `JointsPtr`); its joints share no dynamic body with those of
+                // the other blocks of the stage (one colour; the overflow colour is one block),
+                // and the deltas change only in per-body stages; `solve` checked that the
+                // bodies' arrays hold every slot a joint names (`body_bound`).
+                unsafe {
+                    if let Some(cons) = jts.range(from, to) {
+                        joints::solve_joints(cons, ptr, dlt, &joints::ctx(p, pass));
+                    }
                 }
             }
             Job::Pass {
@@ -523,6 +577,7 @@ impl Solver {
     ) {
         let ptr = BodiesPtr(bodies.as_mut_ptr());
         let dlt = BodiesPtr(deltas.as_mut_ptr());
+        self.joints.run(ptr, dlt, p, pass);
         let pts = PointsPtr::of(&mut self.constraints);
         for colour in 0..self.colouring.bundle_starts.len().saturating_sub(1) {
             let (start, end) = (

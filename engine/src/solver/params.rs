@@ -52,6 +52,8 @@ pub(crate) struct SolverParams {
     pub soft: Softness,
     /// Contact softness against a static or kinematic body (twice as stiff), stepped with `h`.
     pub static_soft: Softness,
+    /// Joint softness (the push-back of a joint's position error), stepped with `h`.
+    pub joint_soft: Softness,
     /// Penetration left uncorrected, metres (keeps resting contacts from jittering).
     pub allowed_penetration: Real,
     /// Largest push-out speed, m/s.

@@ -112,3 +112,49 @@ impl BodiesPtr {
         self.0.wrapping_add(i)
     }
 }
+
+/// The joint constraints, shared by the blocks of one joint stage: each block owns a disjoint
+/// range of them (whole blocks of one colour), so no two blocks touch the same constraint.
+#[derive(Clone, Copy)]
+pub(super) struct JointsPtr {
+    ptr: *mut super::joints::JointConstraint,
+    len: usize,
+}
+
+// SAFETY: only dereferenced within the disjoint range each block owns (checked against the
+// vector's length), while the constraint vector is alive and not resized (during `solve`).
+unsafe impl Send for JointsPtr {}
+// SAFETY: see `Send` above.
+unsafe impl Sync for JointsPtr {}
+
+impl JointsPtr {
+    /// The constraints of `cons`.
+    pub(super) fn of(cons: &mut Vec<super::joints::JointConstraint>) -> Self {
+        Self {
+            ptr: cons.as_mut_ptr(),
+            len: cons.len(),
+        }
+    }
+
+    /// Constraints `from..to`; `None` when out of bounds.
+    ///
+    /// # Safety
+    /// No one else may access these constraints while the slice lives, and the vector is
+    /// neither dropped nor resized meanwhile.
+    pub(super) unsafe fn range<'a>(
+        self,
+        from: usize,
+        to: usize,
+    ) -> Option<&'a mut [super::joints::JointConstraint]> {
+        if from > to || to > self.len {
+            return None;
+        }
+        // SAFETY: in bounds (checked above); the caller guarantees exclusive access.
+        unsafe {
+            Some(std::slice::from_raw_parts_mut(
+                self.ptr.add(from),
+                to - from,
+            ))
+        }
+    }
+}

@@ -130,7 +130,7 @@ fn run(ctx: StepContext) -> StepReport {
     t.stop(&mut out.times, Stage::Solve);
 
     let t = Timer::start();
-    integrate::integrate_positions(state, &sc.solve.deltas);
+    integrate::integrate_positions(state, &sc.solve.deltas, &sc.solve.linked);
     t.stop(&mut out.times, Stage::IntegratePositions);
 
     let t = Timer::start();
@@ -152,6 +152,25 @@ fn run(ctx: StepContext) -> StepReport {
         out,
         &mut report,
     );
+    // Joints that broke this step leave the world now, after the step's contact events.
+    for &i in &sc.solve.broken {
+        let Some(slot) = state.joints.get_mut(i as usize) else {
+            continue;
+        };
+        if let Some(j) = slot.joint.take() {
+            let joint = crate::JointHandle::new(i, slot.generation);
+            slot.generation = slot.generation.wrapping_add(1);
+            state.joint_free.push(i);
+            out.events.push(crate::Event::JointBroken {
+                joint,
+                a: j.a,
+                b: j.b,
+            });
+        }
+    }
+    if !sc.solve.broken.is_empty() {
+        state.rebuild_joint_pairs();
+    }
     t.stop(&mut out.times, Stage::Finalize);
 
     let t = Timer::start();

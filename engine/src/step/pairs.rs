@@ -129,6 +129,7 @@ pub(crate) fn find_pairs(
                     continue;
                 };
                 match classify(ba, bb) {
+                    Some(PairKind::Contact) if state.joint_blocks(a, b) => {}
                     Some(PairKind::Contact) => out.contacts.push(Candidate {
                         a,
                         b,

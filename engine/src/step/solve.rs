@@ -22,8 +22,12 @@ pub(crate) struct SolveScratch {
     /// Per slot, how far the body moved during the step (`lin`: its centre of mass, metres;
     /// `ang`: its rotation vector, radians, world frame), and one zero body at the end.
     pub(crate) deltas: Vec<SolverBody>,
-    /// Per slot, whether the body has no contact this step.
+    /// Per slot, whether the body has no contact and no joint this step.
     free: Vec<bool>,
+    /// Per slot, whether a joint reaches the body this step.
+    pub(crate) linked: Vec<bool>,
+    /// Joint slots whose force or torque passed its breaking limit this step, in slot order.
+    pub(crate) broken: Vec<u32>,
     solver: Solver,
 }
 
@@ -62,9 +66,23 @@ pub(crate) fn prepare(
         },
     );
     sc.solver.masses = masses;
-    // Bodies without a contact this step fly freely (see `SolverBody::set_free_flight`).
+    // Bodies without a contact or a joint this step fly freely (see
+    // `SolverBody::set_free_flight`).
     sc.free.clear();
     sc.free.resize(slots.len(), true);
+    let params = params(cfg);
+    sc.linked.clear();
+    sc.linked.resize(slots.len(), false);
+    sc.solver.joints.prepare(
+        &state.joints,
+        slots,
+        &sc.solver.masses,
+        params.h,
+        &mut sc.linked,
+    );
+    for (f, &l) in sc.free.iter_mut().zip(&sc.linked) {
+        *f &= !l;
+    }
     for c in contacts {
         for i in [c.a.index() as usize, c.b.index() as usize] {
             if let Some(f) = sc.free.get_mut(i) {
@@ -87,7 +105,7 @@ pub(crate) fn prepare(
         cfg.restitution_threshold,
         zero,
     );
-    params(cfg)
+    params
 }
 
 /// The solver's parameters for one step of `cfg`: substeps of `dt / substeps`, contact
@@ -106,6 +124,7 @@ fn params(cfg: &WorldConfig) -> SolverParams {
         restitution_iterations: cfg.restitution_iterations,
         soft: Softness::new(hertz, cfg.contact_damping_ratio, h),
         static_soft: Softness::new((2.0 * hertz).min(0.25 / h), cfg.contact_damping_ratio, h),
+        joint_soft: Softness::new(cfg.joint_hertz.min(0.5 / h), cfg.joint_damping_ratio, h),
         allowed_penetration: cfg.allowed_penetration,
         max_push: cfg.max_push_velocity,
         restitution_threshold: cfg.restitution_threshold,
@@ -153,6 +172,37 @@ pub(crate) fn store(state: &mut State, contacts: &mut [ContactPair], sc: &mut So
         // A speculative contact that stopped the bodies counts as touching.
         cp.touching |= r.max_normal > 0.0;
     });
+    store_joints(state, sc);
+}
+
+/// The joints' accumulated impulses back into the world for warm starting, their mean force
+/// and torque over the step, and which of them broke (into `sc.broken`, slot order).
+fn store_joints(state: &mut State, sc: &mut SolveScratch) {
+    sc.broken.clear();
+    let dt = state.config.dt;
+    for jc in &sc.solver.joints.constraints {
+        let Some(j) = state
+            .joints
+            .get_mut(jc.joint as usize)
+            .and_then(|s| s.joint.as_mut())
+        else {
+            continue;
+        };
+        let (force, torque) = (jc.pb_sum / dt, jc.tb_sum / dt);
+        if jc.imp.is_finite() && is_finite_vector(&force) && is_finite_vector(&torque) {
+            j.impulses = jc.imp;
+            j.force = force;
+            j.torque = torque;
+        } else {
+            j.impulses = Default::default();
+            j.force = Vector::zeros();
+            j.torque = Vector::zeros();
+        }
+        if j.force.norm() > j.break_force || j.torque.norm() > j.break_torque {
+            sc.broken.push(jc.joint);
+        }
+    }
+    sc.broken.sort_unstable();
 }
 
 /// The acceleration of the body in slot `s` from gravity `g` and its user force and torque

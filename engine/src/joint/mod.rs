@@ -1,0 +1,205 @@
+//! Joints: constraints between two bodies that keep points together, axes aligned or distances
+//! fixed — hinges, sliders, welds, ball-and-socket joints, rods, ropes and springs.
+//!
+//! A joint is made by a [`JointBuilder`] and handed to
+//! [`World::insert_joint`](crate::World::insert_joint), which returns a generational
+//! [`JointHandle`]. Each kind keeps some relative motion of its bodies:
+//!
+//! | kind | removes | free | extras |
+//! |---|---|---|---|
+//! | [`fixed`](JointBuilder::fixed) (weld) | all 6 | none | — |
+//! | [`revolute`](JointBuilder::revolute) (hinge) | 3 linear, 2 angular | rotation about the axis | angle limits, velocity motor, angular spring |
+//! | [`prismatic`](JointBuilder::prismatic) (slider) | 2 linear, 3 angular | translation along the axis | translation limits, motor, spring |
+//! | [`spherical`](JointBuilder::spherical) (ball-and-socket) | 3 linear | 3 angular | cone limit of the axis, twist limits about it |
+//! | [`distance`](JointBuilder::distance) (rod, rope, spring) | 1 linear (the anchors' distance) | 5 | min/max length, spring |
+//!
+//! **Frames.** Anchors are points in each body's own frame (metres, relative to the body's
+//! origin, the frame of [`BodyBuilder::pose`](crate::BodyBuilder::pose)). The axis (revolute,
+//! prismatic, spherical's cone axis) is a direction in body A's frame; body B's copy of it, and
+//! the zero of the hinge angle and of the twist, are taken from the bodies' relative rotation
+//! when the joint is inserted: a joint's rest pose is the pose its bodies have then (Box2D's
+//! reference angle, Jolt's constraint frames in world space). Angles are positive by the right
+//! hand about the axis, for B relative to A; a prismatic translation is B's anchor minus A's,
+//! along the axis.
+//!
+//! **Solver.** Joints are solved in the sub-stepped soft step with the contacts (see
+//! [`crate::solver`]): in every substep they are warm-started, solved with a soft push-back of
+//! their position error (a spring of [`WorldConfig::joint_hertz`](crate::WorldConfig::joint_hertz)
+//! and [`joint_damping_ratio`](crate::WorldConfig::joint_damping_ratio)), and relaxed without
+//! it — Box2D v3's joints (`joint.c`, `revolute_joint.c`; Catto, "Solver2D", 2024) in three
+//! dimensions. Limits are speculative (a joint nearing its limit may close at most the remaining
+//! gap in a substep), motors clamp their accumulated impulse at `max_force·h`, springs are soft
+//! constraints of their own frequency and damping ratio.
+//!
+//! **Results.** [`World::joint`](crate::World::joint) shows the force and torque a joint applied
+//! to body B during the last step (N and N·m, world frame; A received their opposites, the
+//! torque taken about B's centre of mass). A joint whose force or torque exceeds its breaking
+//! limit is removed at the end of the step and reported with
+//! [`Event::JointBroken`](crate::Event::JointBroken). Removing a body removes its joints
+//! ([`World::remove`](crate::World::remove) returns their handles).
+//!
+//! Invariants (checked by `World::validate`): every joint names two distinct live bodies, at
+//! least one of them dynamic; its anchors, axes and parameters are finite; its axes are unit and
+//! its reference perpendicular is orthogonal to its axis; the joint slots follow the body
+//! slots' free-list rules.
+
+mod builder;
+mod stored;
+
+pub use builder::JointBuilder;
+pub(crate) use stored::{Joint, JointImpulses, JointSlot};
+
+use serde::{Deserialize, Serialize};
+use tumble_narrowphase::math::{Real, Vector};
+
+/// Names one joint of a [`World`](crate::World): a slot index plus the slot's generation, like
+/// [`BodyHandle`](crate::BodyHandle). A removed joint's handle is stale from then on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct JointHandle {
+    index: u32,
+    generation: u32,
+}
+
+impl JointHandle {
+    pub(crate) const fn new(index: u32, generation: u32) -> Self {
+        Self { index, generation }
+    }
+
+    /// The slot index (dense, reused after removal).
+    #[inline]
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// The slot's generation when this handle was made.
+    #[inline]
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+}
+
+/// A velocity motor: drives the joint's free coordinate (the hinge angle, rad; the slider
+/// translation, m) at `target_speed` (rad/s or m/s, B relative to A) with at most `max_force`
+/// (N·m or N, ≥ 0).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Motor {
+    /// Target speed of the free coordinate, rad/s (revolute) or m/s (prismatic).
+    pub target_speed: Real,
+    /// Largest torque (N·m, revolute) or force (N, prismatic) the motor applies, ≥ 0.
+    pub max_force: Real,
+}
+
+/// A spring on a joint's free coordinate (or a distance joint's length), as a frequency and a
+/// damping ratio: the joint oscillates at about `hertz` when its bodies' masses are as the
+/// solver sees them, critically damped at `damping_ratio` = 1.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spring {
+    /// Natural frequency, Hz, > 0.
+    pub hertz: Real,
+    /// Damping ratio, ≥ 0.
+    pub damping_ratio: Real,
+}
+
+/// What a joint keeps, and its limits, motor and spring (see the module docs for frames and
+/// signs). Made through [`JointBuilder`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum JointKind {
+    /// Keeps the anchors together and the relative rotation of the bodies at insert.
+    Fixed,
+    /// Keeps the anchors together and the axis of A aligned with B's copy; B turns about it.
+    Revolute {
+        /// Lower and upper hinge angle, rad, `lower ≤ upper`, within `[−π, π]`.
+        limits: Option<[Real; 2]>,
+        /// Velocity motor on the hinge angle.
+        motor: Option<Motor>,
+        /// Spring pulling the hinge angle toward `spring_target`.
+        spring: Option<Spring>,
+        /// The angle the spring pulls toward, rad.
+        spring_target: Real,
+    },
+    /// Keeps the relative rotation at insert and B's anchor on the line through A's anchor
+    /// along the axis; B slides along it.
+    Prismatic {
+        /// Lower and upper translation along the axis, metres, `lower ≤ upper`.
+        limits: Option<[Real; 2]>,
+        /// Velocity motor along the axis.
+        motor: Option<Motor>,
+        /// Spring pulling the translation toward `spring_target`.
+        spring: Option<Spring>,
+        /// The translation the spring pulls toward, metres.
+        spring_target: Real,
+    },
+    /// Keeps the anchors together; rotations are free, up to the limits.
+    Spherical {
+        /// Largest angle between A's axis and B's copy of it, rad, in `[0, π]`.
+        cone: Option<Real>,
+        /// Lower and upper twist of B about the axis relative to A, rad, within `[−π, π]`.
+        twist: Option<[Real; 2]>,
+    },
+    /// Keeps the distance between the anchors: at `length` when rigid or sprung, within
+    /// `[min, max]` always.
+    Distance {
+        /// Rest length, metres, ≥ 0.
+        length: Real,
+        /// Shortest allowed distance, metres, `0 ≤ min ≤ max`.
+        min: Real,
+        /// Longest allowed distance, metres (`Real::INFINITY` for none).
+        max: Real,
+        /// Whether the distance is held at `length` (a rod) rather than left free within
+        /// `[min, max]` (a rope when `min` is 0). Ignored with a spring.
+        rigid: bool,
+        /// Spring pulling the distance toward `length`.
+        spring: Option<Spring>,
+    },
+}
+
+/// A read-only view of a joint (see [`World::joint`](crate::World::joint)).
+#[derive(Clone, Copy, Debug)]
+pub struct JointView<'a> {
+    pub(crate) joint: &'a Joint,
+}
+
+impl JointView<'_> {
+    /// Body A.
+    pub fn body_a(&self) -> crate::BodyHandle {
+        self.joint.a
+    }
+
+    /// Body B.
+    pub fn body_b(&self) -> crate::BodyHandle {
+        self.joint.b
+    }
+
+    /// What the joint keeps, with its limits, motor and spring.
+    pub fn kind(&self) -> &JointKind {
+        &self.joint.kind
+    }
+
+    /// The force the joint applied to body B during the last step (N, world frame; body A
+    /// received its opposite), the mean over the step.
+    pub fn force(&self) -> Vector {
+        self.joint.force
+    }
+
+    /// The torque the joint applied to body B about its centre of mass during the last step
+    /// (N·m, world frame), the mean over the step: the angular rows' torque plus the lever of
+    /// the anchor force.
+    pub fn torque(&self) -> Vector {
+        self.joint.torque
+    }
+
+    /// Whether bodies A and B may collide (default false).
+    pub fn collide_connected(&self) -> bool {
+        self.joint.collide_connected
+    }
+
+    /// Anchor on body A, metres, A's frame.
+    pub fn local_anchor_a(&self) -> Vector {
+        self.joint.anchor_a
+    }
+
+    /// Anchor on body B, metres, B's frame.
+    pub fn local_anchor_b(&self) -> Vector {
+        self.joint.anchor_b
+    }
+}

@@ -1,0 +1,250 @@
+//! Joints in the sub-stepped soft step (Box2D v3's joint solver, `joint.c`, in three
+//! dimensions; Catto, "Solver2D", 2024).
+//!
+//! Once per step, `prepare` turns every joint between live bodies (at least one of them
+//! dynamic) into a [`JointConstraint`]: its bodies' masses and start poses, its anchors relative
+//! to the centres of mass, the inverse mass matrices of its point and rotation blocks. Then in
+//! every substep, before the contacts of each pass, the joints are warm-started, solved with a
+//! soft push-back of their position error, and relaxed without it (`Pass::WarmStart`,
+//! `Pass::Solve`, `Pass::Relax`); restitution leaves them alone. A joint recomputes its bodies'
+//! rotations, anchors and axes from how far the substeps have moved them (`Geometry`), so its
+//! position error is the one at that moment, as the contacts recompute their separation.
+//!
+//! **Colours.** The joints are coloured like the contacts, greedily, so that no two joints of
+//! one colour share a dynamic body, and sorted by colour (in insert order within a colour). A
+//! colour's joints may run on several threads at once; a joint the `COLOURS` colours cannot
+//! place goes to an overflow colour solved on one thread. Within a colour the order does not
+//! change the result, so it is the same for any thread count; the joints run before the contact
+//! colours of each pass.
+//!
+//! Each joint reads its bodies' velocities (scaled angular velocities turned back into world
+//! ones), solves its rows in order (`kinds`, each row as in `rows`), and writes the velocities
+//! of its dynamic bodies back. It sums the impulses it gave body B over the step: divided by
+//! `dt`, the force and torque reported to the user.
+
+mod constraint;
+mod kinds;
+mod rows;
+
+pub(crate) use constraint::JointConstraint;
+
+use super::body::{BodyMass, SolverBody};
+use super::params::{Pass, SolverParams, COLOURS};
+use super::shared::BodiesPtr;
+use crate::joint::{Joint, JointSlot};
+use crate::state::Slot;
+use rows::{Ctx, Vel};
+use tumble_narrowphase::math::Vector;
+
+/// Joints per block of a colour's parallel stage.
+pub(super) const JOINT_BLOCK: usize = 64;
+
+/// The joints of one step, in colour order.
+#[derive(Default)]
+pub(crate) struct JointSolver {
+    /// The constraints, sorted by colour.
+    pub constraints: Vec<JointConstraint>,
+    /// `colour_starts[c]..colour_starts[c + 1]` are colour `c`'s constraints; the last range
+    /// (index `COLOURS`) is the overflow colour.
+    pub colour_starts: Vec<usize>,
+    /// Per constraint, its colour (scratch of `prepare`).
+    colours: Vec<u8>,
+    /// Per body slot, the colours its joints took (scratch of `prepare`).
+    used: Vec<u64>,
+    /// Unsorted constraints (scratch of `prepare`).
+    unsorted: Vec<JointConstraint>,
+}
+
+impl JointSolver {
+    /// The constraints of the live joints of `joints` between the bodies of `slots`, whose
+    /// solver masses are `masses`; substeps of `h` seconds. Marks in `linked` (per slot) every
+    /// body a joint reaches.
+    pub fn prepare(
+        &mut self,
+        joints: &[JointSlot],
+        slots: &[Slot],
+        masses: &[BodyMass],
+        h: tumble_narrowphase::math::Real,
+        linked: &mut [bool],
+    ) {
+        self.unsorted.clear();
+        self.colours.clear();
+        self.constraints.clear();
+        self.colour_starts.clear();
+        if joints.iter().all(|j| j.joint.is_none()) {
+            return;
+        }
+        self.used.clear();
+        self.used.resize(slots.len(), 0);
+        for (index, js) in joints.iter().enumerate() {
+            let Some(j) = &js.joint else { continue };
+            let Some(((sa, ba, ma), (sb, bb, mb))) = Self::ends(j, slots, masses) else {
+                continue;
+            };
+            if !ma.dynamic && !mb.dynamic {
+                continue;
+            }
+            let mut mask = 0u64;
+            for (s, m) in [(sa, ma), (sb, mb)] {
+                if m.dynamic {
+                    mask |= self.used[s as usize];
+                }
+            }
+            let colour = (!mask).trailing_zeros() as usize;
+            if colour < COLOURS {
+                for (s, m) in [(sa, ma), (sb, mb)] {
+                    if m.dynamic {
+                        self.used[s as usize] |= 1 << colour;
+                    }
+                }
+            }
+            for s in [sa, sb] {
+                if let Some(l) = linked.get_mut(s as usize) {
+                    *l = true;
+                }
+            }
+            self.colours.push(colour as u8);
+            self.unsorted.push(JointConstraint::new(
+                index as u32,
+                j,
+                (sa, ba, ma),
+                (sb, bb, mb),
+                h,
+            ));
+        }
+        // Counting sort by colour, stable.
+        let mut counts = [0usize; COLOURS + 1];
+        for &c in &self.colours {
+            counts[c as usize] += 1;
+        }
+        self.colour_starts.push(0);
+        for c in counts {
+            let last = *self.colour_starts.last().unwrap_or(&0);
+            self.colour_starts.push(last + c);
+        }
+        let mut next: Vec<usize> = self.colour_starts[..=COLOURS].to_vec();
+        let mut order = vec![0u32; self.unsorted.len()];
+        for (i, &c) in self.colours.iter().enumerate() {
+            order[next[c as usize]] = i as u32;
+            next[c as usize] += 1;
+        }
+        self.constraints
+            .extend(order.iter().map(|&i| self.unsorted[i as usize].clone()));
+    }
+
+    /// The slots, bodies and solver masses of a joint's two bodies, when both are live.
+    #[allow(clippy::type_complexity)]
+    fn ends<'a>(
+        j: &Joint,
+        slots: &'a [Slot],
+        masses: &'a [BodyMass],
+    ) -> Option<(
+        (u32, &'a crate::body::Body, &'a BodyMass),
+        (u32, &'a crate::body::Body, &'a BodyMass),
+    )> {
+        let end = |h: crate::BodyHandle| {
+            let i = h.index() as usize;
+            let slot = slots.get(i)?;
+            let body = slot.body.as_ref()?;
+            (slot.generation == h.generation()).then_some(())?;
+            Some((h.index(), body, masses.get(i)?))
+        };
+        Some((end(j.a)?, end(j.b)?))
+    }
+
+    /// Number of colour ranges (the overflow colour included), each possibly empty.
+    pub fn colour_count(&self) -> usize {
+        self.colour_starts.len().saturating_sub(1)
+    }
+
+    /// The range of colour `c`.
+    pub fn colour_range(&self, c: usize) -> std::ops::Range<usize> {
+        self.colour_starts[c]..self.colour_starts[c + 1]
+    }
+
+    /// One pass over every joint, colour after colour, on the calling thread.
+    pub(super) fn run(
+        &mut self,
+        bodies: BodiesPtr,
+        deltas: BodiesPtr,
+        p: &SolverParams,
+        pass: Pass,
+    ) {
+        if pass == Pass::Restitution || self.constraints.is_empty() {
+            return;
+        }
+        let ctx = ctx(p, pass);
+        // SAFETY: the caller guarantees that `bodies` and `deltas` hold every slot the
+        // constraints name, and that nothing else touches them during the pass.
+        unsafe { solve_joints(&mut self.constraints, bodies, deltas, &ctx) };
+    }
+}
+
+/// What the rows of a pass need of the step's parameters.
+pub(super) fn ctx(p: &SolverParams, pass: Pass) -> Ctx {
+    Ctx {
+        pass,
+        inv_h: p.inv_h,
+        h: p.h,
+        soft: p.joint_soft,
+    }
+}
+
+/// Solves the joints `cons` for one pass, one after the other.
+///
+/// # Safety
+/// Every body slot the joints name is below the length of the arrays behind `bodies` and
+/// `deltas`; during the call no one else reads or writes the dynamic bodies these joints name,
+/// or writes any body they name or any delta (joints of one colour share no dynamic body; the
+/// deltas change only in the per-body stages).
+pub(super) unsafe fn solve_joints(
+    cons: &mut [JointConstraint],
+    bodies: BodiesPtr,
+    deltas: BodiesPtr,
+    ctx: &Ctx,
+) {
+    for jc in cons {
+        let (ia, ib) = (jc.a.slot as usize, jc.b.slot as usize);
+        // SAFETY: in bounds and not written by anyone else meanwhile (the caller's contract).
+        let (ba, bb, da, db): (SolverBody, SolverBody, SolverBody, SolverBody) = unsafe {
+            (
+                *bodies.at(ia),
+                *bodies.at(ib),
+                *deltas.at(ia),
+                *deltas.at(ib),
+            )
+        };
+        let g = jc.geometry(&da, &db);
+        let mut vel = Vel {
+            va: ba.v(),
+            wa: jc.a.unscale(ba.w()),
+            vb: bb.v(),
+            wb: jc.b.unscale(bb.w()),
+            ta: Vector::zeros(),
+            tb: Vector::zeros(),
+            pb: Vector::zeros(),
+        };
+        kinds::solve_kind(jc, &g, &mut vel, ctx);
+        jc.pb_sum += vel.pb;
+        jc.tb_sum += vel.tb;
+        for (body, slot, v, t, ptr_i) in [
+            (&jc.a, ia, vel.va, vel.ta, ba),
+            (&jc.b, ib, vel.vb, vel.tb, bb),
+        ] {
+            if body.inv_mass <= 0.0 {
+                continue;
+            }
+            let mut out = ptr_i;
+            out.lin[..3].copy_from_slice(v.as_slice());
+            if body.spin {
+                let dw = body.u * t;
+                for k in 0..3 {
+                    out.ang[k] += dw[k];
+                }
+            }
+            // SAFETY: a dynamic body of this joint: no one else touches it during the call
+            // (the caller's contract), and the slot is in bounds.
+            unsafe { *bodies.at(slot) = out };
+        }
+    }
+}
