@@ -28,11 +28,16 @@ impl World {
                 (st.joints.len() - 1) as u32
             }
         };
+        if !joint.collide_connected {
+            let (a, b) = (joint.a.index(), joint.b.index());
+            let key = (a.min(b), a.max(b));
+            if let Err(at) = st.joint_pairs.binary_search(&key) {
+                st.joint_pairs.insert(at, key);
+            }
+        }
         let slot = &mut st.joints[index as usize];
         slot.joint = Some(joint);
-        let handle = JointHandle::new(index, slot.generation);
-        st.rebuild_joint_pairs();
-        Ok(handle)
+        Ok(JointHandle::new(index, slot.generation))
     }
 
     /// Removes a joint; its bodies collide again if it kept them apart.

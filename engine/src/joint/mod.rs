@@ -23,7 +23,7 @@
 //! along the axis.
 //!
 //! **Solver.** Joints are solved in the sub-stepped soft step with the contacts (see
-//! [`crate::solver`]): in every substep they are warm-started, solved with a soft push-back of
+//! `solver` module): in every substep they are warm-started, solved with a soft push-back of
 //! their position error (a spring of [`WorldConfig::joint_hertz`](crate::WorldConfig::joint_hertz)
 //! and [`joint_damping_ratio`](crate::WorldConfig::joint_damping_ratio)), and relaxed without
 //! it — Box2D v3's joints (`joint.c`, `revolute_joint.c`; Catto, "Solver2D", 2024) in three

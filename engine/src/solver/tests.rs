@@ -20,7 +20,7 @@ fn test_params() -> SolverParams {
         restitution_iterations: 1,
         soft: Softness::new(30.0, 10.0, h),
         static_soft: Softness::new(60.0, 10.0, h),
-        joint_soft: Softness::new(120.0, 2.0, h),
+        joint_soft: Softness::new(60.0, 2.0, h),
         allowed_penetration: 0.005,
         max_push: 3.0,
         restitution_threshold: 1.0,

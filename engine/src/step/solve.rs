@@ -124,7 +124,7 @@ fn params(cfg: &WorldConfig) -> SolverParams {
         restitution_iterations: cfg.restitution_iterations,
         soft: Softness::new(hertz, cfg.contact_damping_ratio, h),
         static_soft: Softness::new((2.0 * hertz).min(0.25 / h), cfg.contact_damping_ratio, h),
-        joint_soft: Softness::new(cfg.joint_hertz.min(0.5 / h), cfg.joint_damping_ratio, h),
+        joint_soft: Softness::new(cfg.joint_hertz.min(0.25 / h), cfg.joint_damping_ratio, h),
         allowed_penetration: cfg.allowed_penetration,
         max_push: cfg.max_push_velocity,
         restitution_threshold: cfg.restitution_threshold,

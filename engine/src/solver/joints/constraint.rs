@@ -9,7 +9,9 @@ use crate::body::Body;
 use crate::joint::{Joint, JointImpulses, JointKind};
 use tumble_narrowphase::math::{Matrix, Real, Rotation, Vector};
 
-/// One joint for one step.
+/// One joint for one step. Directions and anchors are in the world frame at the start of the
+/// step; during the step they turn with their bodies to first order (`Geometry`), as the
+/// contacts' anchors do.
 #[derive(Clone, Debug)]
 pub(crate) struct JointConstraint {
     /// The joint's slot in the world.
@@ -17,21 +19,21 @@ pub(crate) struct JointConstraint {
     pub a: JointBody,
     pub b: JointBody,
     pub kind: JointKind,
-    /// The bodies' rotations at the start of the step.
-    pub qa0: Rotation,
-    pub qb0: Rotation,
-    /// `c_b − c_a` of the centres of mass at the start of the step, world frame, metres.
+    /// `c_b − c_a` of the centres of mass at the start of the step, metres.
     pub dc0: Vector,
-    /// Anchors relative to each centre of mass, each body's frame, metres.
-    pub ra_local: Vector,
-    pub rb_local: Vector,
-    /// Axis and reference perpendicular in A's frame, and B's copies in B's frame (unit).
+    /// Anchors relative to each centre of mass, metres.
+    pub ra0: Vector,
+    pub rb0: Vector,
+    /// A's axis and reference perpendicular, and B's copies (unit).
     pub axis_a: Vector,
     pub perp_a: Vector,
     pub axis_b: Vector,
     pub perp_b: Vector,
-    /// Rotation from B's body frame to its joint frame (see `Joint::frame_b`).
-    pub frame_b: Rotation,
+    /// The rotation vector of the relative rotation error `F_b·F_a⁻¹` at the start of the step
+    /// (radians; `F_a = q_a`, `F_b = q_b·frame_b`), the short way round.
+    pub rot_err0: Vector,
+    /// The twist of B relative to A about A's axis at the start of the step, radians.
+    pub twist0: Real,
     /// Inverse mass matrix of the rotation block, `(I_a⁻¹ + I_b⁻¹)⁻¹`.
     pub rot_k_inv: Matrix,
     /// The joint's own spring, stepped with the substep (zero when it has none).
@@ -44,16 +46,31 @@ pub(crate) struct JointConstraint {
     pub tb_sum: Vector,
 }
 
-/// Where a joint's bodies are at a moment of the step.
+/// Where a joint's bodies are at a moment of the step: how far each has turned since its
+/// start (a rotation vector, radians), its anchors, and the anchors' separation.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Geometry {
-    pub qa: Rotation,
-    pub qb: Rotation,
-    /// Anchors from the centres of mass, world frame.
+    pub theta_a: Vector,
+    pub theta_b: Vector,
+    /// Anchors from the centres of mass.
     pub ra: Vector,
     pub rb: Vector,
-    /// `p_b − p_a` of the anchors, world frame (the point block's error).
+    /// `p_b − p_a` of the anchors (the point block's error).
     pub d: Vector,
+}
+
+impl Geometry {
+    /// A direction `v` of A at the start of the step, turned with A (first order).
+    #[inline]
+    pub fn on_a(&self, v: &Vector) -> Vector {
+        v + self.theta_a.cross(v)
+    }
+
+    /// A direction `v` of B at the start of the step, turned with B (first order).
+    #[inline]
+    pub fn on_b(&self, v: &Vector) -> Vector {
+        v + self.theta_b.cross(v)
+    }
 }
 
 /// The joint body of slot `slot` with solver mass properties `m` (world frame at the step's
@@ -77,16 +94,32 @@ pub(crate) fn joint_body(slot: u32, m: &BodyMass) -> JointBody {
     }
 }
 
-/// `q` turned by the rotation vector `theta` (world frame, radians): the first-order
-/// quaternion `(1, θ/2)` normalised, accurate to `θ³/12` in the angle, ample for one step.
-#[inline]
-pub(crate) fn turned(q: &Rotation, theta: &Vector) -> Rotation {
-    if *theta == Vector::zeros() {
-        return *q;
+/// The rotation vector of `q`, the short way round (radians).
+fn rotation_vector(q: &Rotation) -> Vector {
+    let q = q.quaternion();
+    let (w, v) = if q.w < 0.0 {
+        (-q.w, -q.imag())
+    } else {
+        (q.w, q.imag())
+    };
+    let s = v.norm();
+    if s < 1e-12 {
+        return v * 2.0;
     }
-    let h = theta * 0.5;
-    let dq = Rotation::new_normalize(nalgebra::Quaternion::new(1.0, h.x, h.y, h.z));
-    dq * q
+    v * (2.0 * s.atan2(w) / s)
+}
+
+/// `x` wrapped into `(−π, π]`.
+#[inline]
+pub(crate) fn wrap(x: Real) -> Real {
+    use std::f32::consts::{PI, TAU};
+    let mut y = x % TAU;
+    if y > PI {
+        y -= TAU;
+    } else if y <= -PI {
+        y += TAU;
+    }
+    y
 }
 
 impl JointConstraint {
@@ -102,9 +135,11 @@ impl JointConstraint {
     ) -> Self {
         let a = joint_body(sa, ma);
         let b = joint_body(sb, mb);
-        let ra_local = joint.anchor_a - ba.com_local;
-        let rb_local = joint.anchor_b - bb.com_local;
-        let (qa0, qb0) = (ba.pose.rotation, bb.pose.rotation);
+        let (qa, qb) = (ba.pose.rotation, bb.pose.rotation);
+        let fb = qb * joint.frame_b;
+        // Twist about A's axis of `F_a⁻¹·F_b`, in A's frame (swing–twist decomposition).
+        let rel = (qa.inverse() * fb).into_inner();
+        let twist0 = wrap(2.0 * rel.imag().dot(&joint.axis_a).atan2(rel.w));
         let spring = match joint.kind {
             JointKind::Revolute {
                 spring: Some(s), ..
@@ -122,17 +157,21 @@ impl JointConstraint {
             a,
             b,
             kind: joint.kind,
-            qa0,
-            qb0,
             dc0: bb.com() - ba.com(),
-            ra_local,
-            rb_local,
-            axis_a: joint.axis_a,
-            perp_a: joint.perp_a,
-            axis_b: joint.frame_b * joint.axis_a,
-            perp_b: joint.frame_b * joint.perp_a,
-            frame_b: joint.frame_b,
-            rot_k_inv: super::rows::invert_mass(&(a.inv_inertia + b.inv_inertia)),
+            ra0: qa * (joint.anchor_a - ba.com_local),
+            rb0: qb * (joint.anchor_b - bb.com_local),
+            axis_a: qa * joint.axis_a,
+            perp_a: qa * joint.perp_a,
+            axis_b: fb * joint.axis_a,
+            perp_b: fb * joint.perp_a,
+            rot_err0: rotation_vector(&(fb * qa.inverse())),
+            twist0,
+            rot_k_inv: match joint.kind {
+                JointKind::Fixed | JointKind::Prismatic { .. } => {
+                    super::rows::invert_mass(&(a.inv_inertia + b.inv_inertia))
+                }
+                _ => Matrix::zeros(),
+            },
             spring,
             imp: joint.impulses,
             pb_sum: Vector::zeros(),
@@ -144,11 +183,17 @@ impl JointConstraint {
     /// displacement and scaled rotation vector).
     #[inline]
     pub fn geometry(&self, da: &SolverBody, db: &SolverBody) -> Geometry {
-        let qa = turned(&self.qa0, &self.a.unscale(da.w()));
-        let qb = turned(&self.qb0, &self.b.unscale(db.w()));
-        let ra = qa * self.ra_local;
-        let rb = qb * self.rb_local;
+        let theta_a = self.a.unscale(da.w());
+        let theta_b = self.b.unscale(db.w());
+        let ra = self.ra0 + theta_a.cross(&self.ra0);
+        let rb = self.rb0 + theta_b.cross(&self.rb0);
         let d = self.dc0 + (db.v() - da.v()) + (rb - ra);
-        Geometry { qa, qb, ra, rb, d }
+        Geometry {
+            theta_a,
+            theta_b,
+            ra,
+            rb,
+            d,
+        }
     }
 }

@@ -8,34 +8,18 @@
 //! is the angle between A's axis and B's copy. Their rates are taken about A's axis (the hinge),
 //! the mean axis (the twist) and the common normal `a × b` (the cone).
 
-use super::constraint::{Geometry, JointConstraint};
+use super::constraint::{wrap, Geometry, JointConstraint};
 use super::rows::{
     solve_pair, solve_point, solve_rotation, solve_row, Ctx, Masses, Mode, Row, Vel,
 };
 use crate::joint::{JointKind, Motor};
 use tumble_narrowphase::math::{Real, Vector};
 
-/// The rotation vector of the relative rotation error `F_b·F_a⁻¹` (world frame, radians, the
-/// short way round), where `F_a = q_a` and `F_b = q_b·frame_b`.
+/// The rotation vector of the relative rotation error `F_b·F_a⁻¹` (world frame, radians):
+/// the step's start value plus how far B turned beyond A since (first order).
 #[inline]
 fn rotation_error(jc: &JointConstraint, g: &Geometry) -> Vector {
-    let e = (g.qb * jc.frame_b) * g.qa.inverse();
-    let q = e.quaternion();
-    let s = if q.w < 0.0 { -2.0 } else { 2.0 };
-    q.imag() * s
-}
-
-/// `x` wrapped into `(−π, π]`.
-#[inline]
-fn wrap(x: Real) -> Real {
-    use std::f32::consts::{PI, TAU};
-    let mut y = x % TAU;
-    if y > PI {
-        y -= TAU;
-    } else if y <= -PI {
-        y += TAU;
-    }
-    y
+    jc.rot_err0 + (g.theta_b - g.theta_a)
 }
 
 /// The rows on a free coordinate with value `x` and rate row `row`: the spring (whose error is
@@ -91,10 +75,10 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
             spring,
             spring_target,
         } => {
-            let a = g.qa * jc.axis_a;
-            let e1 = g.qa * jc.perp_a;
+            let a = g.on_a(&jc.axis_a);
+            let e1 = g.on_a(&jc.perp_a);
             if limits.is_some() || motor.is_some() || spring.is_some() {
-                let pb = g.qb * jc.perp_b;
+                let pb = g.on_b(&jc.perp_b);
                 let angle = e1.cross(&pb).dot(&a).atan2(e1.dot(&pb));
                 // The spring's error the short way round.
                 let err = spring.map(|_| wrap(angle - spring_target));
@@ -102,7 +86,7 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
                 free_coordinate(jc, vel, &m, &row, angle, limits, motor, err, ctx);
             }
             let e2 = a.cross(&e1);
-            let b = g.qb * jc.axis_b;
+            let b = g.on_b(&jc.axis_b);
             let ab = a.cross(&b);
             let rows = [Row::angular(e1), Row::angular(e2)];
             let mut acc = [jc.imp.angular.x, jc.imp.angular.y];
@@ -117,8 +101,8 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
             spring,
             spring_target,
         } => {
-            let a = g.qa * jc.axis_a;
-            let e1 = g.qa * jc.perp_a;
+            let a = g.on_a(&jc.axis_a);
+            let e1 = g.on_a(&jc.perp_a);
             // A's lever reaches B's anchor, so that the rows see where the bodies meet.
             let ra = g.ra + g.d;
             if limits.is_some() || motor.is_some() || spring.is_some() {
@@ -138,17 +122,17 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
             jc.imp.linear.y = acc[1];
         }
         JointKind::Spherical { cone, twist } => {
-            let a = g.qa * jc.axis_a;
-            let b = g.qb * jc.axis_b;
+            let a = g.on_a(&jc.axis_a);
+            let b = g.on_b(&jc.axis_b);
             if let Some(cone) = cone {
                 let n = a.cross(&b);
                 let len = n.norm();
                 let n = if len > 1e-6 {
                     n / len
                 } else {
-                    g.qa * jc.perp_a
+                    g.on_a(&jc.perp_a)
                 };
-                let angle = a.dot(&b).clamp(-1.0, 1.0).acos();
+                let angle = (a.dot(&b) / (a.norm() * b.norm())).clamp(-1.0, 1.0).acos();
                 let row = Row::angular(-n);
                 solve_row(
                     vel,
@@ -161,16 +145,15 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
                 );
             }
             if let Some([lo, hi]) = twist {
-                // Twist of B relative to A about A's axis, from `F_a⁻¹·F_b` in A's frame.
-                let rel = g.qa.inverse() * (g.qb * jc.frame_b);
-                let q = rel.quaternion();
-                let psi = wrap(2.0 * q.imag().dot(&jc.axis_a).atan2(q.w));
+                // Twist of B relative to A about the mean axis: the start value plus how far
+                // B turned beyond A about it since.
                 let mid = a + b;
                 let t = if mid.norm() > 1e-6 {
                     mid.normalize()
                 } else {
                     a
                 };
+                let psi = wrap(jc.twist0 + t.dot(&(g.theta_b - g.theta_a)));
                 let row = Row::angular(t);
                 solve_row(vel, &m, &row, psi - lo, Mode::Lower, &mut jc.imp.motor, ctx);
                 let row = Row::angular(-t);
@@ -194,7 +177,7 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
             spring,
         } => {
             let len = g.d.norm();
-            if !(len > 1e-6) {
+            if len.is_nan() || len <= 1e-6 {
                 // The anchors coincide: no direction to push along.
                 return;
             }

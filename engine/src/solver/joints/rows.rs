@@ -189,7 +189,7 @@ pub(crate) fn solve_row(
         return;
     }
     let k = m.k(row, row);
-    if !(k > 0.0) {
+    if k.is_nan() || k <= 0.0 {
         return;
     }
     let eff = 1.0 / k;
@@ -241,7 +241,7 @@ pub(crate) fn solve_pair(
         m.k(&rows[1], &rows[1]),
     );
     let det = k00 * k11 - k01 * k01;
-    if !(det > 1e-12 * (k00 * k11).max(Real::MIN_POSITIVE)) {
+    if det.is_nan() || det <= 1e-12 * (k00 * k11).max(Real::MIN_POSITIVE) {
         // Degenerate block: the two rows one after the other.
         solve_row(vel, m, &rows[0], c[0], Mode::Equality, &mut acc[0], ctx);
         solve_row(vel, m, &rows[1], c[1], Mode::Equality, &mut acc[1], ctx);
@@ -299,13 +299,28 @@ pub(crate) fn solve_point(
     vel.tb += tb;
 }
 
-/// The point block's mass matrix `(m_a + m_b)·1 + [r_a]×ᵀ I_a⁻¹ [r_a]× + [r_b]×ᵀ I_b⁻¹ [r_b]×`.
+/// The point block's mass matrix `(m_a + m_b)·1 + [r_a]× I_a⁻¹ [r_a]×ᵀ + [r_b]× I_b⁻¹ [r_b]×ᵀ`
+/// (symmetric; written out: column `k` of `I⁻¹·[r]×ᵀ` is `I⁻¹·(e_k × r)`, and `[r]×·c = r × c`).
+#[inline]
 pub(crate) fn point_mass(m: &Masses, ra: &Vector, rb: &Vector) -> Matrix {
-    let skew = |r: &Vector| r.cross_matrix();
-    let (sa, sb) = (skew(ra), skew(rb));
-    Matrix::identity() * (m.a.inv_mass + m.b.inv_mass)
-        + sa * m.a.inv_inertia * sa.transpose()
-        + sb * m.b.inv_inertia * sb.transpose()
+    let mut k = Matrix::identity() * (m.a.inv_mass + m.b.inv_mass);
+    for (r, inv) in [(ra, &m.a.inv_inertia), (rb, &m.b.inv_inertia)] {
+        if inv[(0, 0)] == 0.0 && inv[(1, 1)] == 0.0 && inv[(2, 2)] == 0.0 {
+            continue;
+        }
+        let cols = [
+            Vector::new(0.0, -r.z, r.y),
+            Vector::new(r.z, 0.0, -r.x),
+            Vector::new(-r.y, r.x, 0.0),
+        ];
+        for (j, c) in cols.iter().enumerate() {
+            let col = r.cross(&(inv * c));
+            for i in 0..3 {
+                k[(i, j)] += col[i];
+            }
+        }
+    }
+    k
 }
 
 /// The relative-rotation block: keeps the rotation error `c` (a rotation vector, B relative
