@@ -88,8 +88,10 @@ impl ClosestPoints {
 /// Why a distance query or a shape cast has no answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum QueryError {
-    /// A pose, velocity or option was NaN or infinite (or out of range). Names the input.
+    /// A pose or velocity was NaN or infinite, or a result would overflow. Names the input.
     NonFinite(&'static str),
+    /// An option out of its documented range. Names the option and the range.
+    InvalidOption(&'static str),
     /// The crate has no algorithm for this pair of kinds.
     Unsupported(UnsupportedPair),
 }
@@ -98,6 +100,7 @@ impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             QueryError::NonFinite(what) => write!(f, "{what} is not finite or out of range"),
+            QueryError::InvalidOption(what) => write!(f, "option out of range: {what}"),
             QueryError::Unsupported(p) => p.fmt(f),
         }
     }

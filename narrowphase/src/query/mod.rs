@@ -59,7 +59,6 @@ pub use capsule_round::{
 };
 pub(crate) use closest::is_finite_pose;
 pub use closest::{closest_points, distance, signed_distance, ClosestPoints, QueryError};
-pub(crate) use closest_gjk::{core_of, Core};
 pub use closest_round::{
     closest_points_ball_ball, closest_points_capsule_ball, closest_points_capsule_capsule,
     closest_points_cuboid_ball,
