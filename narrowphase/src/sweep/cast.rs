@@ -165,7 +165,8 @@ fn advanced(pose: &Isometry, v: &Vector, t: Real) -> Isometry {
 /// use tumble_narrowphase::shape::{Ball, Cuboid};
 /// use tumble_narrowphase::sweep::{cast_shape, CastOptions};
 ///
-/// // A unit cube at 4 m/s toward a wall 3 m away (its face at x = 2.5): contact at 0.375 s.
+/// // A unit cube at 4 m/s toward a wall whose face is at x = 2.5: its own face at x = 0.5
+/// // covers the 2 m in 0.5 s.
 /// let cube = Cuboid::new(Vector::new(0.5, 0.5, 0.5)).unwrap();
 /// let wall = Cuboid::new(Vector::new(0.5, 5.0, 5.0)).unwrap();
 /// let hit = cast_shape(
@@ -173,7 +174,7 @@ fn advanced(pose: &Isometry, v: &Vector, t: Real) -> Isometry {
 ///     &Isometry::translation(3.0, 0.0, 0.0), &Vector::zeros(), &wall,
 ///     &CastOptions::with_t_max(1.0),
 /// ).unwrap().expect("it hits");
-/// assert!((hit.toi - 0.375).abs() < 1e-4);
+/// assert!((hit.toi - 0.5).abs() < 1e-4);
 /// assert!((hit.normal - Vector::x()).norm() < 1e-4);
 /// ```
 #[allow(clippy::too_many_arguments)]
