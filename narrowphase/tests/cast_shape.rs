@@ -260,6 +260,73 @@ fn closed_forms_match_conservative_advancement() {
     assert!(compared > 300, "{compared}");
 }
 
+/// Grazing passes (B's path tangent to A at a clearance within ±2 mm of touching, for the
+/// pairs cast by conservative advancement): each cast returns within its iteration bound, and
+/// a converged hit touches while a reported miss never overlapped at a sampled time.
+#[test]
+fn grazing_passes_stay_conservative() {
+    let mut r = ChaCha8Rng::seed_from_u64(44);
+    let o = CastOptions::default();
+    let (mut hit, mut missed) = (0, 0);
+    for _ in 0..300 {
+        let (ka, kb) = (r.gen_range(1..5), r.gen_range(1..5));
+        let (sa, sb) = (shape(&mut r, ka), shape(&mut r, kb));
+        let pa = random_pose(&mut r, Vector::zeros(), 1e-3);
+        let side = query_oracle::sphere_directions(64)[r.gen_range(0..64)];
+        let pb = random_pose(&mut r, side * 4.0, 1e-3);
+        // B brought toward A along `side` until they touch (conservative steps of the
+        // distance), then moved off by up to ±2 mm: the point P its path passes through.
+        let mut p = pb;
+        for _ in 0..100 {
+            let g = query::distance(&pa, &sa, &p, &sb).unwrap();
+            if g < 1e-6 {
+                break;
+            }
+            p = moved(&p, -side * g);
+        }
+        // Tangent to the contact there: offset along its normal, the path across it.
+        let n = query::closest_points(&pa, &sa, &p, &sb).unwrap().normal;
+        let p = moved(&p, n * r.gen_range(-2e-3..2e-3));
+        // The path: across the normal, through P at t = 0.5.
+        let across = n.cross(&query_oracle::sphere_directions(64)[r.gen_range(0..64)]);
+        let Some(across) = across.try_normalize(1e-3) else {
+            continue;
+        };
+        let start = moved(&p, -across * 3.0);
+        let c = Case {
+            sa,
+            sb,
+            pa,
+            pb: start,
+            va: Vector::zeros(),
+            vb: across * 6.0,
+        };
+        if query::intersection_test(&c.pa, &c.sa, &c.pb, &c.sb).unwrap() {
+            continue;
+        }
+        let first = c.first_sampled(o.t_max, |pa, pb| {
+            query::intersection_test(pa, &c.sa, pb, &c.sb).unwrap()
+        });
+        match c.cast(&o) {
+            Some(h) if h.status == CastStatus::Converged => {
+                hit += 1;
+                assert!(c.touches(&h, 2.0 * o.tolerance), "{h:?}");
+                assert!(first.is_none_or(|t1| h.toi <= t1 + 1e-5), "{h:?} {first:?}");
+            }
+            Some(h) => {
+                // Out of iterations: a time before any sampled overlap.
+                assert_eq!(h.status, CastStatus::OutOfIterations);
+                assert!(first.is_none_or(|t1| h.toi <= t1 + 1e-5), "{h:?} {first:?}");
+            }
+            None => {
+                missed += 1;
+                assert_eq!(first, None, "missed a sampled overlap");
+            }
+        }
+    }
+    assert!(hit > 20 && missed > 20, "{hit} hits, {missed} misses");
+}
+
 /// Hand-worked cases.
 #[test]
 fn worked_cases() {
@@ -318,8 +385,9 @@ fn worked_cases() {
     .unwrap();
     assert!((h.toi - 0.4).abs() < 1e-4, "{h:?}");
 
-    // Ericson RTCD §5.5.5's moving spheres: radius 1 at the origin moving by (10, 0, 0) over
-    // the step, radius 1 at (5, 1, 0) still: centres 2 apart when x = 5 − √3, t = 0.3268.
+    // Two spheres as in RTCD §5.5.5 (one moving, one still), worked by hand: radius 1 at the
+    // origin moving by (10, 0, 0) over the step, radius 1 at (5, 1, 0): the centres are 2
+    // apart when x = 5 − √3, at t = 0.3268, along (√3, 1, 0)/2.
     let one = Ball::new(1.0).unwrap();
     let h = cast_shape(
         &id,

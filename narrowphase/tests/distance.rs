@@ -262,8 +262,8 @@ fn core(s: &Shape, pose: &Isometry) -> (Core, Real) {
 #[test]
 fn worked_cases() {
     let id = Isometry::identity();
-    // Ericson RTCD §4.3.1 (Figure 4.8's spheres): (0,0,0) r 2 and (3,3,0) r 2 are
-    // √18 − 4 = 0.2426 apart, along (1,1,0)/√2.
+    // The spheres of the `ericson_spheres_apart` unit test (`query/ball_ball.rs`): (0,0,0)
+    // r 2 and (3,3,0) r 2 are √18 − 4 = 0.2426 apart, along (1,1,0)/√2.
     let two = Ball::new(2.0).unwrap();
     let c = query::closest_points(&id, &two, &Isometry::translation(3.0, 3.0, 0.0), &two).unwrap();
     assert!((c.distance - (18f32.sqrt() - 4.0)).abs() < 1e-6, "{c:?}");
@@ -281,8 +281,8 @@ fn worked_cases() {
         "{c:?}"
     );
 
-    // Two capsules crossing at right angles one above the other (RTCD §5.1.9, Figure 5.9's
-    // skew segments): axes along y at the origin and along x at height z = 2, radii 0.5 and
+    // Two capsules whose axes are skew at right angles (the skew segments of RTCD §5.1.9),
+    // worked by hand: axes along y at the origin and along x at height z = 2, radii 0.5 and
     // 0.25: 2 − 0.75 = 1.25 apart along +z, closest points (0, 0, 0.5) and (0, 0, 1.75).
     let ca = Capsule::new(1.0, 0.5).unwrap();
     let cb = Capsule::new(1.0, 0.25).unwrap();
@@ -345,6 +345,15 @@ fn non_finite_poses_are_errors() {
             Err(QueryError::NonFinite(_))
         ));
     }
+    // A rotation that is not a unit quaternion.
+    let stretched = Isometry::from_parts(
+        Translation::identity(),
+        Rotation::new_unchecked(nalgebra::Quaternion::new(2.0, 0.0, 0.0, 0.0)),
+    );
+    assert!(matches!(
+        query::closest_points(&stretched, &cube, &ok, &b),
+        Err(QueryError::NotUnitRotation(_))
+    ));
     // Finite but huge poses whose difference overflows: an error, not an infinite distance.
     let far = Isometry::translation(3e38, 0.0, 0.0);
     let near = Isometry::translation(-3e38, 0.0, 0.0);

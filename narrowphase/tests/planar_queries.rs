@@ -469,8 +469,9 @@ fn worked_cases() {
     let above = Point2::new(0.0, 1.0) + l.normal() * 3.0;
     assert!((distance(&l, above).unwrap() - 3.0).abs() < 1e-5);
     assert!((distance(&l, &m).unwrap() - 0.5f32.sqrt()).abs() < 1e-6);
-    // A circle inside a rectangle overlaps it; one beyond its corner (RTCD §5.2.5's sphere
-    // against a box corner) is the corner distance minus the radius: 5 − 1.
+    // A circle inside a rectangle overlaps it; one beyond its corner (the corner region of
+    // RTCD §5.2.5's sphere–box test, in 2D) is the corner distance minus the radius: from
+    // (2, 1) to (5, 5), 5 − 1.
     let rect = Rect::new(Point2::origin(), Vector2::new(2.0, 1.0), 0.0).unwrap();
     let inner = Circle::new(Point2::new(0.5, 0.0), 0.2).unwrap();
     assert_eq!(distance(&rect, &inner), Some(0.0));

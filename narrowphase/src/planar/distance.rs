@@ -292,8 +292,15 @@ pub fn closest_points<'a, 'b>(
             Err(point) => PlanarProximity::Overlapping { point },
             Ok((pa, pb)) => {
                 let d = pb - pa;
-                let len = d.norm();
-                match d.try_normalize(Real::MIN_POSITIVE) {
+                // Scaled by the largest component first: a gap of a few 10⁻²⁰ m has a
+                // squared norm in f32's subnormal range, where normalising loses the unit
+                // length.
+                let m = d.amax();
+                let unit = (m > 0.0 && m.is_finite())
+                    .then(|| (d / m).try_normalize(0.0))
+                    .flatten();
+                let len = unit.map_or(0.0, |n| n.dot(&d));
+                match unit {
                     Some(n) if len > ra + rb => PlanarProximity::Apart {
                         distance: len - ra - rb,
                         point_a: pa + n * *ra,

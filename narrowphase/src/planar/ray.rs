@@ -62,7 +62,8 @@ impl Ray2 {
     }
 
     fn back(&self) -> Vector2 {
-        -self.dir / self.dir.norm()
+        let d = -self.dir / self.dir.amax();
+        d / d.norm()
     }
 }
 
@@ -102,29 +103,32 @@ fn hit(ray: &Ray2, t: Real, normal: Vector2, max_t: Real) -> Option<RayHit2> {
 /// assert_eq!((h.t, h.normal), (2.0, -Vector2::x()));
 /// ```
 pub fn ray_circle(ray: &Ray2, circle: &Circle, max_t: Real) -> Option<RayHit2> {
-    let m = ray.origin - circle.center();
-    let r = circle.radius();
-    let c = m.norm_squared() - r * r;
-    if c <= 0.0 {
+    // In f64: squares of f32 coordinates and their products cannot overflow there.
+    let w = |v: Vector2| nalgebra::Vector2::new(v.x as f64, v.y as f64);
+    let m = w(ray.origin.coords) - w(circle.center().coords);
+    let d = w(ray.dir);
+    let r = circle.radius() as f64;
+    if m.norm_squared() <= r * r {
         return hit(ray, 0.0, ray.back(), max_t);
     }
-    let a = ray.dir.norm_squared();
-    let b = m.dot(&ray.dir);
+    let a = d.norm_squared();
+    let b = m.dot(&d);
     if b >= 0.0 {
         return None; // outside and moving away
     }
     // The disc's chord along the ray, from the perpendicular distance: stable when the ray
     // passes far from the centre relative to its length.
     let along = -b / a;
-    let closest = m + ray.dir * along;
+    let closest = m + d * along;
     let h2 = r * r - closest.norm_squared();
-    if h2 < 0.0 {
+    if h2.is_nan() || h2 < 0.0 {
         return None;
     }
-    let t = along - (h2 / a).sqrt();
-    let t = t.max(0.0);
-    let normal = (ray.point_at(t) - circle.center()) / r;
-    hit(ray, t, normal.try_normalize(0.0)?, max_t)
+    let t = (along - (h2 / a).sqrt()).max(0.0);
+    let n = (m + d * t) / r;
+    let normal = Vector2::new(n.x as Real, n.y as Real);
+    let normal = (normal / normal.amax()).try_normalize(0.0)?;
+    hit(ray, t as Real, normal, max_t)
 }
 
 /// The first hit of `ray` on `segment` with `t ∈ [0, max_t]` (see the module docs for a ray
@@ -209,11 +213,15 @@ fn clip(
 
 /// The first hit of `ray` on the solid convex polygon `polygon` with `t ∈ [0, max_t]`.
 pub fn ray_polygon(ray: &Ray2, polygon: &ConvexPolygon, max_t: Real) -> Option<RayHit2> {
-    let planes = polygon
-        .normals()
-        .iter()
-        .zip(polygon.corners())
-        .map(|(n, c)| (*n, *c));
+    // The outward normals from the edges, each scaled to a largest component of 1 before
+    // normalising, so that edges of a few subnormals still give unit normals.
+    let c = polygon.corners();
+    let planes = (0..c.len()).filter_map(|i| {
+        let e = c[(i + 1) % c.len()] - c[i];
+        let n = Vector2::new(e.y, -e.x);
+        let n = (n / n.amax()).try_normalize(0.0)?;
+        Some((n, c[i]))
+    });
     clip(ray, planes, max_t)
 }
 

@@ -90,6 +90,9 @@ impl ClosestPoints {
 pub enum QueryError {
     /// A pose or velocity was NaN or infinite, or a result would overflow. Names the input.
     NonFinite(&'static str),
+    /// A pose's rotation is not a unit quaternion (its squared norm is more than 10⁻³ from 1).
+    /// Names the pose.
+    NotUnitRotation(&'static str),
     /// An option out of its documented range. Names the option and the range.
     InvalidOption(&'static str),
     /// The crate has no algorithm for this pair of kinds.
@@ -100,6 +103,9 @@ impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             QueryError::NonFinite(what) => write!(f, "{what} is not finite or out of range"),
+            QueryError::NotUnitRotation(what) => {
+                write!(f, "the rotation of {what} is not a unit quaternion")
+            }
             QueryError::InvalidOption(what) => write!(f, "option out of range: {what}"),
             QueryError::Unsupported(p) => p.fmt(f),
         }
@@ -114,17 +120,29 @@ impl From<UnsupportedPair> for QueryError {
     }
 }
 
-/// True when the pose's translation and rotation are finite.
+/// Largest departure of a pose rotation's squared norm from 1 that the queries accept.
+const UNIT_TOLERANCE: Real = 1e-3;
+
+/// Checks a pose: finite translation, finite unit rotation (its quaternion's squared norm
+/// within [`UNIT_TOLERANCE`] of 1). `what` names the pose in the error.
 #[inline]
-pub(crate) fn is_finite_pose(p: &Isometry) -> bool {
-    is_finite_vector(&p.translation.vector) && p.rotation.coords.iter().all(|c| c.is_finite())
+pub(crate) fn check_pose(p: &Isometry, what: &'static str) -> Result<(), QueryError> {
+    let q = &p.rotation.coords;
+    if !(is_finite_vector(&p.translation.vector) && q.iter().all(|c| c.is_finite())) {
+        return Err(QueryError::NonFinite(what));
+    }
+    if (q.norm_squared() - 1.0).abs() > UNIT_TOLERANCE {
+        return Err(QueryError::NotUnitRotation(what));
+    }
+    Ok(())
 }
 
 /// Distance between `a` at `pose_a` and `b` at `pose_b`, metres: `> 0` apart, `0` when they
 /// touch or overlap. Closed forms for ball–ball, ball–cuboid, capsule–ball and
 /// capsule–capsule, GJK for the other pairs (see the module docs). Errors:
-/// [`QueryError::NonFinite`] for a non-finite pose, [`QueryError::Unsupported`] for a pair
-/// without an algorithm.
+/// [`QueryError::NonFinite`] for a non-finite pose (or a result that would overflow),
+/// [`QueryError::NotUnitRotation`] for a pose whose rotation is not unit,
+/// [`QueryError::Unsupported`] for a pair without an algorithm.
 ///
 /// ```
 /// use tumble_narrowphase::math::Isometry;
@@ -180,12 +198,8 @@ pub fn closest_points<'a, 'b>(
     b: impl Into<ShapeRef<'b>>,
 ) -> Result<ClosestPoints, QueryError> {
     let (a, b) = (a.into(), b.into());
-    if !is_finite_pose(pose_a) {
-        return Err(QueryError::NonFinite("pose of A"));
-    }
-    if !is_finite_pose(pose_b) {
-        return Err(QueryError::NonFinite("pose of B"));
-    }
+    check_pose(pose_a, "pose of A")?;
+    check_pose(pose_b, "pose of B")?;
     let c = match closest_points_round(pose_a, a, pose_b, b) {
         Some(c) => c,
         None => match closest_points_gjk(pose_a, a, pose_b, b)? {
@@ -193,10 +207,33 @@ pub fn closest_points<'a, 'b>(
             None => penetration(pose_a, a, pose_b, b)?,
         },
     };
+    // Rounding on poses far from the origin can leave a normal that is not unit: rescale it,
+    // or use the direction between the origins (+y when they coincide).
+    let c = if (c.normal.norm() - 1.0).abs() <= 1e-4 {
+        c
+    } else {
+        ClosestPoints {
+            normal: unit_of(&c.normal)
+                .or_else(|| unit_of(&(pose_b.translation.vector - pose_a.translation.vector)))
+                .unwrap_or_else(Vector::y),
+            ..c
+        }
+    };
     if c.is_finite() {
         Ok(c)
     } else {
         Err(QueryError::NonFinite("result (the poses are too far out)"))
+    }
+}
+
+/// `v` scaled to unit length (by its largest component first, so that subnormal vectors keep
+/// their direction), `None` when it is zero or not finite.
+fn unit_of(v: &Vector) -> Option<Vector> {
+    let m = v.amax();
+    if m > 0.0 && m.is_finite() {
+        (v / m).try_normalize(0.0)
+    } else {
+        None
     }
 }
 
@@ -236,8 +273,6 @@ fn penetration(
         distance: 0.0,
         point_a: mid,
         point_b: mid,
-        normal: (cb - ca)
-            .try_normalize(Real::MIN_POSITIVE)
-            .unwrap_or_else(Vector::y),
+        normal: unit_of(&(cb - ca)).unwrap_or_else(Vector::y),
     })
 }

@@ -23,8 +23,14 @@ use crate::shape::ShapeRef;
 
 /// The result from the cores' closest points `p` (A) and `p + d` (B), or `None` when `d = 0`.
 fn from_cores(p: &Point, ra: Real, d: &Vector, q: &Point, rb: Real) -> Option<ClosestPoints> {
-    let len = d.norm();
-    let n = d.try_normalize(Real::MIN_POSITIVE)?;
+    // Scaled by the largest component first: a difference of a few 10⁻²⁰ m has a squared
+    // norm in f32's subnormal range, where normalising directly loses the unit length.
+    let m = d.amax();
+    if !(m > 0.0 && m.is_finite()) {
+        return None;
+    }
+    let n = (d / m).try_normalize(0.0)?;
+    let len = n.dot(d);
     Some(ClosestPoints {
         distance: len - ra - rb,
         point_a: p + n * ra,

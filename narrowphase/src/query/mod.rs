@@ -57,7 +57,7 @@ pub use capsule_round::{
     contact_capsule_ball, contact_capsule_capsule, intersection_capsule_ball,
     intersection_capsule_capsule, CapsuleCore,
 };
-pub(crate) use closest::is_finite_pose;
+pub(crate) use closest::check_pose;
 pub use closest::{closest_points, distance, signed_distance, ClosestPoints, QueryError};
 pub use closest_round::{
     closest_points_ball_ball, closest_points_capsule_ball, closest_points_capsule_capsule,

@@ -18,7 +18,7 @@
 
 use super::cast_round::cast_round;
 use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
-use crate::query::{closest_points, is_finite_pose, ClosestPoints, QueryError};
+use crate::query::{check_pose, closest_points, ClosestPoints, QueryError};
 use crate::shape::ShapeRef;
 
 /// Most distance queries of one [`cast_shape`]: the search gives up after this many steps
@@ -156,7 +156,8 @@ fn advanced(pose: &Isometry, v: &Vector, t: Real) -> Isometry {
 ///
 /// `Ok(None)` when there is no hit in time (or the shapes start within the skin, move apart
 /// and `stop_at_penetration` is false). Errors: [`QueryError::NonFinite`] for a non-finite
-/// pose or velocity, [`QueryError::InvalidOption`] for options out of range,
+/// pose or velocity, [`QueryError::NotUnitRotation`] for a pose whose rotation is not unit,
+/// [`QueryError::InvalidOption`] for options out of range,
 /// [`QueryError::Unsupported`] for a pair without a distance algorithm. At most
 /// [`CAST_MAX_ITERATIONS`] distance queries are made.
 ///
@@ -189,11 +190,13 @@ pub fn cast_shape<'a, 'b>(
 ) -> Result<Option<CastHit>, QueryError> {
     let (a, b) = (a.into(), b.into());
     options.check()?;
-    if !is_finite_pose(pose_a) || !is_finite_vector(vel_a) {
-        return Err(QueryError::NonFinite("pose or velocity of A"));
+    check_pose(pose_a, "pose of A")?;
+    check_pose(pose_b, "pose of B")?;
+    if !is_finite_vector(vel_a) {
+        return Err(QueryError::NonFinite("velocity of A"));
     }
-    if !is_finite_pose(pose_b) || !is_finite_vector(vel_b) {
-        return Err(QueryError::NonFinite("pose or velocity of B"));
+    if !is_finite_vector(vel_b) {
+        return Err(QueryError::NonFinite("velocity of B"));
     }
     let rel = vel_b - vel_a;
     if !is_finite_vector(&rel) {
