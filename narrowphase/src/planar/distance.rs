@@ -9,7 +9,8 @@
 //! every corner against every edge: `O(n m)` for `n` and `m` corners, meant for the few
 //! corners of game polygons. The shapes' distance is then the cores' minus both radii. A line
 //! is the set `normal · x = offset`: its distance to a core is the gap between that offset and
-//! the core's projection on the normal.
+//! the core's projection on the normal. Two lines cross unless the sine of their angle is at
+//! most 10⁻⁶; such lines count as parallel, at the distance between their offsets.
 //!
 //! This is the exact distance of apart shapes. The [`SatResult`](super::SatResult) of the
 //! separating-axis tests is not: its `separation` of an apart pair is only the gap along the

@@ -30,10 +30,12 @@ use std::fmt;
 /// - `normal` is unit length and points **from A toward B**: for apart shapes it is the
 ///   direction of `point_b − point_a` (computed from the cores, so it stays accurate when the
 ///   gap is tiny);
-/// - `point_a` is on A's surface and `point_b` on B's. Apart: the two closest points,
-///   `point_b = point_a + normal · distance` up to rounding. Penetrating: A's deepest point
-///   inside B and B's deepest point inside A along `normal`, again
-///   `point_b = point_a + normal · distance` (B's point is then *behind* A's).
+/// - Apart: `point_a` and `point_b` are the closest points, on A's and B's surfaces,
+///   `point_b = point_a + normal · distance` up to rounding. Penetrating: the points half the
+///   depth on either side of the contact routine's deepest contact point along `normal` —
+///   A's point deepest inside B and B's deepest inside A when the shapes are round or meet
+///   vertex to face — again `point_b = point_a + normal · distance` (B's point is then
+///   *behind* A's).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClosestPoints {
     /// Signed distance, metres: positive apart, negative penetrating.

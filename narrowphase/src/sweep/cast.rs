@@ -34,10 +34,11 @@ pub struct CastOptions {
     /// Target distance, metres (`≥ 0`, finite): the cast reports the first time the shapes
     /// come within `skin` of each other, rather than touching (0).
     pub skin: Real,
-    /// What to do when the shapes start within `skin` (or overlapping) at `t = 0`: `true`
-    /// reports a hit at `t = 0`; `false` reports one only if the relative velocity closes the
-    /// shapes along the normal of their closest points (`(v_b − v_a)·normal < 0`), and no hit
-    /// when it separates them (a shape resting on another can move away from it).
+    /// What to do when the shapes start within `skin + tolerance` of each other (or
+    /// overlapping) at `t = 0`: `true` reports a hit at `t = 0`; `false` reports one only if
+    /// the relative velocity closes the shapes along the normal of their closest points
+    /// (`(v_b − v_a)·normal < 0`), and no hit when it does not (a shape resting on another can
+    /// move away from it, or slide along it).
     pub stop_at_penetration: bool,
     /// Distance accuracy of the hit, metres (finite, `> 0`): at a converged hit the shapes are
     /// between `skin − tolerance` and `skin + tolerance` apart (GJK's own accuracy, about

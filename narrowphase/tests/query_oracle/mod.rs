@@ -63,6 +63,8 @@ pub struct Solid {
 }
 
 impl Solid {
+    /// The model of `s` at `pose` (the five kinds of `shape`; any other kind has none).
+    #[allow(unreachable_patterns)]
     pub fn new(s: &Shape, pose: &Isometry) -> Self {
         let mut planes = Vec::new();
         let (corners, radius, kind) = match s {
@@ -99,6 +101,7 @@ impl Solid {
                 let v = h.vertices().iter().map(|p| pose * p).collect();
                 (v, 0.0, 4)
             }
+            _ => panic!("no brute-force model of this shape kind"),
         };
         Solid {
             corners,
