@@ -148,8 +148,13 @@ fn inside(c: &[Point2], p: &Point2) -> bool {
     n >= 3 && (0..n).all(|i| super::segments::orient(&c[i], &c[(i + 1) % n], p) >= 0.0)
 }
 
-/// The cores' closest points (`a`'s, `b`'s), or `Err(common point)` when they touch.
-fn core_closest(a: &[Point2], b: &[Point2]) -> Result<(Point2, Point2), Point2> {
+/// The cores' closest points (`a`'s, `b`'s) and their difference in `f64` (see
+/// [`closest_points_raw`]), or `Err(common point)` when they touch.
+#[allow(clippy::type_complexity)]
+fn core_closest(
+    a: &[Point2],
+    b: &[Point2],
+) -> Result<(Point2, Point2, nalgebra::Vector2<f64>), Point2> {
     let (ea, eb) = (edges(a), edges(b));
     for (p, q) in &ea {
         for (r, s) in &eb {
@@ -164,18 +169,17 @@ fn core_closest(a: &[Point2], b: &[Point2]) -> Result<(Point2, Point2), Point2> 
     if let Some(p) = a.iter().find(|p| inside(b, p)) {
         return Err(*p);
     }
-    let mut best: Option<(f64, (Point2, Point2))> = None;
+    let mut best: Option<(f64, (Point2, Point2, nalgebra::Vector2<f64>))> = None;
     for (p, q) in &ea {
         for (r, s) in &eb {
             let pair = closest_points_raw(p, q, r, s);
-            let d = (pair.1.x as f64 - pair.0.x as f64).powi(2)
-                + (pair.1.y as f64 - pair.0.y as f64).powi(2);
+            let d = pair.2.norm_squared();
             if best.is_none_or(|(bd, _)| d < bd) {
                 best = Some((d, pair));
             }
         }
     }
-    Ok(best.map(|b| b.1).unwrap_or((a[0], b[0])))
+    best.map(|b| b.1).ok_or(a[0])
 }
 
 /// The line `n · x = o` (A) against the core `c` grown by `r` (B).
@@ -291,16 +295,13 @@ pub fn closest_points<'a, 'b>(
         },
         (Core::Points(ca, ra), Core::Points(cb, rb)) => match core_closest(ca, cb) {
             Err(point) => PlanarProximity::Overlapping { point },
-            Ok((pa, pb)) => {
-                let d = pb - pa;
-                // Scaled by the largest component first: a gap of a few 10⁻²⁰ m has a
-                // squared norm in f32's subnormal range, where normalising loses the unit
-                // length.
-                let m = d.amax();
-                let unit = (m > 0.0 && m.is_finite())
-                    .then(|| (d / m).try_normalize(0.0))
-                    .flatten();
-                let len = unit.map_or(0.0, |n| n.dot(&d));
+            Ok((pa, pb, d)) => {
+                // The direction and length from the f64 difference.
+                let len64 = d.norm();
+                let unit = (len64 > 0.0 && len64.is_finite())
+                    .then(|| d / len64)
+                    .map(|n| Vector2::new(n.x as Real, n.y as Real));
+                let len = len64 as Real;
                 match unit {
                     Some(n) if len > ra + rb => PlanarProximity::Apart {
                         distance: len - ra - rb,

@@ -62,42 +62,45 @@ pub(crate) fn intersection_points(
         .map(|(_, _, _, p)| *p)
 }
 
-/// The point of segment `ab` nearest `p` (the clamped projection, in `f64`); `a` when the
+/// The point of segment `ab` nearest `p` (the clamped projection), in `f64`; `a` when the
 /// segment is a point.
-pub(crate) fn closest_on_segment(p: &Point2, a: &Point2, b: &Point2) -> Point2 {
-    let (p, a, b) = (wide(p), wide(a), wide(b));
+fn closest_on_segment(p: &P64, a: &P64, b: &P64) -> P64 {
     let ab = b - a;
     let l = ab.norm_squared();
     if l <= 0.0 {
-        return narrow(&a);
+        return *a;
     }
     let t = ((p - a).dot(&ab) / l).clamp(0.0, 1.0);
-    narrow(&(a + ab * t))
+    a + ab * t
 }
 
-/// The closest points of segments `ab` (first) and `cd` (second): the common point twice when
-/// they touch, else the nearest of the four end-to-segment pairs (ties to the first end of
-/// `ab`).
+/// The closest points of segments `ab` (first) and `cd` (second), and the difference
+/// `second − first` in `f64` (its direction stays accurate when the gap is many orders of
+/// magnitude below the coordinates, where the difference of the rounded points does not):
+/// the common point twice and a zero difference when they touch, else the nearest of the four
+/// end-to-segment pairs (ties to the first end of `ab`).
 pub(crate) fn closest_points_raw(
     a: &Point2,
     b: &Point2,
     c: &Point2,
     d: &Point2,
-) -> (Point2, Point2) {
+) -> (Point2, Point2, nalgebra::Vector2<f64>) {
     if let Some(p) = intersection_points(a, b, c, d) {
-        return (p, p);
+        return (p, p, nalgebra::Vector2::zeros());
     }
+    let (wa, wb, wc, wd) = (wide(a), wide(b), wide(c), wide(d));
     let candidates = [
-        (*a, closest_on_segment(a, c, d)),
-        (*b, closest_on_segment(b, c, d)),
-        (closest_on_segment(c, a, b), *c),
-        (closest_on_segment(d, a, b), *d),
+        (wa, closest_on_segment(&wa, &wc, &wd)),
+        (wb, closest_on_segment(&wb, &wc, &wd)),
+        (closest_on_segment(&wc, &wa, &wb), wc),
+        (closest_on_segment(&wd, &wa, &wb), wd),
     ];
-    let dist = |(p, q): &(Point2, Point2)| (wide(q) - wide(p)).norm_squared();
-    candidates
+    let dist = |(p, q): &(P64, P64)| (q - p).norm_squared();
+    let (p, q) = candidates
         .into_iter()
         .min_by(|x, y| dist(x).total_cmp(&dist(y)))
-        .unwrap_or((*a, *c))
+        .unwrap_or((wa, wc));
+    (narrow(&p), narrow(&q), q - p)
 }
 
 /// True when the segments `a` and `b` intersect or touch (closed segments; exact orientation
@@ -132,5 +135,6 @@ pub fn segments_intersect(a: &Segment, b: &Segment) -> bool {
 /// ```
 pub fn closest_points_segments(a: &Segment, b: &Segment) -> (Point2, Point2) {
     let ([p, q], [r, s]) = (a.ends(), b.ends());
-    closest_points_raw(&p, &q, &r, &s)
+    let (x, y, _) = closest_points_raw(&p, &q, &r, &s);
+    (x, y)
 }
