@@ -175,6 +175,43 @@ fn overlapping_pairs_report_the_minimal_translation() {
     }
 }
 
+/// Nearly touching pairs: B moved toward A along the normal until the gap along it is `δ`,
+/// `δ` within ±1 cm. Apart (`δ > 0`): the distance is `δ` (the separation along the normal is
+/// `δ` and the old closest points are now `δ` apart), with the points on the surfaces. Pushed
+/// past (`δ < 0`): the projections on the normal overlap by `|δ|`, so the depth is at most that.
+#[test]
+fn nearly_touching_pairs() {
+    let mut r = ChaCha8Rng::seed_from_u64(34);
+    let (mut apart, mut pushed) = (0, 0);
+    for _ in 0..60 {
+        for ka in 0..5 {
+            for kb in 0..5 {
+                let (sa, sb) = (shape(&mut r, ka), shape(&mut r, kb));
+                let (pa, pb) = (random_pose(&mut r, 1.0), random_pose(&mut r, 2.5));
+                let c = query::closest_points(&pa, &sa, &pb, &sb).unwrap();
+                if c.distance <= 1e-3 {
+                    continue;
+                }
+                let delta = r.gen_range(1e-5..1e-2) * if r.gen_bool(0.5) { 1.0 } else { -1.0 };
+                let near = moved(&pb, -c.normal * (c.distance - delta));
+                let n = query::closest_points(&pa, &sa, &near, &sb).unwrap();
+                let what = format!("{} vs {} δ {delta}: {c:?} → {n:?}", KINDS[ka], KINDS[kb]);
+                if delta > 0.0 {
+                    apart += 1;
+                    assert!((n.distance - delta).abs() < 1e-4, "{what}");
+                    let (a, b) = (Solid::new(&sa, &pa), Solid::new(&sb, &near));
+                    assert!(a.off_surface(&n.point_a) < 2e-4, "{what}");
+                    assert!(b.off_surface(&n.point_b) < 2e-4, "{what}");
+                } else {
+                    pushed += 1;
+                    assert!(n.distance >= delta - 1e-4, "{what}");
+                }
+            }
+        }
+    }
+    assert!(apart > 500 && pushed > 500, "{apart} {pushed}");
+}
+
 /// The closed forms (ball–ball, ball–cuboid, capsule–ball, capsule–capsule) against GJK on the
 /// cores of the same pairs, with the radii taken off.
 #[test]
