@@ -184,8 +184,8 @@ fn nearly_touching_pairs() {
     let mut r = ChaCha8Rng::seed_from_u64(34);
     let (mut apart, mut pushed) = (0, 0);
     for _ in 0..60 {
-        for ka in 0..5 {
-            for kb in 0..5 {
+        for (ka, name_a) in KINDS.iter().enumerate() {
+            for (kb, name_b) in KINDS.iter().enumerate() {
                 let (sa, sb) = (shape(&mut r, ka), shape(&mut r, kb));
                 let (pa, pb) = (random_pose(&mut r, 1.0), random_pose(&mut r, 2.5));
                 let c = query::closest_points(&pa, &sa, &pb, &sb).unwrap();
@@ -195,7 +195,7 @@ fn nearly_touching_pairs() {
                 let delta = r.gen_range(1e-5..1e-2) * if r.gen_bool(0.5) { 1.0 } else { -1.0 };
                 let near = moved(&pb, -c.normal * (c.distance - delta));
                 let n = query::closest_points(&pa, &sa, &near, &sb).unwrap();
-                let what = format!("{} vs {} δ {delta}: {c:?} → {n:?}", KINDS[ka], KINDS[kb]);
+                let what = format!("{} vs {} δ {delta}: {c:?} → {n:?}", name_a, name_b);
                 if delta > 0.0 {
                     apart += 1;
                     assert!((n.distance - delta).abs() < 1e-4, "{what}");
