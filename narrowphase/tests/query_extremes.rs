@@ -92,6 +92,11 @@ fn distance_and_cast_refuse_or_stay_finite() {
             Err(QueryError::NonFinite(_)) | Err(QueryError::NotUnitRotation(_)) => refused += 1,
             Err(e) => panic!("{e:?}"),
         }
+        match query::distance(&pa, a, &pb, b) {
+            Ok(d) => assert!(d.is_finite() && d >= 0.0, "{d}"),
+            Err(QueryError::NonFinite(_)) | Err(QueryError::NotUnitRotation(_)) => {}
+            Err(e) => panic!("{e:?}"),
+        }
         let o = CastOptions {
             t_max: scalar(&mut r).abs(),
             skin: scalar(&mut r),

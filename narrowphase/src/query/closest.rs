@@ -141,7 +141,8 @@ pub(crate) fn check_pose(p: &Isometry, what: &'static str) -> Result<(), QueryEr
 
 /// Distance between `a` at `pose_a` and `b` at `pose_b`, metres: `> 0` apart, `0` when they
 /// touch or overlap. Closed forms for ball–ball, ball–cuboid, capsule–ball and
-/// capsule–capsule, GJK for the other pairs (see the module docs). Errors:
+/// capsule–capsule, GJK for the other pairs (see the module docs); unlike
+/// [`closest_points`], it skips the penetration depth of overlapping pairs. Errors:
 /// [`QueryError::NonFinite`] for a non-finite pose (or a result that would overflow),
 /// [`QueryError::NotUnitRotation`] for a pose whose rotation is not unit,
 /// [`QueryError::Unsupported`] for a pair without an algorithm.
@@ -161,7 +162,19 @@ pub fn distance<'a, 'b>(
     pose_b: &Isometry,
     b: impl Into<ShapeRef<'b>>,
 ) -> Result<Real, QueryError> {
-    closest_points(pose_a, a, pose_b, b).map(|c| c.distance.max(0.0))
+    let (a, b) = (a.into(), b.into());
+    check_pose(pose_a, "pose of A")?;
+    check_pose(pose_b, "pose of B")?;
+    // Overlapping cores need no penetration depth here: the distance is 0.
+    let d = match closest_points_round(pose_a, a, pose_b, b) {
+        Some(c) => c.distance.max(0.0),
+        None => closest_points_gjk(pose_a, a, pose_b, b)?.map_or(0.0, |c| c.distance.max(0.0)),
+    };
+    if d.is_finite() {
+        Ok(d)
+    } else {
+        Err(QueryError::NonFinite("result (the poses are too far out)"))
+    }
 }
 
 /// Signed distance between `a` at `pose_a` and `b` at `pose_b`, metres: the gap when apart,
