@@ -13,7 +13,6 @@
 //!   [`polygon_line`].
 //! - [`ConcavePolygon`]: a validated simple polygon split into triangles by ear clipping;
 //!   it collides with a shape when any piece does.
-//!
 //! - Distances ([`distance`], [`closest_points`]): the exact distance and closest points of
 //!   any two of points, segments, lines, circles, convex polygons and rectangles (all taken as
 //!   [`PlanarShape`]), by corner-against-edge search on the shapes' cores. A [`SatResult`]'s

@@ -20,10 +20,10 @@
 //! over `t ∈ [0, t_max]`, with a target distance (`skin`) and a choice for shapes that start
 //! within it ([`CastOptions`]); it returns the time of impact, the normal from A to B and the
 //! witness points on both shapes ([`CastHit`]), or a typed error for bad input. It advances
-//! conservatively on GJK distances (Mirtich 1996), and uses the sphere sweeps below when a
+//! conservatively on GJK distances (Mirtich 1996), and uses the sphere sweeps above when a
 //! ball meets a ball, a box, a capsule or a triangle.
 //!
-//! Every sweep returns `Option<`[`Toi`]`>`: `t ∈ [0, 1]`, a unit world-space normal from the
+//! The closed-form sweeps of the table return `Option<`[`Toi`]`>`: `t ∈ [0, 1]`, a unit world-space normal from the
 //! obstacle toward the mover, and the contact point on the obstacle. Shapes overlapping at the
 //! start report `t = 0`. No contact during the motion, or non-finite input, gives `None`.
 //!
