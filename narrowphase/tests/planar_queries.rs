@@ -450,9 +450,9 @@ fn segment_pairs_match_sampling() {
 fn rays_match_marching() {
     const STEPS: usize = 20_000;
     let mut r = ChaCha8Rng::seed_from_u64(54);
-    let mut hits = [0usize; 4];
-    for i in 0..1200 {
-        let kind = [1, 3, 4, 5][i % 4];
+    let mut hits = [0usize; 5];
+    for i in 0..1500 {
+        let kind = [1, 3, 4, 5, 2][i % 5];
         let s = shape(&mut r, kind);
         // Aimed near the shape, reaching 0.8 to 2 times as far as the aim point.
         let centre = match &s {
@@ -460,6 +460,7 @@ fn rays_match_marching() {
             Owned::Circle(x) => x.center(),
             Owned::Polygon(x) => x.corners()[0],
             Owned::Rect(x) => x.center(),
+            Owned::Line(x) => Point2::from(x.normal() * x.offset()),
             _ => unreachable!(),
         };
         let origin = point(&mut r, 6.0);
@@ -472,6 +473,7 @@ fn rays_match_marching() {
             Owned::Circle(x) => ray_circle(&ray, x, max_t),
             Owned::Polygon(x) => ray_polygon(&ray, x, max_t),
             Owned::Rect(x) => ray_rect(&ray, x, max_t),
+            Owned::Line(x) => ray_line(&ray, x, max_t),
             _ => unreachable!(),
         };
         let dt = max_t / STEPS as Real;
@@ -486,6 +488,12 @@ fn rays_match_marching() {
                     (t == 0.0 && s1 == 0.0 || s0 * s1 <= 0.0 && t > 0.0)
                         && seg_dist(&p, &a, &b) <= dt * ray.dir().norm() + 1e-5
                 }
+                Owned::Line(x) => {
+                    // Across the line between t − dt and t.
+                    let side = |q: Point2| x.normal().dot(&q.coords) - x.offset();
+                    let (s0, s1) = (side(ray.point_at((t - dt).max(0.0))), side(p));
+                    t == 0.0 && s1 == 0.0 || s0 * s1 <= 0.0 && t > 0.0
+                }
                 other => other.holds(&p, 0.0),
             }
         };
@@ -493,7 +501,7 @@ fn rays_match_marching() {
         let what = format!("{} {ray:?} max_t {max_t}: {h:?} vs {first:?}", KINDS[kind]);
         match (first, h) {
             (Some(t1), Some(h)) => {
-                hits[i % 4] += 1;
+                hits[i % 5] += 1;
                 assert!(h.t <= t1 + 1e-4 && h.t >= t1 - dt - 1e-4, "{what}");
                 assert!((h.normal.norm() - 1.0).abs() < 1e-5, "{what}");
                 assert!(h.normal.dot(&ray.dir()) <= 1e-6, "{what}");
@@ -578,6 +586,16 @@ fn worked_cases() {
     )
     .unwrap();
     assert_eq!((h.t, h.normal), (0.5, -Vector2::y()));
+    // A ray up from (0, −2) against the line y = 1: 3 along, facing down; one along the line
+    // from a point of it: t = 0 against the ray; one parallel to it below: no hit.
+    let y1 = Line::new(Point2::new(0.0, 1.0), Vector2::x()).unwrap();
+    let up = Ray2::new(Point2::new(0.0, -2.0), Vector2::y()).unwrap();
+    let h = ray_line(&up, &y1, 10.0).unwrap();
+    assert_eq!((h.t, h.normal), (3.0, -Vector2::y()));
+    let on = Ray2::new(Point2::new(4.0, 1.0), -Vector2::x()).unwrap();
+    assert_eq!(ray_line(&on, &y1, 1.0).unwrap().normal, Vector2::x());
+    let below = Ray2::new(Point2::new(0.0, -2.0), Vector2::x()).unwrap();
+    assert_eq!(ray_line(&below, &y1, 100.0), None);
 }
 
 /// Bad input: `None` or a typed error, never a panic.

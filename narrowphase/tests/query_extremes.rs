@@ -178,6 +178,7 @@ fn planar_queries_refuse_or_stay_finite() {
                 rect.as_ref().and_then(|x| planar::ray_rect(&ray, x, max_t)),
                 poly.as_ref()
                     .and_then(|x| planar::ray_polygon(&ray, x, max_t)),
+                line.as_ref().and_then(|x| planar::ray_line(&ray, x, max_t)),
             ];
             for (k, h) in hits.into_iter().enumerate() {
                 let Some(h) = h else { continue };

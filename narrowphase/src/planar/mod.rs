@@ -20,8 +20,8 @@
 //!   lower bound of the distance for apart ones: use [`distance`] for that.
 //! - Segments: [`segments_intersect`] and [`closest_points_segments`] (exact orientation
 //!   tests).
-//! - Ray casts ([`Ray2`], [`RayHit2`]): [`ray_circle`], [`ray_segment`], [`ray_polygon`],
-//!   [`ray_rect`], first hit `t` and the normal facing the ray, solids hit at `t = 0` from
+//! - Ray casts ([`Ray2`], [`RayHit2`]): [`ray_circle`], [`ray_segment`], [`ray_line`],
+//!   [`ray_polygon`], [`ray_rect`], first hit `t` and the normal facing the ray, solids hit at `t = 0` from
 //!   inside, as the 3D casts of [`crate::ray`].
 //!
 //! Touching counts as intersecting everywhere (closed shapes).
@@ -54,7 +54,7 @@ pub use distance::{closest_points, distance, PlanarProximity, PlanarShape};
 pub use polygon_pairs::{
     polygon_circle, polygon_line, polygon_polygon, polygon_rect, polygon_segment,
 };
-pub use ray::{ray_circle, ray_polygon, ray_rect, ray_segment, Ray2, RayHit2};
+pub use ray::{ray_circle, ray_line, ray_polygon, ray_rect, ray_segment, Ray2, RayHit2};
 pub use sat::{Axis, SatResult};
 pub use segments::{closest_points_segments, segments_intersect};
 pub use shapes::{Circle, Line, Rect, Segment};

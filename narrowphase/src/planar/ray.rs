@@ -1,7 +1,7 @@
 //! Ray casts in the plane: a [`Ray2`] `origin + t · dir` against a circle (the quadratic of
-//! Ericson, RTCD §5.3.2 in 2D), a segment (two orientation determinants, RTCD §5.1.9.1), and a
-//! convex polygon or a rectangle (Cyrus–Beck clipping against the edges' half-planes,
-//! RTCD §5.3.8).
+//! Ericson, RTCD §5.3.2 in 2D), a segment (two orientation determinants, RTCD §5.1.9.1), a
+//! line (its offset along the normal, RTCD §5.3.1 in 2D), and a convex polygon or a
+//! rectangle (Cyrus–Beck clipping against the edges' half-planes, RTCD §5.3.8).
 //!
 //! Conventions, as the 3D casts of [`crate::ray`]: `t` is in units of `dir` (which need not be
 //! unit) and the first hit with `t ∈ [0, max_t]` is reported; the normal is unit and faces
@@ -9,11 +9,11 @@
 //! one hits at `t = 0` with `normal = −dir/|dir|`. A segment has no inside: the ray hits it
 //! where it crosses it, with the segment's normal turned against the ray; a ray running along
 //! the segment hits it at the first point of it that it reaches (`t = 0` when it starts on it),
-//! with `normal = −dir/|dir|`. A negative or NaN `max_t` gives no hit, and so does a hit whose
-//! fields would not be finite.
+//! with `normal = −dir/|dir|`. A line is hit the same way (it has no ends). A negative or NaN
+//! `max_t` gives no hit, and so does a hit whose fields would not be finite.
 
 use super::convex::ConvexPolygon;
-use super::shapes::{Circle, Rect, Segment};
+use super::shapes::{Circle, Line, Rect, Segment};
 use crate::error::ShapeError;
 use crate::math::{Point2, Real, Vector2};
 
@@ -172,6 +172,27 @@ pub fn ray_segment(ray: &Ray2, segment: &Segment, max_t: Real) -> Option<RayHit2
     let n = segment.normal();
     let normal = if n.dot(&d) > 0.0 { -n } else { n };
     hit(ray, t, normal, max_t)
+}
+
+/// The first hit of `ray` on the infinite `line` with `t ∈ [0, max_t]`: where the ray crosses
+/// it, with the line's normal turned against the ray; a ray starting on the line hits at
+/// `t = 0` with `normal = −dir/|dir|` when it runs along it, with the line's normal turned
+/// against it otherwise. A ray parallel to the line and off it never hits.
+pub fn ray_line(ray: &Ray2, line: &Line, max_t: Real) -> Option<RayHit2> {
+    let n = line.normal();
+    // In f64: the offset of the origin and the closing rate along the normal.
+    let (nx, ny) = (n.x as f64, n.y as f64);
+    let h = nx * ray.origin.x as f64 + ny * ray.origin.y as f64 - line.offset() as f64;
+    let rate = nx * ray.dir.x as f64 + ny * ray.dir.y as f64;
+    let against = if rate > 0.0 { -n } else { n };
+    if h == 0.0 {
+        let normal = if rate == 0.0 { ray.back() } else { against };
+        return hit(ray, 0.0, normal, max_t);
+    }
+    if rate == 0.0 || (h > 0.0) == (rate > 0.0) {
+        return None; // parallel, or moving away from the line
+    }
+    hit(ray, (-h / rate) as Real, against, max_t)
 }
 
 /// Cyrus–Beck clipping of `ray` against the half-planes `n · x ≤ n · p` of `(n, p)`: the
