@@ -88,8 +88,8 @@ pub enum CastStatus {
     /// The shapes are within `skin ± tolerance` of each other at `toi` (`toi > 0`, or `toi = 0`
     /// when they start just that far apart).
     Converged,
-    /// The shapes are closer than `skin` (possibly overlapping) at `t = 0`; `toi = 0` and the
-    /// witnesses and normal are those of [`crate::query::closest_points`] at the start.
+    /// The shapes are closer than `skin − tolerance` (possibly overlapping) at `t = 0`; `toi = 0`
+    /// and the witnesses and normal are those of [`crate::query::closest_points`] at the start.
     StartedWithin,
     /// [`CAST_MAX_ITERATIONS`] steps were not enough: `toi` is the last time reached, before
     /// any contact (a lower bound of the time of impact, if there is one), and the shapes may
