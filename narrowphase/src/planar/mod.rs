@@ -13,6 +13,16 @@
 //!   [`polygon_line`].
 //! - [`ConcavePolygon`]: a validated simple polygon split into triangles by ear clipping;
 //!   it collides with a shape when any piece does.
+//! - Distances ([`distance`], [`closest_points`]): the exact distance and closest points of
+//!   any two of points, segments, lines, circles, convex polygons and rectangles (all taken as
+//!   [`PlanarShape`]), by corner-against-edge search on the shapes' cores. A [`SatResult`]'s
+//!   `separation` is exact for overlapping pairs (minus the penetration depth) but only a
+//!   lower bound of the distance for apart ones: use [`distance`] for that.
+//! - Segments: [`segments_intersect`] and [`closest_points_segments`] (exact orientation
+//!   tests).
+//! - Ray casts ([`Ray2`], [`RayHit2`]): [`ray_circle`], [`ray_segment`], [`ray_line`],
+//!   [`ray_polygon`], [`ray_rect`], first hit `t` and the normal facing the ray, solids hit at `t = 0` from
+//!   inside, as the 3D casts of [`crate::ray`].
 //!
 //! Touching counts as intersecting everywhere (closed shapes).
 //!
@@ -31,14 +41,20 @@
 
 mod concave;
 mod convex;
+mod distance;
 mod polygon_pairs;
+mod ray;
 mod sat;
+mod segments;
 mod shapes;
 
 pub use concave::ConcavePolygon;
 pub use convex::{ConvexPolygon, MAX_COORDINATE};
+pub use distance::{closest_points, distance, PlanarProximity, PlanarShape};
 pub use polygon_pairs::{
     polygon_circle, polygon_line, polygon_polygon, polygon_rect, polygon_segment,
 };
+pub use ray::{ray_circle, ray_line, ray_polygon, ray_rect, ray_segment, Ray2, RayHit2};
 pub use sat::{Axis, SatResult};
+pub use segments::{closest_points_segments, segments_intersect};
 pub use shapes::{Circle, Line, Rect, Segment};

@@ -27,8 +27,9 @@ pub enum Axis {
 /// Outcome of a planar separating-axis test of shape A against shape B.
 ///
 /// - `separation` (metres): on the returned axis, the gap between the shapes' projections;
-///   positive → separated (a lower bound on their distance, exact for circles); `≤ 0` →
-///   intersecting (touching counts), and `−separation` is the penetration depth;
+///   positive → separated (a lower bound on their distance, exact for circles; the exact
+///   distance is [`super::distance`]); `≤ 0` → intersecting (touching counts), and
+///   `−separation` is the penetration depth (exact);
 /// - `normal`: unit, pointing **from A toward B** along the axis;
 /// - `axis`: which candidate it was.
 ///

@@ -18,6 +18,11 @@
 //! assert!(!query::intersection_test(&pa, &cube, &Isometry::translation(0.8, 0.0, 0.0), &ball).unwrap());
 //! ```
 //!
+//! Distances and closest points ([`distance`], [`signed_distance`], [`closest_points`]) take
+//! the same arguments: closed forms for ball–ball, ball–cuboid, capsule–ball and
+//! capsule–capsule, GJK on the shapes' cores for every other pair, the contact routine's
+//! minimal translation for the depth of overlapping pairs (see [`ClosestPoints`]).
+//!
 //! | pair | boolean test | contact |
 //! |---|---|---|
 //! | ball–ball | squared distance | one point |
@@ -33,6 +38,9 @@
 mod ball_ball;
 mod ball_cuboid;
 mod capsule_round;
+mod closest;
+mod closest_gjk;
+mod closest_round;
 mod convex_ball;
 mod convex_capsule;
 mod convex_convex;
@@ -48,6 +56,12 @@ pub use ball_cuboid::{
 pub use capsule_round::{
     contact_capsule_ball, contact_capsule_capsule, intersection_capsule_ball,
     intersection_capsule_capsule, CapsuleCore,
+};
+pub(crate) use closest::check_pose;
+pub use closest::{closest_points, distance, signed_distance, ClosestPoints, QueryError};
+pub use closest_round::{
+    closest_points_ball_ball, closest_points_capsule_ball, closest_points_capsule_capsule,
+    closest_points_cuboid_ball,
 };
 pub use convex_ball::{contact_convex_ball, intersection_convex_ball};
 pub use convex_capsule::{contact_convex_capsule, intersection_convex_capsule};

@@ -16,7 +16,14 @@
 //! | [`sweep_cuboid_cuboid`] | box vs translating box | swept separating axes (15 axes) |
 //! | [`time_of_impact`] | any pair of shapes, both translating | conservative advancement on the contact normal, RTCD §5.5.6 |
 //!
-//! Every sweep returns `Option<`[`Toi`]`>`: `t ∈ [0, 1]`, a unit world-space normal from the
+//! [`cast_shape`] is the general form: any two shapes, each translating at its own velocity,
+//! over `t ∈ [0, t_max]`, with a target distance (`skin`) and a choice for shapes that start
+//! within it ([`CastOptions`]); it returns the time of impact, the normal from A to B and the
+//! witness points on both shapes ([`CastHit`]), or a typed error for bad input. It advances
+//! conservatively on GJK distances (Mirtich 1996), and uses the sphere sweeps above when a
+//! ball meets a ball, a box, a capsule or a triangle.
+//!
+//! The closed-form sweeps of the table return `Option<`[`Toi`]`>`: `t ∈ [0, 1]`, a unit world-space normal from the
 //! obstacle toward the mover, and the contact point on the obstacle. Shapes overlapping at the
 //! start report `t = 0`. No contact during the motion, or non-finite input, gives `None`.
 //!
@@ -35,6 +42,8 @@
 //! assert_eq!(toi.normal, -Vector::x()); // from the wall toward the ball
 //! ```
 
+mod cast;
+mod cast_round;
 mod closest;
 mod conservative;
 mod cuboid_cuboid;
@@ -46,6 +55,7 @@ mod sphere_triangle;
 mod swept_aabb;
 mod toi;
 
+pub use cast::{cast_shape, CastHit, CastOptions, CastStatus, CAST_MAX_ITERATIONS};
 pub use conservative::time_of_impact;
 pub use cuboid_cuboid::sweep_cuboid_cuboid;
 pub use sphere_capsule::sweep_sphere_capsule;
