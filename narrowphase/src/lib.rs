@@ -27,6 +27,7 @@ pub mod contact;
 pub mod error;
 pub mod gjk;
 pub mod math;
+pub mod mesh;
 pub mod planar;
 pub mod query;
 pub mod ray;
@@ -40,6 +41,6 @@ mod test_util;
 
 pub use bounding::Aabb;
 pub use contact::{ContactPoint, Manifold};
-pub use error::ShapeError;
+pub use error::{MeshError, ShapeError};
 pub use query::UnsupportedPair;
 pub use shape::Shape;
