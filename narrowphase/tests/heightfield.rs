@@ -14,7 +14,7 @@ use tumble_narrowphase::shape::{Ball, ConvexPolyhedron, Cuboid, ShapeRef};
 mod mesh_util;
 use mesh_util::{
     check_against_brute_force, direction, point_in, pose_in, rotation, slide_across_seams,
-    MeshLike, Shapes,
+    MeshLike, Shapes, Slide,
 };
 
 /// A random field: `rows × cols` samples in `[−1, 1]`, scale drawn per axis.
@@ -184,7 +184,12 @@ fn flat_field_seams_give_normals_straight_up() {
     let cuboid = Cuboid::new(Vector::new(0.5, 0.2, 0.3)).unwrap();
     let ball = Ball::new(0.3).unwrap();
     let hull = ConvexPolyhedron::from_cuboid(&Cuboid::new(Vector::new(0.35, 0.1, 0.2)).unwrap());
-    let zs = [-0.5, -0.4, -0.25, -0.07];
+    let plan = Slide {
+        top: 1.0,
+        sink: 0.01,
+        xs: -1.0..1.0,
+        zs: vec![-0.5, -0.4, -0.25, -0.07],
+    };
     let mut raw_total = 0;
     for yaw in [0.0, 0.3, 0.785, 1.2] {
         for (s, bottom) in [
@@ -192,8 +197,7 @@ fn flat_field_seams_give_normals_straight_up() {
             (ShapeRef::from(&ball), 0.3),
             (ShapeRef::from(&hull), 0.1),
         ] {
-            let (worst, raw, depth_err) =
-                slide_across_seams(&hf, s, bottom, 1.0, 0.01, -1.0..1.0, &zs, yaw);
+            let (worst, raw, depth_err) = slide_across_seams(&hf, s, bottom, &plan, yaw);
             assert!(worst <= 1e-3, "{}: normal {worst} from +y", s.kind_name());
             assert!(
                 depth_err <= 1e-4,

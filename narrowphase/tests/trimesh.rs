@@ -12,7 +12,7 @@ use tumble_narrowphase::ray::Ray;
 use tumble_narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, ShapeRef};
 
 mod mesh_util;
-use mesh_util::{check_against_brute_force, rotation, slide_across_seams, MeshLike};
+use mesh_util::{check_against_brute_force, rotation, slide_across_seams, MeshLike, Slide};
 
 /// A bumpy grid of `n × n` cells over `[0, n·cell]²` with heights in `[−amp, amp]` and the
 /// vertices jittered in x and z by up to a fifth of a cell; triangles shuffled and a quarter
@@ -175,7 +175,12 @@ fn flat_grid_seams_give_normals_straight_up() {
     let hull = ConvexPolyhedron::from_cuboid(&Cuboid::new(Vector::new(0.35, 0.1, 0.2)).unwrap());
     // Lying capsule: its axis turned from y to x.
     let lying = Isometry::rotation(Vector::z() * std::f32::consts::FRAC_PI_2);
-    let zs = [1.5, 1.6, 1.75, 1.93];
+    let plan = Slide {
+        top: 0.0,
+        sink: 0.01,
+        xs: 1.0..2.5,
+        zs: vec![1.5, 1.6, 1.75, 1.93],
+    };
     let mut raw_total = 0;
     for yaw in [0.0, 0.3, 0.785, 1.2] {
         for (s, bottom) in [
@@ -183,8 +188,7 @@ fn flat_grid_seams_give_normals_straight_up() {
             (ShapeRef::from(&ball), 0.3),
             (ShapeRef::from(&hull), 0.1),
         ] {
-            let (worst, raw, depth_err) =
-                slide_across_seams(&mesh, s, bottom, 0.0, 0.01, 1.0..2.5, &zs, yaw);
+            let (worst, raw, depth_err) = slide_across_seams(&mesh, s, bottom, &plan, yaw);
             assert!(worst <= 1e-3, "{}: normal {worst} from +y", s.kind_name());
             assert!(
                 depth_err <= 1e-4,

@@ -73,7 +73,7 @@ impl Node {
                     let (a, b) = if d[i] < 0.0 { (b, a) } else { (a, b) };
                     t0 = t0.max(a);
                     t1 = t1.min(b);
-                    if !(t0 <= t1) {
+                    if t0 > t1 {
                         return None;
                     }
                 }
@@ -336,7 +336,7 @@ fn sah_split(
         }
         let cost = acc.map_or(0.0, |a| a.surface_area()) * n as Real
             + right_area[k + 1] * right_count[k + 1] as Real;
-        if best.map_or(true, |(c, _)| cost < c) {
+        if best.is_none_or(|(c, _)| cost < c) {
             best = Some((cost, k));
         }
     }

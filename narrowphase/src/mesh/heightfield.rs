@@ -63,7 +63,7 @@ impl HeightField {
         if rows < 2 || cols < 2 {
             return Err(MeshError::TooFewSamples { rows, cols });
         }
-        let expected = rows.checked_mul(cols).unwrap_or(usize::MAX);
+        let expected = rows.saturating_mul(cols);
         if heights.len() != expected {
             return Err(MeshError::SampleCountMismatch {
                 expected,
@@ -407,7 +407,7 @@ impl TriangleSource for HeightField {
                 let (p, q) = if p > q { (q, p) } else { (p, q) };
                 t0 = t0.max(p);
                 t1 = t1.min(q);
-                if !(t0 <= t1) {
+                if t0 > t1 {
                     return None;
                 }
             }
@@ -439,14 +439,14 @@ impl TriangleSource for HeightField {
         let mut best: Option<(u32, RayHit)> = None;
         let mut entry = t0;
         loop {
-            if best.map_or(false, |b| entry > b.1.t) {
+            if best.is_some_and(|b| entry > b.1.t) {
                 break;
             }
             self.ray_cell(i, j, ray, max_t, &mut best);
             let tx = exit(i, si, x0, dx, o.x, d.x);
             let tz = exit(j, sj, z0, dz, o.z, d.z);
             let next = tx.min(tz);
-            if !(next <= t1) {
+            if next > t1 || next.is_nan() {
                 break;
             }
             entry = entry.max(next);

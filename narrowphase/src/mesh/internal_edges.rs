@@ -138,15 +138,13 @@ fn judge(
     side: Real,
 ) -> Verdict {
     let nf = n.dot(f);
-    let s: Real = if nf > 1e-3 {
-        1.0
-    } else if nf < -1e-3 {
-        -1.0
-    } else if side < 0.0 {
-        -1.0
+    // The normal's side when it clearly has one, else the body centre's.
+    let below = if nf.abs() > 1e-3 {
+        nf < 0.0
     } else {
-        1.0
+        side < 0.0
     };
+    let s: Real = if below { -1.0 } else { 1.0 };
     let fs = f * s;
     let mut clamp: Option<(Real, Vector)> = None;
     for k in 0..3 {
@@ -169,7 +167,7 @@ fn judge(
         }
         if lean > allowed + LEAN_TOLERANCE {
             let excess = lean - allowed;
-            if clamp.map_or(true, |(e, _)| excess > e) {
+            if clamp.is_none_or(|(e, _)| excess > e) {
                 clamp = Some((excess, ms));
             }
         }
@@ -308,7 +306,7 @@ fn poly_manifold(
     let a = Posed::new(&tri_poly, mesh_pose);
     let b = Posed::new(body, body_pose);
     let separation = b.project(n).0 - a.project(n).1;
-    if !(separation <= prediction) {
+    if separation > prediction || separation.is_nan() {
         return None;
     }
     let axis = if n_local.dot(f).abs() >= 1.0 - 1e-6 {

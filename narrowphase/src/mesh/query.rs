@@ -104,7 +104,7 @@ pub(crate) fn contacts<S: TriangleSource + ?Sized>(
     prediction: Real,
     out: &mut Vec<MeshContact>,
 ) -> Result<(), UnsupportedPair> {
-    if !(prediction >= 0.0) {
+    if prediction.is_nan() || prediction < 0.0 {
         return Ok(());
     }
     let Some(q) = local_box(mesh_pose, other_pose, other) else {
@@ -174,7 +174,7 @@ pub(crate) fn cast_ray<S: TriangleSource + ?Sized>(
     ray: &Ray,
     max_t: Real,
 ) -> Option<MeshRayHit> {
-    if !(max_t >= 0.0) || !pose_ok(mesh_pose) {
+    if max_t.is_nan() || max_t < 0.0 || !pose_ok(mesh_pose) {
         return None;
     }
     let local = ray.inverse_transformed(mesh_pose);
@@ -247,7 +247,7 @@ pub(crate) fn cast_shape<S: TriangleSource + ?Sized>(
     motion: &Vector,
     slop: Real,
 ) -> Option<MeshToi> {
-    if !is_finite_vector(motion) || !(slop >= 0.0) || !slop.is_finite() {
+    if !is_finite_vector(motion) || !slop.is_finite() || slop < 0.0 {
         return None;
     }
     let start = local_box(mesh_pose, pose0, shape)?;

@@ -16,7 +16,8 @@ use crate::shape::{ShapeRef, Triangle};
 pub const MAX_TRIANGLES: usize = (1 << 31) - 1;
 
 /// A static triangle mesh in its local frame (metres): shared vertices, triangles as index
-/// triples, a bounding volume hierarchy over the triangles ([`super::bvh`]) and, per triangle
+/// triples, a bounding volume hierarchy over the triangles (see the
+/// [module docs](super)) and, per triangle
 /// and edge, the triangle across that edge (for the internal-edge correction of
 /// [`super::internal_edges`]).
 ///

@@ -205,7 +205,7 @@ pub fn brute_ray(m: &dyn MeshLike, mp: &Isometry, ray: &Ray, max_t: Real) -> Opt
     for i in 0..m.count() as u32 {
         let [a, b, c] = m.tri(i).world_corners(mp);
         if let Some(h) = ray_triangle(ray, &a, &b, &c, max_t) {
-            if best.map_or(true, |(_, t)| h.t < t) {
+            if best.is_none_or(|(_, t)| h.t < t) {
                 best = Some((i, h.t));
             }
         }
@@ -239,7 +239,7 @@ pub fn brute_sweep(
             },
         };
         if let Some(t) = t {
-            if best.map_or(true, |(_, b)| t < b) {
+            if best.is_none_or(|(_, b)| t < b) {
                 best = Some((i, t));
             }
         }
@@ -395,22 +395,31 @@ pub fn true_distance(tri: &Triangle, mp: &Isometry, s: ShapeRef, op: &Isometry) 
     }
 }
 
-/// The normals of every contact of a body lying on a flat surface (the plane y = `top`,
+/// Where a body slides: on the plane y = `top`, its lowest point `sink` metres below it,
+/// along x over `xs` (400 steps) on each line z ∈ `zs`.
+pub struct Slide {
+    pub top: Real,
+    pub sink: Real,
+    pub xs: std::ops::Range<Real>,
+    pub zs: Vec<Real>,
+}
+
+/// The normals of every contact of a body (lowest point `bottom` metres below its centre)
+/// lying on a flat surface (the plane y = `top`,
 /// normal +y) as it slides across the seams: returns (largest deviation of a corrected
 /// normal from +y, number of raw kernel normals deviating by more than 10⁻³, depth error).
 pub fn slide_across_seams(
     m: &dyn MeshLike,
     s: ShapeRef,
     bottom: Real,
-    top: Real,
-    sink: Real,
-    xs: std::ops::Range<Real>,
-    zs: &[Real],
+    plan: &Slide,
     yaw: Real,
 ) -> (Real, usize, Real) {
+    let Slide { top, sink, xs, zs } = plan;
+    let (top, sink) = (*top, *sink);
     let (mut worst, mut raw_sideways, mut depth_err): (Real, usize, Real) = (0.0, 0, 0.0);
     let steps = 400;
-    for &z in zs {
+    for &z in zs.iter() {
         for k in 0..=steps {
             let x = xs.start + (xs.end - xs.start) * k as Real / steps as Real;
             // The body's lowest point sits `sink` below the surface.
