@@ -5,7 +5,10 @@
 //!
 //! Build: at each node the triangles' centroids are dropped into [`BINS`] bins along the
 //! longest axis of their bounds; the split between bins of least `area_left · count_left +
-//! area_right · count_right` is kept unless a leaf is cheaper. Each level is linear in the
+//! area_right · count_right` is kept, and nodes of at most [`MAX_LEAF`] triangles are leaves.
+//! The sweep's bin bounds give the children's bounds, so each node's triangles are read twice
+//! (binning, partition), in memory order: the build moves the triangles' records, not
+//! indices into them. Each level is linear in the
 //! triangles below it, so the whole build is O(n log n). Below depth [`SAH_DEPTH`] nodes are
 //! split at the median centroid instead, which halves the count per level and bounds the
 //! depth by `SAH_DEPTH + log₂ n`, so the queries' fixed stack ([`STACK`]) cannot overflow.
@@ -20,7 +23,7 @@ use crate::math::{Point, Real, Vector};
 
 /// Number of bins of the SAH sweep.
 const BINS: usize = 16;
-/// A node of at most this many triangles is a leaf when splitting does not pay.
+/// A node of at most this many triangles is a leaf.
 const MAX_LEAF: usize = 4;
 /// Below this depth, splits are at the median centroid (bounds the depth).
 const SAH_DEPTH: usize = 40;
@@ -90,29 +93,33 @@ pub(crate) struct Bvh {
     order: Vec<u32>,
 }
 
-/// What the build needs per triangle.
+/// What the build needs per triangle. The build reorders these records themselves (not an
+/// index array into them), so every pass over a node reads memory in order.
+#[derive(Clone, Copy)]
 struct Prim {
     aabb: Aabb,
     centroid: [Real; 3],
+    id: u32,
 }
 
 impl Bvh {
     /// Builds over the boxes `aabbs` (at least one, all finite), each grown by `pad` metres
     /// (so that rounding in the queries' box tests cannot lose a triangle on a box face).
     pub(crate) fn build(aabbs: &[Aabb], pad: Real) -> Bvh {
-        let prims: Vec<Prim> = aabbs
+        let mut prims: Vec<Prim> = aabbs
             .iter()
-            .map(|b| {
+            .enumerate()
+            .map(|(id, b)| {
                 let b = b.loosened(pad);
                 let c = b.center();
                 Prim {
                     aabb: b,
                     centroid: [c.x, c.y, c.z],
+                    id: id as u32,
                 }
             })
             .collect();
         let n = prims.len();
-        let mut order: Vec<u32> = (0..n as u32).collect();
         let mut nodes = Vec::with_capacity(n.max(1));
         nodes.push(Node {
             mins: [0.0; 3],
@@ -120,16 +127,16 @@ impl Bvh {
             first: 0,
             count: 0,
         });
-        // (node, start, end, depth)
-        let mut todo: Vec<(usize, usize, usize, usize)> = vec![(0, 0, n, 0)];
-        while let Some((ni, start, end, depth)) = todo.pop() {
-            let slots = &mut order[start..end];
-            let (bounds, cmin, cmax) = bounds_of(&prims, slots);
+        // (node, start, end, depth, bounds of its triangles)
+        let root = Acc::of(&prims);
+        let mut todo: Vec<(usize, usize, usize, usize, Acc)> = vec![(0, 0, n, 0, root)];
+        while let Some((ni, start, end, depth, acc)) = todo.pop() {
+            let slots = &mut prims[start..end];
             let node = &mut nodes[ni];
-            node.mins = [bounds.mins.x, bounds.mins.y, bounds.mins.z];
-            node.maxs = [bounds.maxs.x, bounds.maxs.y, bounds.maxs.z];
+            node.mins = acc.bmin;
+            node.maxs = acc.bmax;
             let count = end - start;
-            let extent = [cmax[0] - cmin[0], cmax[1] - cmin[1], cmax[2] - cmin[2]];
+            let extent = [0, 1, 2].map(|k| acc.cmax[k] - acc.cmin[k]);
             let axis = if extent[0] >= extent[1] && extent[0] >= extent[2] {
                 0
             } else if extent[1] >= extent[2] {
@@ -137,26 +144,26 @@ impl Bvh {
             } else {
                 2
             };
-            // All centroids at one point: no split separates them.
-            let leaf = count <= 1 || extent[axis] <= 0.0;
-            let mid = if leaf {
+            // Small enough, or all centroids at one point (no split separates them).
+            let leaf = count <= MAX_LEAF || extent[axis] <= 0.0;
+            let split = if leaf {
                 None
             } else if depth < SAH_DEPTH {
-                sah_split(&prims, slots, axis, cmin[axis], extent[axis], &bounds)
-                    .or_else(|| (count > MAX_LEAF).then(|| median_split(&prims, slots, axis)))
+                sah_split(slots, axis, acc.cmin[axis], extent[axis])
+                    .or_else(|| Some(median_split(slots, axis)))
             } else {
-                Some(median_split(&prims, slots, axis))
+                Some(median_split(slots, axis))
             };
-            match mid {
-                Some(mid) if mid > 0 && mid < count => {
+            match split {
+                Some((mid, l, r)) if mid > 0 && mid < count => {
                     let left = nodes.len();
                     let blank = nodes[ni];
                     nodes[ni].first = left as u32;
                     nodes[ni].count = 0;
                     nodes.push(blank);
                     nodes.push(blank);
-                    todo.push((left + 1, start + mid, end, depth + 1));
-                    todo.push((left, start, start + mid, depth + 1));
+                    todo.push((left + 1, start + mid, end, depth + 1, r));
+                    todo.push((left, start, start + mid, depth + 1, l));
                 }
                 _ => {
                     let node = &mut nodes[ni];
@@ -166,6 +173,7 @@ impl Bvh {
             }
         }
         nodes.shrink_to_fit();
+        let order = prims.iter().map(|p| p.id).collect();
         Bvh { nodes, order }
     }
 
@@ -270,20 +278,64 @@ impl Bvh {
     }
 }
 
-/// Bounds of the boxes and of the centroids of the triangles in `slots`.
-fn bounds_of(prims: &[Prim], slots: &[u32]) -> (Aabb, [Real; 3], [Real; 3]) {
-    let first = &prims[slots[0] as usize];
-    let mut b = first.aabb;
-    let (mut cmin, mut cmax) = (first.centroid, first.centroid);
-    for &s in &slots[1..] {
-        let p = &prims[s as usize];
-        b = b.merged(&p.aabb);
+/// The bounds of a set of triangles: of their boxes and of their centroids.
+#[derive(Clone, Copy)]
+struct Acc {
+    bmin: [Real; 3],
+    bmax: [Real; 3],
+    cmin: [Real; 3],
+    cmax: [Real; 3],
+    count: usize,
+}
+
+impl Acc {
+    const EMPTY: Acc = Acc {
+        bmin: [Real::INFINITY; 3],
+        bmax: [Real::NEG_INFINITY; 3],
+        cmin: [Real::INFINITY; 3],
+        cmax: [Real::NEG_INFINITY; 3],
+        count: 0,
+    };
+
+    #[inline]
+    fn add(&mut self, p: &Prim) {
         for k in 0..3 {
-            cmin[k] = cmin[k].min(p.centroid[k]);
-            cmax[k] = cmax[k].max(p.centroid[k]);
+            self.bmin[k] = self.bmin[k].min(p.aabb.mins[k]);
+            self.bmax[k] = self.bmax[k].max(p.aabb.maxs[k]);
+            self.cmin[k] = self.cmin[k].min(p.centroid[k]);
+            self.cmax[k] = self.cmax[k].max(p.centroid[k]);
         }
+        self.count += 1;
     }
-    (b, cmin, cmax)
+
+    #[inline]
+    fn merge(&mut self, o: &Acc) {
+        for k in 0..3 {
+            self.bmin[k] = self.bmin[k].min(o.bmin[k]);
+            self.bmax[k] = self.bmax[k].max(o.bmax[k]);
+            self.cmin[k] = self.cmin[k].min(o.cmin[k]);
+            self.cmax[k] = self.cmax[k].max(o.cmax[k]);
+        }
+        self.count += o.count;
+    }
+
+    fn of(slots: &[Prim]) -> Acc {
+        let mut a = Acc::EMPTY;
+        for p in slots {
+            a.add(p);
+        }
+        a
+    }
+
+    /// Surface area of the box (0 when empty).
+    #[inline]
+    fn area(&self) -> Real {
+        if self.count == 0 {
+            return 0.0;
+        }
+        let d = [0, 1, 2].map(|k| self.bmax[k] - self.bmin[k]);
+        2.0 * (d[0] * d[1] + d[1] * d[2] + d[2] * d[0])
+    }
 }
 
 /// The bin of a centroid coordinate `c` (bins span `[lo, lo + extent]`).
@@ -293,76 +345,50 @@ fn bin_of(c: Real, lo: Real, scale: Real) -> usize {
 }
 
 /// Binned SAH split of `slots` along `axis`: partitions them and returns the size of the
-/// left part, or None when no split beats a leaf (only allowed for small nodes) or the best
-/// split leaves a side empty.
-fn sah_split(
-    prims: &[Prim],
-    slots: &mut [u32],
-    axis: usize,
-    lo: Real,
-    extent: Real,
-    bounds: &Aabb,
-) -> Option<usize> {
+/// left part and the bounds of both parts, or None when the best split leaves a side empty.
+fn sah_split(slots: &mut [Prim], axis: usize, lo: Real, extent: Real) -> Option<(usize, Acc, Acc)> {
     let scale = BINS as Real / extent;
-    let mut counts = [0usize; BINS];
-    let mut boxes: [Option<Aabb>; BINS] = [None; BINS];
-    for &s in slots.iter() {
-        let p = &prims[s as usize];
-        let k = bin_of(p.centroid[axis], lo, scale);
-        counts[k] += 1;
-        boxes[k] = Some(boxes[k].map_or(p.aabb, |b| b.merged(&p.aabb)));
+    let mut bins = [Acc::EMPTY; BINS];
+    for p in slots.iter() {
+        bins[bin_of(p.centroid[axis], lo, scale)].add(p);
     }
-    // Right-to-left suffix areas and counts.
-    let mut right_area = [0.0 as Real; BINS];
-    let mut right_count = [0usize; BINS];
-    let (mut acc, mut n): (Option<Aabb>, usize) = (None, 0);
+    // Right-to-left suffix bounds.
+    let mut right = [Acc::EMPTY; BINS];
+    let mut acc = Acc::EMPTY;
     for k in (1..BINS).rev() {
-        if let Some(b) = boxes[k] {
-            acc = Some(acc.map_or(b, |a| a.merged(&b)));
-        }
-        n += counts[k];
-        right_area[k] = acc.map_or(0.0, |a| a.surface_area());
-        right_count[k] = n;
+        acc.merge(&bins[k]);
+        right[k] = acc;
     }
-    let (mut acc, mut n): (Option<Aabb>, usize) = (None, 0);
-    let mut best: Option<(Real, usize)> = None;
+    let mut left = Acc::EMPTY;
+    let mut best: Option<(Real, usize, Acc)> = None;
     for k in 0..BINS - 1 {
-        if let Some(b) = boxes[k] {
-            acc = Some(acc.map_or(b, |a| a.merged(&b)));
-        }
-        n += counts[k];
-        if n == 0 || right_count[k + 1] == 0 {
+        left.merge(&bins[k]);
+        let r = &right[k + 1];
+        if left.count == 0 || r.count == 0 {
             continue;
         }
-        let cost = acc.map_or(0.0, |a| a.surface_area()) * n as Real
-            + right_area[k + 1] * right_count[k + 1] as Real;
-        if best.is_none_or(|(c, _)| cost < c) {
-            best = Some((cost, k));
+        let cost = left.area() * left.count as Real + r.area() * r.count as Real;
+        if best.is_none_or(|(c, _, _)| cost < c) {
+            best = Some((cost, k, left));
         }
     }
-    let (cost, split) = best?;
-    // A leaf costs its count times its area; one traversal step costs about one triangle.
-    let leaf_cost = bounds.surface_area() * slots.len() as Real;
-    if slots.len() <= MAX_LEAF && cost + bounds.surface_area() >= leaf_cost {
-        return None;
-    }
-    let mut left = 0;
+    let (_, split, l) = best?;
+    let mut n = 0;
     for i in 0..slots.len() {
-        if bin_of(prims[slots[i] as usize].centroid[axis], lo, scale) <= split {
-            slots.swap(i, left);
-            left += 1;
+        if bin_of(slots[i].centroid[axis], lo, scale) <= split {
+            slots.swap(i, n);
+            n += 1;
         }
     }
-    (left > 0 && left < slots.len()).then_some(left)
+    (n > 0 && n < slots.len()).then_some((n, l, right[split + 1]))
 }
 
-/// Splits `slots` at the median centroid along `axis`; returns the size of the left half.
-fn median_split(prims: &[Prim], slots: &mut [u32], axis: usize) -> usize {
+/// Splits `slots` at the median centroid along `axis`; returns the size of the left half and
+/// the bounds of both halves.
+fn median_split(slots: &mut [Prim], axis: usize) -> (usize, Acc, Acc) {
     let mid = slots.len() / 2;
-    slots.select_nth_unstable_by(mid, |&a, &b| {
-        prims[a as usize].centroid[axis].total_cmp(&prims[b as usize].centroid[axis])
-    });
-    mid
+    slots.select_nth_unstable_by(mid, |a, b| a.centroid[axis].total_cmp(&b.centroid[axis]));
+    (mid, Acc::of(&slots[..mid]), Acc::of(&slots[mid..]))
 }
 
 #[cfg(test)]

@@ -70,44 +70,59 @@ impl Hasher for PairHasher {
         }
     }
     fn write_u64(&mut self, v: u64) {
-        self.0 = (v ^ (v >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let x = (v ^ (v >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // Fold the well-mixed high half into the low bits the table indexes by.
+        self.0 = x ^ (x >> 32);
     }
 }
 
 /// For every triangle and each of its edges `k` (corner `k` to corner `k + 1`), the triangle
 /// across that edge (`NO_NEIGHBOUR` when the edge is on the boundary or shared by more than two
-/// triangles), with [`FLIPPED`] set when the two windings disagree. Edges are matched by a hash
-/// map keyed by the sorted vertex pair.
+/// triangles), with [`FLIPPED`] set when the two windings disagree. Edges are matched in one
+/// pass by a hash map keyed by the sorted vertex pair.
 pub(crate) fn edge_neighbours(indices: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    // Value: the first (triangle, edge) seen, and how many triangles share the edge.
-    let mut map: HashMap<u64, (u32, u8, u32), BuildHasherDefault<PairHasher>> =
-        HashMap::with_capacity_and_hasher(indices.len() * 3 / 2 + 1, Default::default());
-    let key = |a: u32, b: u32| (u64::from(a.min(b)) << 32) | u64::from(a.max(b));
-    for (t, tri) in indices.iter().enumerate() {
-        for k in 0..3 {
-            let e = map
-                .entry(key(tri[k], tri[(k + 1) % 3]))
-                .or_insert((t as u32, k as u8, 0));
-            e.2 += 1;
-        }
+    // One entry per edge: the first two (triangle, edge) seen on it and how many there are.
+    struct Seen {
+        first: (u32, u8),
+        second: (u32, u8),
+        count: u32,
     }
-    let mut out = vec![[NO_NEIGHBOUR; 3]; indices.len()];
+    let mut map: HashMap<u64, Seen, BuildHasherDefault<PairHasher>> =
+        HashMap::with_capacity_and_hasher(indices.len() * 3 / 2 + 1, Default::default());
     for (t, tri) in indices.iter().enumerate() {
         for k in 0..3 {
             let (a, b) = (tri[k], tri[(k + 1) % 3]);
-            let Some(&(t0, k0, n)) = map.get(&key(a, b)) else {
-                continue;
-            };
-            if n != 2 || t0 as usize == t {
-                continue;
-            }
-            // This is the second triangle of the edge: link both ways.
-            let other = indices[t0 as usize];
-            let same_direction = other[k0 as usize] == a;
-            let flag = if same_direction { FLIPPED } else { 0 };
-            out[t][k] = t0 | flag;
-            out[t0 as usize][k0 as usize] = t as u32 | flag;
+            let key = (u64::from(a.min(b)) << 32) | u64::from(a.max(b));
+            let here = (t as u32, k as u8);
+            map.entry(key)
+                .and_modify(|e| {
+                    if e.count == 1 {
+                        e.second = here;
+                    }
+                    e.count += 1;
+                })
+                .or_insert(Seen {
+                    first: here,
+                    second: here,
+                    count: 1,
+                });
         }
+    }
+    let mut out = vec![[NO_NEIGHBOUR; 3]; indices.len()];
+    for e in map.values() {
+        if e.count != 2 {
+            continue;
+        }
+        let ((t0, k0), (t1, k1)) = (e.first, e.second);
+        // Same direction along the shared edge: the windings disagree.
+        let start = |(t, k): (u32, u8)| indices[t as usize][k as usize];
+        let flag = if start(e.first) == start(e.second) {
+            FLIPPED
+        } else {
+            0
+        };
+        out[t0 as usize][k0 as usize] = t1 | flag;
+        out[t1 as usize][k1 as usize] = t0 | flag;
     }
     out
 }
