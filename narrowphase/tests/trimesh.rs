@@ -450,3 +450,61 @@ fn helper_trait_covers_trimesh() {
     let mesh = flat_grid(2, 1.0);
     assert_eq!(MeshLike::count(&mesh), 8);
 }
+
+/// A gentle convex fold (two slopes of ±5° meeting along z at x = 0, each a grid of 0.25 m
+/// triangles): a box, a ball and a hull sliding across the fold and the seams get only normals
+/// in the arc between the two slopes' normals (the edge's cone), never sideways.
+#[test]
+fn convex_fold_normals_stay_in_the_edge_cone() {
+    let slope: Real = 5.0_f32.to_radians();
+    let (n, cell) = (12u32, 0.25);
+    let mut v = Vec::new();
+    for j in 0..=n {
+        for i in 0..=n {
+            let x = (i as Real - n as Real / 2.0) * cell;
+            v.push(Point::new(x, -x.abs() * slope.tan(), j as Real * cell));
+        }
+    }
+    let at = |i: u32, j: u32| j * (n + 1) + i;
+    let mut t = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            t.push([at(i, j), at(i, j + 1), at(i + 1, j)]);
+            t.push([at(i, j + 1), at(i + 1, j + 1), at(i + 1, j)]);
+        }
+    }
+    let mesh = TriMesh::new(&v, &t).unwrap();
+    let left = Vector::new(-slope.sin(), slope.cos(), 0.0);
+    let right = Vector::new(slope.sin(), slope.cos(), 0.0);
+    let arc = left.angle(&right);
+    let cuboid = Cuboid::new(Vector::new(0.4, 0.1, 0.3)).unwrap();
+    let ball = Ball::new(0.3).unwrap();
+    let hull = ConvexPolyhedron::from_cuboid(&Cuboid::new(Vector::new(0.3, 0.1, 0.2)).unwrap());
+    let mut checked = 0;
+    for (s, bottom) in [
+        (ShapeRef::from(&cuboid), 0.1),
+        (ShapeRef::from(&ball), 0.3),
+        (ShapeRef::from(&hull), 0.1),
+    ] {
+        for k in 0..=300 {
+            let x = -0.8 + 1.6 * k as Real / 300.0;
+            // Resting on the fold's surface below its centre (the ridge at x = 0 is highest).
+            let y = -x.abs() * slope.tan() + bottom - 0.005;
+            let pose = Isometry::translation(x, y, 1.4);
+            let mut out = Vec::new();
+            mesh.contacts(&Isometry::identity(), &pose, s, 0.0, &mut out)
+                .unwrap();
+            assert!(!out.is_empty(), "{} at x = {x}", s.kind_name());
+            for c in &out {
+                let nm = c.manifold.normal;
+                assert!(
+                    nm.angle(&left) + nm.angle(&right) <= arc + 1e-3,
+                    "{} at x = {x}: normal {nm:?} outside the fold's cone",
+                    s.kind_name()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 900);
+}

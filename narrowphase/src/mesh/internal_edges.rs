@@ -7,11 +7,11 @@
 //! sideways, across the edge (a "ghost" or "internal-edge" collision). The mesh as a whole
 //! has no edge there, so the normal must not point that way.
 //!
-//! The rule (the Voronoi-region argument of G. van den Bergen's and D. Gregorius's work,
-//! "Contacts for triangle meshes", GDC 2015; Box2D's ghost vertices and parry's
-//! `FIX_INTERNAL_EDGES` do the same for chains and meshes): seen across one of its edges, a
-//! triangle may only push along normals between its own face normal `f` and its neighbour's
-//! face normal `m`, both taken on the side of the mesh the other body is on.
+//! The rule is a Voronoi-region argument, the idea of D. Gregorius's "Contacts for triangle
+//! meshes", of Box2D's ghost vertices for chains of segments and of parry's
+//! `FIX_INTERNAL_EDGES`: seen across one of its edges, a triangle may only push along normals
+//! between its own face normal `f` and its neighbour's face normal `m`, both taken on the side
+//! of the mesh the other body is on.
 //!
 //! - **Convex edge** (the neighbour bends away, `m` leans outwards over the edge): the allowed
 //!   normals are the arc from `f` to `m`. A normal leaning over the edge by more than `m` does
@@ -21,6 +21,11 @@
 //!   `f`.
 //! - **Boundary edge** (no neighbour, or more than two triangles share it): any normal.
 //!
+//! A normal leaning over two edges at once (a corner's region) is checked against each edge
+//! on its own; a flat or concave edge among them wins (`f`), else the convex edge it exceeds
+//! most clamps it: an approximation of the corner's exact cone (spanned by the normals of all
+//! the triangles around the corner).
+//!
 //! A corrected contact is not rescaled from the old one (a sideways depth of 1 mm says
 //! nothing about the vertical one): the pair is measured again along the new normal — its
 //! separation is the gap between the triangle's and the body's projections on it, and the
@@ -28,8 +33,9 @@
 //! ([`crate::query`]'s reference-face clipping).
 //!
 //! Triangles are two-sided: which side the body is on is the sign of the contact normal
-//! against `f`, or, for a normal within 10⁻³ of the triangle's plane (the sideways ghost
-//! normal itself), the side of the body's centre. On the back side the roles swap (`−f`,
+//! against `f` when the normal is within 60° of `±f`, else the side of the body's centre (a
+//! normal near the triangle's plane — the sideways ghost normal itself, or one across a fold —
+//! has a small vertical part of either sign). On the back side the roles swap (`−f`,
 //! `−m`; a convex edge seen from below is concave).
 
 use crate::contact::{ContactPoint, Manifold};
@@ -153,8 +159,10 @@ fn judge(
     side: Real,
 ) -> Verdict {
     let nf = n.dot(f);
-    // The normal's side when it clearly has one, else the body centre's.
-    let below = if nf.abs() > 1e-3 {
+    // The normal's side when it clearly faces one (within 60° of ±f), else the body
+    // centre's: a normal near the plane (the sideways ghost normal, or one across a fold)
+    // says little about the side, and its small vertical part can have either sign.
+    let below = if nf.abs() > 0.5 || side == 0.0 {
         nf < 0.0
     } else {
         side < 0.0
