@@ -227,6 +227,42 @@ fn flat_grid_seams_give_normals_straight_up() {
     );
 }
 
+/// A box whose sides lie exactly on the seams of the flat grid (and 10⁻⁵ m, 10⁻³ m to either
+/// side of them, in x and z), at rest 1 cm deep: every normal within 10⁻³ of +y, depth 1 cm.
+#[test]
+fn box_sides_on_the_seams() {
+    let mesh = flat_grid(16, 0.25);
+    let cuboid = Cuboid::new(Vector::new(0.5, 0.2, 0.25)).unwrap();
+    let mut cases = 0;
+    for cx in [1.5, 1.75, 2.0] {
+        for cz in [1.5, 1.75] {
+            for dx in [0.0, 1e-5, -1e-5, 1e-3, -1e-3] {
+                for dz in [0.0, 1e-5, -1e-3] {
+                    let pose = Isometry::translation(cx + dx, 0.2 - 0.01, cz + dz);
+                    let mut out = Vec::new();
+                    mesh.contacts(&Isometry::identity(), &pose, &cuboid, 0.0, &mut out)
+                        .unwrap();
+                    assert!(!out.is_empty());
+                    let mut deepest = Real::NEG_INFINITY;
+                    for c in &out {
+                        assert!(
+                            (c.manifold.normal - Vector::y()).norm() <= 1e-3,
+                            "at ({}, {}): {:?}",
+                            cx + dx,
+                            cz + dz,
+                            c.manifold.normal
+                        );
+                        deepest = deepest.max(c.manifold.depth());
+                    }
+                    assert!((deepest - 0.01).abs() <= 1e-4, "depth {deepest}");
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 90);
+}
+
 /// The same flat grid under a rotated and translated pose: the normals follow the pose's up.
 #[test]
 fn flat_grid_seams_under_a_pose() {
