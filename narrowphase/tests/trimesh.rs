@@ -544,3 +544,102 @@ fn convex_fold_normals_stay_in_the_edge_cone() {
     }
     assert!(checked > 900);
 }
+
+/// Hostile input: vertices drawn from extreme magnitudes (10⁻³⁰ to 10³⁰, zeros, signs mixed,
+/// some NaN and infinities) and random index triples. Construction gives a mesh or a typed
+/// error, never a panic; queries on the meshes that build, from poses as extreme, give only
+/// finite results.
+#[test]
+fn hostile_input_gives_errors_or_finite_results() {
+    let mut r = ChaCha8Rng::seed_from_u64(0xbad);
+    // Non-finite values in one draw of 16 (one in 4 of the meshes get none at all).
+    let pick = |r: &mut ChaCha8Rng| -> Real {
+        match r.gen_range(0..16) {
+            0 => 0.0,
+            1 => Real::NAN,
+            2 => Real::INFINITY,
+            3 => r.gen_range(-1.0..1.0) * 1e30,
+            4 => r.gen_range(-1.0..1.0) * 1e-30,
+            _ => r.gen_range(-3.0..3.0),
+        }
+    };
+    let shapes = mesh_util::Shapes::new();
+    let (mut built, mut refused, mut outputs) = (0, 0, 0);
+    for _ in 0..400 {
+        let clean = r.gen_bool(0.25);
+        let nv = r.gen_range(0..8);
+        let v: Vec<Point> = (0..nv)
+            .map(|_| {
+                let mut p = Point::new(pick(&mut r), pick(&mut r), pick(&mut r));
+                if clean {
+                    p.iter_mut()
+                        .filter(|x| !x.is_finite())
+                        .for_each(|x| *x = 1.0);
+                }
+                p
+            })
+            .collect();
+        let nt = r.gen_range(0..4);
+        // Three distinct indices, sometimes one past the end.
+        let top = (nv as u32 + r.gen_bool(0.2) as u32).max(3);
+        let t: Vec<[u32; 3]> = (0..nt)
+            .map(|_| {
+                let a = r.gen_range(0..top);
+                let b = (a + r.gen_range(1..top)) % top;
+                let c = (0..top).find(|&c| c != a && c != b).unwrap_or(0);
+                [a, b, c]
+            })
+            .collect();
+        let mesh = match TriMesh::new(&v, &t) {
+            Ok(m) => m,
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                refused += 1;
+                continue;
+            }
+        };
+        built += 1;
+        for _ in 0..10 {
+            let c = Vector::new(pick(&mut r), pick(&mut r), pick(&mut r));
+            let pose = Isometry::from_parts(Translation::from(c), rotation(&mut r));
+            for s in shapes.views() {
+                let mut out = Vec::new();
+                mesh.contacts(&Isometry::identity(), &pose, s, 0.1, &mut out)
+                    .unwrap();
+                for m in &out {
+                    let n = m.manifold.normal;
+                    assert!(n.iter().all(|x| x.is_finite()), "{m:?}");
+                    assert!(m.manifold.depth().is_finite());
+                    assert!(m
+                        .manifold
+                        .points()
+                        .iter()
+                        .all(|p| p.depth.is_finite() && p.point.iter().all(|x| x.is_finite())));
+                    outputs += 1;
+                }
+                let _ = mesh
+                    .intersection_test(&Isometry::identity(), &pose, s)
+                    .unwrap();
+                let motion = Vector::new(pick(&mut r), pick(&mut r), pick(&mut r));
+                if let Some(t) = mesh.cast_shape(&Isometry::identity(), &pose, s, &motion, 1e-3) {
+                    assert!(t.toi.is_finite() && (0.0..=1.0).contains(&t.toi.t), "{t:?}");
+                    outputs += 1;
+                }
+            }
+            if let Ok(ray) = Ray::new(
+                Point::from(c),
+                Vector::new(pick(&mut r), pick(&mut r), pick(&mut r)),
+            ) {
+                if let Some(h) = mesh.cast_ray(&Isometry::identity(), &ray, Real::INFINITY) {
+                    assert!(h.hit.is_finite(), "{h:?}");
+                    outputs += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        built > 20 && refused > 100,
+        "{built} built, {refused} refused"
+    );
+    assert!(outputs > 0, "no query produced anything");
+}
