@@ -417,3 +417,71 @@ fn off_field_queries() {
     assert!((toi.toi.t - 0.8).abs() < 2e-3, "{}", toi.toi.t);
     assert!(toi.toi.normal.y > 0.99);
 }
+
+/// Hostile input: samples and scales from extreme magnitudes (some non-finite). Construction
+/// gives a field or a typed error; queries on the fields that build, from extreme poses, give
+/// only finite results.
+#[test]
+fn hostile_input_gives_errors_or_finite_results() {
+    let mut r = ChaCha8Rng::seed_from_u64(0xbad2);
+    let pick = |r: &mut ChaCha8Rng| -> Real {
+        match r.gen_range(0..24) {
+            0 => Real::NAN,
+            1 => Real::INFINITY,
+            2 => r.gen_range(-1.0..1.0) * 1e30,
+            3 => r.gen_range(-1.0..1.0) * 1e-30,
+            4 => 0.0,
+            _ => r.gen_range(-3.0..3.0),
+        }
+    };
+    let shapes = Shapes::new();
+    let (mut built, mut refused, mut outputs) = (0, 0, 0);
+    for _ in 0..300 {
+        let (rows, cols) = (r.gen_range(1..6), r.gen_range(1..6));
+        let h: Vec<Real> = (0..rows * cols).map(|_| pick(&mut r)).collect();
+        let scale = Vector::new(pick(&mut r).abs(), pick(&mut r).abs(), pick(&mut r).abs());
+        let hf = match HeightField::new(rows, cols, &h, scale) {
+            Ok(hf) => hf,
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                refused += 1;
+                continue;
+            }
+        };
+        built += 1;
+        for _ in 0..10 {
+            let c = Vector::new(pick(&mut r), pick(&mut r), pick(&mut r));
+            let pose = Isometry::from_parts(Translation::from(c), rotation(&mut r));
+            for s in shapes.views() {
+                let mut out = Vec::new();
+                hf.contacts(&Isometry::identity(), &pose, s, 0.1, &mut out)
+                    .unwrap();
+                for m in &out {
+                    assert!(m.manifold.normal.iter().all(|x| x.is_finite()), "{m:?}");
+                    assert!(m.manifold.depth().is_finite());
+                    outputs += 1;
+                }
+                let _ = hf
+                    .intersection_test(&Isometry::identity(), &pose, s)
+                    .unwrap();
+                let motion = Vector::new(pick(&mut r), pick(&mut r), pick(&mut r));
+                if let Some(t) = hf.cast_shape(&Isometry::identity(), &pose, s, &motion, 1e-3) {
+                    assert!(t.toi.is_finite() && (0.0..=1.0).contains(&t.toi.t), "{t:?}");
+                    outputs += 1;
+                }
+            }
+            let d = Vector::new(pick(&mut r), pick(&mut r), pick(&mut r));
+            if let Ok(ray) = Ray::new(Point::from(c), d) {
+                if let Some(h) = hf.cast_ray(&Isometry::identity(), &ray, Real::INFINITY) {
+                    assert!(h.hit.is_finite(), "{h:?}");
+                    outputs += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        built > 20 && refused > 50,
+        "{built} built, {refused} refused"
+    );
+    assert!(outputs > 0, "no query produced anything");
+}
