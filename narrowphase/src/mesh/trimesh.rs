@@ -152,13 +152,18 @@ impl TriMesh {
     }
 
     /// Appends to `out` the contact of every triangle (placed by `mesh_pose`) that penetrates
-    /// `other` (at `other_pose`) or is closer to it than `prediction` metres (≥ 0; a negative
-    /// or NaN one gives nothing), sorted by triangle id. Each contact follows
-    /// [`crate::contact`]: world space, normal from the mesh to `other`, depth positive when
-    /// penetrating; normals that would catch on internal edges are corrected
-    /// ([`super::internal_edges`]). `other` may be any shape of [`ShapeRef`]; the error is
-    /// that of the per-triangle kernel ([`crate::query::contact_any`]) for a pair it lacks
-    /// (`out` is then left as it was).
+    /// `other` (at `other_pose`) or is closer to it than `prediction` metres (finite and
+    /// ≥ 0; otherwise, or for a non-finite pose, nothing is appended), sorted by triangle id.
+    /// Each contact follows [`crate::contact`]: world space, normal from the mesh to `other`,
+    /// depth positive when penetrating; normals that would catch on internal edges are
+    /// corrected ([`super::internal_edges`]).
+    ///
+    /// The triangles tried are those whose boxes come within `prediction` of `other`'s box, so
+    /// every triangle truly within `prediction` is tried; the per-triangle kernel
+    /// ([`crate::query::contact_any`]) on a triangle farther away can still report a
+    /// speculative contact (its separating-axis gap is a lower bound of the distance), and
+    /// such a triangle may not be tried. `other` may be any shape of [`ShapeRef`]; the error
+    /// is that of the per-triangle kernel for a pair it lacks (`out` is then left as it was).
     pub fn contacts<'b>(
         &self,
         mesh_pose: &Isometry,
