@@ -8,9 +8,9 @@
 //! area_right · count_right` is kept, and nodes of at most [`MAX_LEAF`] triangles are leaves.
 //! The sweep's bin bounds give the children's bounds, so each node's triangles are read twice
 //! (binning, partition), in memory order: the build moves the triangles' records, not
-//! indices into them. Each level is linear in the
-//! triangles below it, so the whole build is O(n log n). Below depth [`SAH_DEPTH`] nodes are
-//! split at the median centroid instead, which halves the count per level and bounds the
+//! indices into them. Each level is linear in the triangles below it, so the whole build is
+//! O(n log n). Deeper than [`SAH_DEPTH`] levels, nodes are split at the median centroid
+//! instead, which halves the count per level and bounds the
 //! depth by `SAH_DEPTH + log₂ n`, so the queries' fixed stack ([`STACK`]) cannot overflow.
 //!
 //! Memory: a node is 32 bytes (its box, and either its first triangle slot and count or its
@@ -25,7 +25,7 @@ use crate::math::{Point, Real, Vector};
 const BINS: usize = 16;
 /// A node of at most this many triangles is a leaf.
 const MAX_LEAF: usize = 4;
-/// Below this depth, splits are at the median centroid (bounds the depth).
+/// Deeper than this, splits are at the median centroid (bounds the depth).
 const SAH_DEPTH: usize = 40;
 /// Entries of the traversal stack: the depth bound `SAH_DEPTH + 32` plus one.
 const STACK: usize = SAH_DEPTH + 34;

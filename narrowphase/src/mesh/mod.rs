@@ -6,9 +6,8 @@
 //! 1. **Candidates.** The other shape's box (or the ray, or the box swept by the moving shape)
 //!    is taken into the mesh's local frame, and only the triangles whose boxes it overlaps are
 //!    visited: for a [`TriMesh`], by a bounding volume hierarchy over its triangles; for a
-//!    [`HeightField`], by the grid itself
-//!    (the cells under the box, or the cells a ray crosses in order), with the triangles made on
-//!    the spot from the samples.
+//!    [`HeightField`], by the grid itself (the cells under the box, or the cells a ray crosses
+//!    in order), with the triangles made on the spot from the samples.
 //! 2. **Per-triangle kernels.** Each candidate is a [`Triangle`](crate::shape::Triangle) placed by
 //!    the mesh's pose, handed to the crate's convex-pair queries: [`crate::query::contact_any`],
 //!    [`crate::query::intersects_any`], [`crate::ray::ray_triangle`],
@@ -22,9 +21,8 @@
 //! kept, so each level costs time linear in its triangles (O(n log n) in all). A node is 32
 //! bytes (its box, then its first triangle and count, or its first child), leaves hold up to 4
 //! triangles, plus 4 bytes per triangle of leaf order: at most 68 bytes per triangle (21 on
-//! a 10⁶-triangle grid, see [`TriMesh`]). Below a
-//! depth of 40, nodes split at the median centroid, which bounds the depth and so the fixed
-//! stack of the traversals. Boxes are grown by 10⁻⁵ of the mesh's size, so rounding in a box
+//! a 10⁶-triangle grid, see [`TriMesh`]). Deeper than 40 levels, nodes split at the median
+//! centroid, which bounds the depth and so the fixed stack of the traversals. Boxes are grown by 10⁻⁵ of the mesh's size, so rounding in a box
 //! test cannot lose a triangle lying on a box face (a flat mesh has boxes of zero height).
 //! Rays visit the nearer child first and skip nodes entered beyond the best hit so far.
 //!
