@@ -187,6 +187,7 @@ fn flat_field_seams_give_normals_straight_up() {
     let plan = Slide {
         top: 1.0,
         sink: 0.01,
+        prediction: 0.0,
         xs: -1.0..1.0,
         zs: vec![-0.5, -0.4, -0.25, -0.07],
     };

@@ -178,6 +178,7 @@ fn flat_grid_seams_give_normals_straight_up() {
     let plan = Slide {
         top: 0.0,
         sink: 0.01,
+        prediction: 0.0,
         xs: 1.0..2.5,
         zs: vec![1.5, 1.6, 1.75, 1.93],
     };
@@ -219,6 +220,33 @@ fn flat_grid_seams_give_normals_straight_up() {
                 deepest = deepest.max(c.manifold.depth());
             }
             assert!((deepest - 0.01).abs() <= 1e-4, "capsule depth {deepest}");
+        }
+    }
+    // Hovering 5 mm above the grid, seen through a prediction of 2 cm: speculative contacts
+    // straight up too, with depth −5 mm.
+    let hover = Slide {
+        sink: -0.005,
+        prediction: 0.02,
+        ..plan
+    };
+    for yaw in [0.0, 0.5] {
+        for (s, bottom) in [
+            (ShapeRef::from(&cuboid), 0.2),
+            (ShapeRef::from(&ball), 0.3),
+            (ShapeRef::from(&hull), 0.1),
+        ] {
+            let (worst, raw, depth_err) = slide_across_seams(&mesh, s, bottom, &hover, yaw);
+            assert!(
+                worst <= 1e-3,
+                "{} hovering: normal {worst} from +y",
+                s.kind_name()
+            );
+            assert!(
+                depth_err <= 1e-4,
+                "{} hovering: depth off by {depth_err}",
+                s.kind_name()
+            );
+            raw_total += raw;
         }
     }
     assert!(

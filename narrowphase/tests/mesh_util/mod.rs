@@ -399,7 +399,9 @@ pub fn true_distance(tri: &Triangle, mp: &Isometry, s: ShapeRef, op: &Isometry) 
 /// along x over `xs` (400 steps) on each line z ∈ `zs`.
 pub struct Slide {
     pub top: Real,
+    /// Negative: the body hovers that far above the plane (seen through `prediction`).
     pub sink: Real,
+    pub prediction: Real,
     pub xs: std::ops::Range<Real>,
     pub zs: Vec<Real>,
 }
@@ -415,8 +417,14 @@ pub fn slide_across_seams(
     plan: &Slide,
     yaw: Real,
 ) -> (Real, usize, Real) {
-    let Slide { top, sink, xs, zs } = plan;
-    let (top, sink) = (*top, *sink);
+    let Slide {
+        top,
+        sink,
+        prediction,
+        xs,
+        zs,
+    } = plan;
+    let (top, sink, prediction) = (*top, *sink, *prediction);
     let (mut worst, mut raw_sideways, mut depth_err): (Real, usize, Real) = (0.0, 0, 0.0);
     let steps = 400;
     for &z in zs.iter() {
@@ -427,15 +435,21 @@ pub fn slide_across_seams(
                 Translation::new(x, top + bottom - sink, z),
                 Rotation::from_axis_angle(&Vector::y_axis(), yaw),
             );
-            let got = m.contacts(&Isometry::identity(), &pose, s, 0.0);
+            let got = m.contacts(&Isometry::identity(), &pose, s, prediction);
             assert!(!got.is_empty(), "no contact at x = {x}, z = {z}");
             let mut deepest = Real::NEG_INFINITY;
             for c in &got {
                 worst = worst.max((c.manifold.normal - Vector::y()).norm());
                 deepest = deepest.max(c.manifold.depth());
-                let raw = contact_any(&Isometry::identity(), &m.tri(c.triangle), &pose, s, 0.0)
-                    .unwrap()
-                    .expect("the raw kernel touches too");
+                let raw = contact_any(
+                    &Isometry::identity(),
+                    &m.tri(c.triangle),
+                    &pose,
+                    s,
+                    prediction,
+                )
+                .unwrap()
+                .expect("the raw kernel touches too");
                 if (raw.normal - Vector::y()).norm() > 1e-3 {
                     raw_sideways += 1;
                 }
