@@ -27,11 +27,11 @@ pub const MAX_TRIANGLES: usize = (1 << 31) - 1;
 ///
 /// Build cost, measured 2026-12-01 with
 /// `cargo test --release -p tumble-narrowphase --lib mesh::trimesh::tests::million_triangles -- --ignored --nocapture`
-/// on a wavy 708 × 707 grid of 1,001,112 triangles (2-core machine shared with other builds,
-/// load average about 5, so CPU time of the building thread is given beside wall time):
-/// the hierarchy builds in 0.44 s of CPU (0.84 s wall) and takes 21.2 bytes per triangle
-/// (538,123 nodes); the edge adjacency takes 0.26 s of CPU; the whole mesh (validation,
-/// hierarchy, adjacency) 0.72 s of CPU (1.42 s wall).
+/// on a wavy 708 × 707 grid of 1,001,112 triangles, two runs on a 2-core machine shared with
+/// other builds (load average 5 to 7, so the building thread's CPU time is given beside wall
+/// time): the hierarchy builds in 0.44–0.49 s of CPU (0.84–1.14 s wall) and takes 21.2 bytes
+/// per triangle (538,123 nodes); the edge adjacency takes 0.26–0.51 s of CPU; the whole mesh
+/// (validation, hierarchy, adjacency) 0.72–0.89 s of CPU (1.4–2.2 s wall).
 #[derive(Clone, Debug)]
 pub struct TriMesh {
     vertices: Vec<Point>,
