@@ -79,3 +79,93 @@ macro_rules! serde_via_new {
     };
 }
 pub(crate) use serde_via_new;
+
+/// Why a triangle mesh ([`crate::mesh::TriMesh`]) or a heightfield ([`crate::mesh::HeightField`])
+/// was refused at construction. Indices are 0-based positions in the caller's slices.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MeshError {
+    /// No vertex, no triangle, or no height sample was given.
+    Empty,
+    /// Triangle `triangle` names vertex `index`, but there are only `vertex_count` vertices.
+    IndexOutOfRange {
+        /// The triangle's position in the index slice.
+        triangle: usize,
+        /// The offending vertex index.
+        index: u32,
+        /// How many vertices the mesh has.
+        vertex_count: usize,
+    },
+    /// Vertex `vertex` has a NaN or infinite coordinate.
+    NonFiniteVertex(usize),
+    /// Triangle `triangle` has (nearly) zero area: repeated or collinear corners, by the test of
+    /// [`crate::shape::Triangle::new`] (relative tolerance
+    /// [`crate::shape::DEGENERATE_TOLERANCE`]). For a heightfield, the triangle index of
+    /// [`crate::mesh::HeightField::triangle_index`].
+    DegenerateTriangle(usize),
+    /// More triangles than triangle ids can name: `count` given, at most `max`
+    /// ([`crate::mesh::MAX_TRIANGLES`]).
+    TooManyTriangles {
+        /// Triangles asked for.
+        count: usize,
+        /// The largest count allowed.
+        max: usize,
+    },
+    /// A heightfield needs at least 2 rows and 2 columns of samples.
+    TooFewSamples {
+        /// Rows given (along z).
+        rows: usize,
+        /// Columns given (along x).
+        cols: usize,
+    },
+    /// The heightfield's sample slice does not hold `rows × cols` heights.
+    SampleCountMismatch {
+        /// `rows × cols`.
+        expected: usize,
+        /// The slice's length.
+        got: usize,
+    },
+    /// Height sample `sample` (row-major index) is NaN or infinite, or becomes infinite once
+    /// multiplied by the vertical scale.
+    NonFiniteHeight(usize),
+    /// The heightfield's scale has a NaN or infinite component.
+    NonFiniteScale,
+    /// The heightfield's scale has a zero or negative component (given).
+    NonPositiveScale(Real),
+}
+
+impl fmt::Display for MeshError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MeshError::Empty => write!(f, "mesh or heightfield has no vertex, triangle or sample"),
+            MeshError::IndexOutOfRange {
+                triangle,
+                index,
+                vertex_count,
+            } => write!(
+                f,
+                "triangle {triangle} names vertex {index}, but there are {vertex_count} vertices"
+            ),
+            MeshError::NonFiniteVertex(v) => write!(f, "vertex {v} is not finite"),
+            MeshError::DegenerateTriangle(t) => {
+                write!(f, "triangle {t} is degenerate (zero area)")
+            }
+            MeshError::TooManyTriangles { count, max } => {
+                write!(f, "{count} triangles given, at most {max} allowed")
+            }
+            MeshError::TooFewSamples { rows, cols } => write!(
+                f,
+                "heightfield needs at least 2 × 2 samples, got {rows} rows × {cols} columns"
+            ),
+            MeshError::SampleCountMismatch { expected, got } => {
+                write!(f, "heightfield needs {expected} samples, got {got}")
+            }
+            MeshError::NonFiniteHeight(i) => write!(f, "height sample {i} is not finite"),
+            MeshError::NonFiniteScale => write!(f, "heightfield scale is not finite"),
+            MeshError::NonPositiveScale(v) => {
+                write!(f, "heightfield scale must be positive, got {v}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MeshError {}

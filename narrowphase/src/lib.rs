@@ -3,6 +3,9 @@
 //! Exact collision tests and contacts, knowing nothing of bodies or worlds: does shape A under
 //! pose A touch shape B under pose B, and if so along which normal, how deep, and where.
 //!
+//! Concave static geometry — triangle meshes and heightfields — lives in [`mesh`], collided one
+//! triangle at a time with the same kernels.
+//!
 //! Conventions for every output: world space unless stated, metres, contact normals unit length
 //! and pointing **from A to B**, depth **positive when penetrating**.
 //!
@@ -27,6 +30,7 @@ pub mod contact;
 pub mod error;
 pub mod gjk;
 pub mod math;
+pub mod mesh;
 pub mod planar;
 pub mod query;
 pub mod ray;
@@ -40,6 +44,6 @@ mod test_util;
 
 pub use bounding::Aabb;
 pub use contact::{ContactPoint, Manifold};
-pub use error::ShapeError;
+pub use error::{MeshError, ShapeError};
 pub use query::UnsupportedPair;
 pub use shape::Shape;

@@ -66,6 +66,7 @@ pub use closest_round::{
 pub use convex_ball::{contact_convex_ball, intersection_convex_ball};
 pub use convex_capsule::{contact_convex_capsule, intersection_convex_capsule};
 pub use convex_convex::{contact_convex_convex, intersection_convex_convex};
+pub(crate) use convex_convex::{face_towards, manifold_from_axis};
 pub use cuboid_cuboid::{
     contact_cuboid_cuboid, contact_cuboid_cuboid_frames, intersection_cuboid_cuboid, BoxFrame,
 };

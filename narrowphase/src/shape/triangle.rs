@@ -60,6 +60,13 @@ impl Triangle {
         Ok(Self { corners: [a, b, c] })
     }
 
+    /// A triangle from corners the caller has already checked with [`Triangle::new`] (the
+    /// triangle meshes validate every triangle once, at construction).
+    #[inline]
+    pub(crate) const fn new_unchecked(a: Point, b: Point, c: Point) -> Self {
+        Self { corners: [a, b, c] }
+    }
+
     /// The corners, local frame.
     #[inline]
     pub fn corners(&self) -> &[Point; 3] {

@@ -1,0 +1,283 @@
+//! The queries shared by [`TriMesh`](super::TriMesh) and [`HeightField`](super::HeightField):
+//! each finds the candidate triangles (the hierarchy's or the grid's cells under a box), runs
+//! the crate's per-pair kernel on each one, and keeps what the query asks for.
+
+use super::internal_edges::correct;
+use crate::bounding::Aabb;
+use crate::contact::Manifold;
+use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
+use crate::query::{contact_any, intersects_any, UnsupportedPair};
+use crate::ray::{ray_triangle, Ray, RayHit};
+use crate::shape::{ShapeRef, Triangle};
+use crate::sweep::{sweep_sphere_triangle, time_of_impact, Toi};
+use serde::{Deserialize, Serialize};
+
+/// One triangle's contact with the other shape.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshContact {
+    /// The triangle's id: its position in the index slice of a [`TriMesh`](super::TriMesh),
+    /// or [`HeightField::triangle_index`](super::HeightField::triangle_index).
+    pub triangle: u32,
+    /// The contact, with the conventions of [`crate::contact`]: world space, normal unit and
+    /// pointing **from the mesh (A) to the other shape (B)**, depth in metres, positive when
+    /// penetrating. Normals are corrected at internal edges (see
+    /// [`internal_edges`](super::internal_edges)).
+    pub manifold: Manifold,
+}
+
+/// The first triangle a ray meets.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshRayHit {
+    /// The triangle's id (as [`MeshContact::triangle`]).
+    pub triangle: u32,
+    /// The hit, world space, `t` in units of the ray's direction (see [`RayHit`]).
+    pub hit: RayHit,
+}
+
+/// The first triangle a moving shape touches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshToi {
+    /// The triangle's id (as [`MeshContact::triangle`]).
+    pub triangle: u32,
+    /// Time of impact, normal from the triangle toward the moving shape, contact point on the
+    /// triangle; world space (see [`Toi`]).
+    pub toi: Toi,
+}
+
+/// What the queries need from a mesh: its candidate triangles and their edge neighbours, all
+/// in the mesh's local frame.
+pub(crate) trait TriangleSource {
+    /// Calls `f` with (at least) every triangle whose box overlaps `q`, until it returns false.
+    fn visit(&self, q: &Aabb, f: &mut dyn FnMut(u32) -> bool);
+    /// Triangle `id` (valid ids only).
+    fn tri(&self, id: u32) -> Triangle;
+    /// The unit normals of the triangles across edges 0, 1, 2 of triangle `id`, oriented as the
+    /// triangle's own normal would be across a flat edge; None on boundary edges.
+    fn neighbour_normals(&self, id: u32) -> [Option<Vector>; 3];
+    /// First hit of the local ray within `max_t` among the triangles (id, local hit).
+    fn local_ray(&self, ray: &Ray, max_t: Real) -> Option<(u32, RayHit)>;
+}
+
+/// True when every coordinate of the pose is finite.
+pub(crate) fn pose_ok(p: &Isometry) -> bool {
+    is_finite_vector(&p.translation.vector) && p.rotation.coords.iter().all(|c| c.is_finite())
+}
+
+/// The other shape's box in the mesh's local frame, or None for a non-finite pose.
+fn local_box(mesh_pose: &Isometry, other_pose: &Isometry, other: ShapeRef) -> Option<Aabb> {
+    if !pose_ok(mesh_pose) || !pose_ok(other_pose) {
+        return None;
+    }
+    let b = other.aabb(&mesh_pose.inv_mul(other_pose));
+    b.is_valid().then_some(b)
+}
+
+/// The contact of triangle `id` with the internal-edge correction.
+pub(crate) fn triangle_contact<S: TriangleSource + ?Sized>(
+    src: &S,
+    id: u32,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+    prediction: Real,
+) -> Result<Option<Manifold>, UnsupportedPair> {
+    let tri = src.tri(id);
+    let Some(m) = contact_any(mesh_pose, &tri, other_pose, other, prediction)? else {
+        return Ok(None);
+    };
+    Ok(correct(
+        m,
+        &tri,
+        &src.neighbour_normals(id),
+        mesh_pose,
+        other_pose,
+        other,
+        prediction,
+    ))
+}
+
+pub(crate) fn contacts<S: TriangleSource + ?Sized>(
+    src: &S,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+    prediction: Real,
+    out: &mut Vec<MeshContact>,
+) -> Result<(), UnsupportedPair> {
+    if prediction.is_nan() || prediction < 0.0 {
+        return Ok(());
+    }
+    let Some(q) = local_box(mesh_pose, other_pose, other) else {
+        return Ok(());
+    };
+    let q = q.loosened(prediction);
+    if !q.is_valid() {
+        return Ok(());
+    }
+    let start = out.len();
+    let mut err = None;
+    src.visit(&q, &mut |id| {
+        match triangle_contact(src, id, mesh_pose, other_pose, other, prediction) {
+            Ok(Some(manifold)) => out.push(MeshContact {
+                triangle: id,
+                manifold,
+            }),
+            Ok(None) => {}
+            Err(e) => {
+                err = Some(e);
+                return false;
+            }
+        }
+        true
+    });
+    if let Some(e) = err {
+        out.truncate(start);
+        return Err(e);
+    }
+    out[start..].sort_unstable_by_key(|c| c.triangle);
+    Ok(())
+}
+
+pub(crate) fn intersection_test<S: TriangleSource + ?Sized>(
+    src: &S,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+) -> Result<bool, UnsupportedPair> {
+    let Some(q) = local_box(mesh_pose, other_pose, other) else {
+        return Ok(false);
+    };
+    let mut hit = false;
+    let mut err = None;
+    src.visit(&q, &mut |id| {
+        match intersects_any(mesh_pose, &src.tri(id), other_pose, other) {
+            Some(true) => hit = true,
+            Some(false) => {}
+            None => {
+                err = Some(UnsupportedPair {
+                    a: "triangle",
+                    b: other.kind_name(),
+                })
+            }
+        }
+        !hit && err.is_none()
+    });
+    match err {
+        Some(e) => Err(e),
+        None => Ok(hit),
+    }
+}
+
+pub(crate) fn cast_ray<S: TriangleSource + ?Sized>(
+    src: &S,
+    mesh_pose: &Isometry,
+    ray: &Ray,
+    max_t: Real,
+) -> Option<MeshRayHit> {
+    if max_t.is_nan() || max_t < 0.0 || !pose_ok(mesh_pose) {
+        return None;
+    }
+    let local = ray.inverse_transformed(mesh_pose);
+    let local = Ray::new(local.origin(), local.dir()).ok()?;
+    let (id, h) = src.local_ray(&local, max_t)?;
+    let hit = RayHit {
+        t: h.t,
+        normal: mesh_pose.rotation * h.normal,
+        point: ray.point_at(h.t),
+    };
+    hit.is_finite().then_some(MeshRayHit { triangle: id, hit })
+}
+
+/// The first hit of `ray` (local) on triangle `id` within `max_t`.
+#[inline]
+pub(crate) fn ray_on(src_tri: &Triangle, ray: &Ray, max_t: Real) -> Option<RayHit> {
+    let [a, b, c] = src_tri.corners();
+    ray_triangle(ray, a, b, c, max_t)
+}
+
+/// Time of impact of `shape` (at `pose0`, translating by `motion` over `t ∈ [0, 1]`) against
+/// the triangle `tri` placed by `mesh_pose`; see [`MeshToi`] and the mesh types' `cast_shape`.
+pub(crate) fn triangle_toi(
+    tri: &Triangle,
+    mesh_pose: &Isometry,
+    pose0: &Isometry,
+    shape: ShapeRef,
+    motion: &Vector,
+    slop: Real,
+) -> Option<Toi> {
+    if let ShapeRef::Ball(b) = shape {
+        let [a, bb, c] = tri.world_corners(mesh_pose);
+        let c0 = Point::from(pose0.translation.vector);
+        return sweep_sphere_triangle(&c0, &(c0 + motion), b.radius(), &a, &bb, &c);
+    }
+    // Within slop at the start: an impact at t = 0.
+    let t = match contact_any(mesh_pose, tri, pose0, shape, slop).ok()? {
+        Some(m) if m.depth() >= -slop => 0.0,
+        _ => time_of_impact(tri, mesh_pose, &Vector::zeros(), shape, pose0, motion, slop)?,
+    };
+    let mut at = *pose0;
+    at.translation.vector += motion * t;
+    // The contact at that time gives the normal (triangle → shape) and the point.
+    let m = contact_any(mesh_pose, tri, &at, shape, 2.0 * slop + 1e-6).ok()?;
+    let (normal, point) = match m {
+        Some(m) if !m.is_empty() => {
+            let deepest = m.points().iter().copied().fold(m.points()[0], |a, p| {
+                if p.depth > a.depth {
+                    p
+                } else {
+                    a
+                }
+            });
+            (m.normal, deepest.point + m.normal * (0.5 * deepest.depth))
+        }
+        _ => {
+            let n = -motion.try_normalize(Real::MIN_POSITIVE)?;
+            (n, Point::from(at.translation.vector))
+        }
+    };
+    let toi = Toi { t, normal, point };
+    toi.is_finite().then_some(toi)
+}
+
+pub(crate) fn cast_shape<S: TriangleSource + ?Sized>(
+    src: &S,
+    mesh_pose: &Isometry,
+    pose0: &Isometry,
+    shape: ShapeRef,
+    motion: &Vector,
+    slop: Real,
+) -> Option<MeshToi> {
+    if !is_finite_vector(motion) || !slop.is_finite() || slop < 0.0 {
+        return None;
+    }
+    let start = local_box(mesh_pose, pose0, shape)?;
+    let local_motion = mesh_pose.rotation.inverse_transform_vector(motion);
+    let end = Aabb::new_unchecked(start.mins + local_motion, start.maxs + local_motion);
+    let q = start.merged(&end).loosened(slop);
+    if !q.is_valid() {
+        return None;
+    }
+    let mut best: Option<MeshToi> = None;
+    src.visit(&q, &mut |id| {
+        if let Some(toi) = triangle_toi(&src.tri(id), mesh_pose, pose0, shape, motion, slop) {
+            let better = match best {
+                None => true,
+                Some(b) => toi.t < b.toi.t || (toi.t == b.toi.t && id < b.triangle),
+            };
+            if better {
+                best = Some(MeshToi { triangle: id, toi });
+            }
+        }
+        true
+    });
+    best
+}
+
+/// The world box of the local box `b` at `pose` (centre and `|R|`-rotated half-extents,
+/// RTCD §4.2.6).
+pub(crate) fn world_aabb(b: &Aabb, pose: &Isometry) -> Aabb {
+    let r = pose.rotation.to_rotation_matrix().into_inner().abs();
+    let h = r * b.half_extents();
+    let c = pose * b.center();
+    Aabb::new_unchecked(c - h, c + h)
+}
