@@ -34,8 +34,12 @@ pub(crate) struct JointConstraint {
     pub rot_err0: Vector,
     /// The twist of B relative to A about A's axis at the start of the step, radians.
     pub twist0: Real,
-    /// Inverse mass matrix of the rotation block, `(I_a⁻¹ + I_b⁻¹)⁻¹`.
+    /// Inverse mass matrix of the rotation block, `(I_a⁻¹ + I_b⁻¹)⁻¹` (fixed and prismatic
+    /// joints).
     pub rot_k_inv: Matrix,
+    /// Inverse mass matrix of the anchor-point block, made from the anchors at the start of
+    /// each substep (in its warm start) and used by that substep's passes.
+    pub point_k_inv: Matrix,
     /// The joint's own spring, stepped with the substep (zero when it has none).
     pub spring: Softness,
     /// Accumulated impulses (warm-started from the last step).
@@ -137,9 +141,15 @@ impl JointConstraint {
         let b = joint_body(sb, mb);
         let (qa, qb) = (ba.pose.rotation, bb.pose.rotation);
         let fb = qb * joint.frame_b;
-        // Twist about A's axis of `F_a⁻¹·F_b`, in A's frame (swing–twist decomposition).
-        let rel = (qa.inverse() * fb).into_inner();
-        let twist0 = wrap(2.0 * rel.imag().dot(&joint.axis_a).atan2(rel.w));
+        let twist0 = match joint.kind {
+            JointKind::Spherical { twist: Some(_), .. } => {
+                // Twist about A's axis of `F_a⁻¹·F_b`, in A's frame (swing–twist decomposition).
+                let rel = (qa.inverse() * fb).into_inner();
+                wrap(2.0 * rel.imag().dot(&joint.axis_a).atan2(rel.w))
+            }
+            _ => 0.0,
+        };
+        let locks_rotation = matches!(joint.kind, JointKind::Fixed | JointKind::Prismatic { .. });
         let spring = match joint.kind {
             JointKind::Revolute {
                 spring: Some(s), ..
@@ -164,14 +174,18 @@ impl JointConstraint {
             perp_a: qa * joint.perp_a,
             axis_b: fb * joint.axis_a,
             perp_b: fb * joint.perp_a,
-            rot_err0: rotation_vector(&(fb * qa.inverse())),
-            twist0,
-            rot_k_inv: match joint.kind {
-                JointKind::Fixed | JointKind::Prismatic { .. } => {
-                    super::rows::invert_mass(&(a.inv_inertia + b.inv_inertia))
-                }
-                _ => Matrix::zeros(),
+            rot_err0: if locks_rotation {
+                rotation_vector(&(fb * qa.inverse()))
+            } else {
+                Vector::zeros()
             },
+            twist0,
+            rot_k_inv: if locks_rotation {
+                super::rows::invert_mass(&(a.inv_inertia + b.inv_inertia))
+            } else {
+                Matrix::zeros()
+            },
+            point_k_inv: Matrix::zeros(),
             spring,
             imp: joint.impulses,
             pb_sum: Vector::zeros(),

@@ -67,7 +67,16 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
             let c = rotation_error(jc, g);
             let k = jc.rot_k_inv;
             solve_rotation(vel, &m, &c, &k, &mut jc.imp.angular, ctx);
-            solve_point(vel, &m, &g.ra, &g.rb, &g.d, &mut jc.imp.linear, ctx);
+            solve_point(
+                vel,
+                &m,
+                &g.ra,
+                &g.rb,
+                &g.d,
+                &mut jc.point_k_inv,
+                &mut jc.imp.linear,
+                ctx,
+            );
         }
         JointKind::Revolute {
             limits,
@@ -93,7 +102,16 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
             solve_pair(vel, &m, &rows, [ab.dot(&e1), ab.dot(&e2)], &mut acc, ctx);
             jc.imp.angular.x = acc[0];
             jc.imp.angular.y = acc[1];
-            solve_point(vel, &m, &g.ra, &g.rb, &g.d, &mut jc.imp.linear, ctx);
+            solve_point(
+                vel,
+                &m,
+                &g.ra,
+                &g.rb,
+                &g.d,
+                &mut jc.point_k_inv,
+                &mut jc.imp.linear,
+                ctx,
+            );
         }
         JointKind::Prismatic {
             limits,
@@ -167,7 +185,16 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
                     ctx,
                 );
             }
-            solve_point(vel, &m, &g.ra, &g.rb, &g.d, &mut jc.imp.linear, ctx);
+            solve_point(
+                vel,
+                &m,
+                &g.ra,
+                &g.rb,
+                &g.d,
+                &mut jc.point_k_inv,
+                &mut jc.imp.linear,
+                ctx,
+            );
         }
         JointKind::Distance {
             length,

@@ -47,12 +47,12 @@ pub(crate) struct JointSolver {
     /// `colour_starts[c]..colour_starts[c + 1]` are colour `c`'s constraints; the last range
     /// (index `COLOURS`) is the overflow colour.
     pub colour_starts: Vec<usize>,
-    /// Per constraint, its colour (scratch of `prepare`).
-    colours: Vec<u8>,
+    /// Per joint to solve, its slot and colour, in slot order (scratch of `prepare`).
+    placed: Vec<(u32, u8)>,
+    /// The joint slots in colour order (scratch of `prepare`).
+    order: Vec<u32>,
     /// Per body slot, the colours its joints took (scratch of `prepare`).
     used: Vec<u64>,
-    /// Unsorted constraints (scratch of `prepare`).
-    unsorted: Vec<JointConstraint>,
 }
 
 impl JointSolver {
@@ -67,8 +67,7 @@ impl JointSolver {
         h: tumble_narrowphase::math::Real,
         linked: &mut [bool],
     ) {
-        self.unsorted.clear();
-        self.colours.clear();
+        self.placed.clear();
         self.constraints.clear();
         self.colour_starts.clear();
         if joints.iter().all(|j| j.joint.is_none()) {
@@ -76,9 +75,10 @@ impl JointSolver {
         }
         self.used.clear();
         self.used.resize(slots.len(), 0);
+        let mut counts = [0usize; COLOURS + 1];
         for (index, js) in joints.iter().enumerate() {
             let Some(j) = &js.joint else { continue };
-            let Some(((sa, ba, ma), (sb, bb, mb))) = Self::ends(j, slots, masses) else {
+            let Some(((sa, _, ma), (sb, _, mb))) = Self::ends(j, slots, masses) else {
                 continue;
             };
             if !ma.dynamic && !mb.dynamic {
@@ -103,33 +103,32 @@ impl JointSolver {
                     *l = true;
                 }
             }
-            self.colours.push(colour as u8);
-            self.unsorted.push(JointConstraint::new(
-                index as u32,
-                j,
-                (sa, ba, ma),
-                (sb, bb, mb),
-                h,
-            ));
+            counts[colour] += 1;
+            self.placed.push((index as u32, colour as u8));
         }
-        // Counting sort by colour, stable.
-        let mut counts = [0usize; COLOURS + 1];
-        for &c in &self.colours {
-            counts[c as usize] += 1;
-        }
+        // Counting sort by colour, stable: each joint's place, then the constraints built in
+        // that order.
         self.colour_starts.push(0);
         for c in counts {
             let last = *self.colour_starts.last().unwrap_or(&0);
             self.colour_starts.push(last + c);
         }
         let mut next: Vec<usize> = self.colour_starts[..=COLOURS].to_vec();
-        let mut order = vec![0u32; self.unsorted.len()];
-        for (i, &c) in self.colours.iter().enumerate() {
-            order[next[c as usize]] = i as u32;
-            next[c as usize] += 1;
+        self.order.clear();
+        self.order.resize(self.placed.len(), 0);
+        for &(index, colour) in &self.placed {
+            self.order[next[colour as usize]] = index;
+            next[colour as usize] += 1;
         }
-        self.constraints
-            .extend(order.iter().map(|&i| self.unsorted[i as usize].clone()));
+        for &index in &self.order {
+            let Some(j) = joints.get(index as usize).and_then(|s| s.joint.as_ref()) else {
+                continue;
+            };
+            if let Some((a, b)) = Self::ends(j, slots, masses) {
+                self.constraints
+                    .push(JointConstraint::new(index, j, a, b, h));
+            }
+        }
     }
 
     /// The slots, bodies and solver masses of a joint's two bodies, when both are live.

@@ -265,27 +265,30 @@ pub(crate) fn solve_pair(
 }
 
 /// The anchor-point block: keeps `C = p_b − p_a = 0` (3 rows), with anchors at `ra`, `rb` from
-/// the centres of mass; `acc` is its accumulated impulse (on B, N·s). Its mass matrix is made
-/// from the anchors as they are now: it depends on their directions, strongly so for a body
-/// whose inertia is small beside `m·r²` (a ball on a rod), and one made at the start of the
-/// step would over-correct by that ratio once the body has turned.
+/// the centres of mass; `acc` is its accumulated impulse (on B, N·s). Its inverse mass matrix
+/// `k_inv` is made from the anchors at the start of each substep, in the warm start: it
+/// depends on their directions, strongly so for a body whose inertia is small beside `m·r²` (a
+/// ball on a rod), and one made at the start of the step would over-correct by that ratio once
+/// the body has turned (a chain of balls flew apart).
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_point(
     vel: &mut Vel,
     m: &Masses,
     ra: &Vector,
     rb: &Vector,
     c: &Vector,
+    k_inv: &mut Matrix,
     acc: &mut Vector,
     ctx: &Ctx,
 ) {
     let lambda = if ctx.pass == Pass::WarmStart {
+        *k_inv = invert_mass(&point_mass(m, ra, rb));
         *acc
     } else {
         let cdot = vel.vb + vel.wb.cross(rb) - vel.va - vel.wa.cross(ra);
         let (bias, ms, is) = ctx.rigid(1.0);
-        let k_inv = invert_mass(&point_mass(m, ra, rb));
-        let lambda = -(k_inv * (cdot + c * bias)) * ms - *acc * is;
+        let lambda = -(*k_inv * (cdot + c * bias)) * ms - *acc * is;
         *acc += lambda;
         lambda
     };
