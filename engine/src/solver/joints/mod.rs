@@ -25,6 +25,7 @@
 mod constraint;
 mod kinds;
 mod rows;
+mod socket;
 
 pub(crate) use constraint::JointConstraint;
 
@@ -204,6 +205,41 @@ pub(super) unsafe fn solve_joints(
 ) {
     for jc in cons {
         let (ia, ib) = (jc.a.slot as usize, jc.b.slot as usize);
+        if let Some(sock) = &mut jc.socket {
+            // SAFETY: as below.
+            let (mut ba, mut bb, da, db) = unsafe {
+                (
+                    *bodies.at(ia),
+                    *bodies.at(ib),
+                    *deltas.at(ia),
+                    *deltas.at(ib),
+                )
+            };
+            let lambda = socket::solve(
+                sock,
+                &jc.a,
+                &jc.b,
+                &mut ba,
+                &mut bb,
+                &da,
+                &db,
+                &mut jc.imp.linear,
+                ctx,
+            );
+            jc.pb_sum += lambda;
+            jc.tb_sum += jc.rb0.cross(&lambda);
+            // SAFETY: dynamic bodies of this joint: no one else touches them during the call
+            // (the caller's contract); the slots are in bounds.
+            unsafe {
+                if jc.a.inv_mass > 0.0 {
+                    *bodies.at(ia) = ba;
+                }
+                if jc.b.inv_mass > 0.0 {
+                    *bodies.at(ib) = bb;
+                }
+            }
+            continue;
+        }
         // SAFETY: in bounds and not written by anyone else meanwhile (the caller's contract).
         let (ba, bb, da, db): (SolverBody, SolverBody, SolverBody, SolverBody) = unsafe {
             (
