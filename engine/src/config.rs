@@ -76,6 +76,24 @@ pub struct WorldConfig {
     pub prediction_distance: Real,
     /// Penetration tolerated before a contact counts as touching for events, metres ≥ 0 (default: 0.005).
     pub linear_slop: Real,
+    /// Islands of resting bodies fall asleep (default: true): see [`crate::island`]. A
+    /// sleeping body costs nothing in the stages of a step until something wakes it.
+    pub sleep: bool,
+    /// Speed of a body's centre of mass (m/s, finite, ≥ 0) below which the body counts as
+    /// resting (default: 0.05). Box2D v3 uses 5 cm/s (`b2_linearSleepTolerance`, its
+    /// `maxLinearSpeed` for sleep) and rapier 0.1 body lengths per second, i.e. about 5 cm/s for
+    /// the half-metre bodies Tumble is tuned for: slow enough that a body crossing this speed
+    /// moves less than a millimetre per step at 60 Hz, fast enough that the solver's residual
+    /// jitter of a settled stack (well below 1 cm/s) never keeps it awake.
+    pub sleep_linear_speed: Real,
+    /// Angular speed (rad/s, finite, ≥ 0) below which a body counts as resting (default: 0.05,
+    /// about 3 °/s: Box2D v3's `b2_angularSleepTolerance` is 2 °/s, rapier's 0.1 × its linear
+    /// threshold per body length: the point of a half-metre body then moves at most
+    /// 2.5 cm/s).
+    pub sleep_angular_speed: Real,
+    /// How long (seconds, finite, ≥ 0) every body of an island must stay below both
+    /// thresholds before the island falls asleep (default: 0.5, Box2D v3's `b2_timeToSleep`).
+    pub time_to_sleep: Real,
 }
 
 impl Default for WorldConfig {
@@ -98,6 +116,10 @@ impl Default for WorldConfig {
             max_push_velocity: 3.0,
             prediction_distance: 0.02,
             linear_slop: 0.005,
+            sleep: true,
+            sleep_linear_speed: 0.05,
+            sleep_angular_speed: 0.05,
+            time_to_sleep: 0.5,
         }
     }
 }
@@ -181,6 +203,9 @@ impl WorldConfig {
             MAX_PREDICTION_DISTANCE,
         )?;
         non_negative("linear_slop", self.linear_slop)?;
+        non_negative("sleep_linear_speed", self.sleep_linear_speed)?;
+        non_negative("sleep_angular_speed", self.sleep_angular_speed)?;
+        non_negative("time_to_sleep", self.time_to_sleep)?;
         Ok(())
     }
 }

@@ -53,6 +53,7 @@ mod contact;
 mod error;
 mod events;
 mod handle;
+pub mod island;
 mod material;
 mod parallel;
 mod pose;

@@ -16,6 +16,7 @@ use crate::body::{Body, BodyKind, MassProps};
 use crate::config::WorldConfig;
 use crate::contact::ContactPair;
 use crate::handle::BodyHandle;
+use crate::island::SleepingIslands;
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{Isometry, Real, Vector};
 use tumble_narrowphase::Aabb;
@@ -64,6 +65,8 @@ pub(crate) struct State {
     pub contacts: Vec<ContactPair>,
     /// Current sensor overlaps `(a, b)`, `a.index < b.index`, one of them a sensor; sorted.
     pub sensor_pairs: Vec<(BodyHandle, BodyHandle)>,
+    /// The sleeping islands (see [`crate::island`]).
+    pub sleeping: SleepingIslands,
 }
 
 /// Checks one body's own invariants.

@@ -1,0 +1,436 @@
+//! Islands and sleeping: resting groups of bodies stop costing anything until something
+//! touches them.
+//!
+//! After Box2D v3's `island.c` and `solver_set.c` (Erin Catto, 2023–2024) and rapier's island
+//! manager; the code is Tumble's own.
+//!
+//! **Islands.** Two dynamic bodies are linked when a contact pair between them *links*
+//! (`links`: some point with separation ≤ 0, i.e. depth ≥ 0, or a positive normal impulse in
+//! the last solve) or when the step adds a link between them (`Islands::link`, the hook for
+//! joints). Static and kinematic bodies never link: a box resting on the ground and another
+//! resting on the same ground are two islands. An island is a connected component of the
+//! links among awake dynamic bodies; it is found afresh every step by union–find (like rapier,
+//! unlike Box2D's persistent islands that split lazily), over the contact cache after the
+//! solve, in slot order, so the result does not depend on the thread count.
+//!
+//! **Falling asleep.** Each awake dynamic body keeps a timer ((`Body::sleep_time`)): it grows by
+//! `dt` every step that ends with `|v| < sleep_linear_speed` and `|ω| < sleep_angular_speed`,
+//! and is reset to 0 otherwise, when the body may not sleep ([`BodyBuilder::can_sleep`](crate::BodyBuilder::can_sleep)), or
+//! when it has a linking contact with a kinematic body that moves (Box2D: "a moving kinematic
+//! body keeps the islands it touches awake"). An island falls asleep at the end of a step when
+//! every one of its bodies has rested at least `time_to_sleep` seconds (Box2D v3's rule: the
+//! island's sleep time is the smallest of its bodies'). Its bodies keep their timers, lose
+//! their velocities, and their previous pose becomes their pose; the island is recorded in
+//! `State::sleeping` under its id, the smallest slot of its members.
+//!
+//! **Asleep.** A sleeping body is treated as static by every stage: it is not integrated, not
+//! swept, not in the solver (a contact between an awake body and a sleeping one sees the
+//! sleeping one as immovable for that step), and its broad-phase box is not updated. A pair of
+//! bodies that are both inactive (asleep, static or frozen; kinematic bodies are always
+//! active) keeps its cached contact — manifold, warm-start impulses, touching flag
+//! — without the narrow phase, so nothing changes and no contact event is reported while an
+//! island sleeps, nor when it falls asleep or wakes. When no body at all is active, a step
+//! runs none of its stages.
+//!
+//! **Waking.** A sleeping island wakes whole (its member list in `State::sleeping`):
+//! - in the step, after the narrow phase, when an active body has a contact pair with one of
+//!   its bodies with a point at depth ≥ 0 (that island joins the solve of this very step, so
+//!   an impact is shared), and after the solve, when an awake body links with one of its
+//!   bodies (it joins the next step);
+//! - by the [`World`](crate::World) calls that change a body: `set_pose`, `set_translation`,
+//!   `set_linvel`, `set_angvel`, impulses, forces, torques, `clear_forces`, material, collision
+//!   groups and sensor changes, `unfreeze`, [`World::wake_up`](crate::World::wake_up); the
+//!   calls that can change what a body's neighbours rest on (removing a body, moving it, its
+//!   groups, its sensor flag, its material) also wake the islands of every body it has a
+//!   cached contact with; `set_gravity` wakes every island.
+//!
+//! Invariants (checked by `World::validate`):
+//! - a sleeping body is dynamic, not frozen, may sleep, has zero velocities and its previous
+//!   pose equal to its pose; a body that is not dynamic (or frozen, or may not sleep) is awake
+//!   with a zero timer;
+//! - `State::sleeping` maps each id to a non-empty, strictly increasing list of live slots
+//!   whose bodies have that id, the id being the list's first slot; every sleeping body is in
+//!   the list of its id; every timer is finite and ≥ 0;
+//! - with [`WorldConfig::sleep`](crate::WorldConfig::sleep) off, no body sleeps.
+
+use crate::body::{Body, AWAKE};
+use crate::contact::ContactPair;
+use crate::state::{broad_aabb, State};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use tumble_narrowphase::math::{Real, Vector};
+
+/// The sleeping islands: id (the smallest slot of the island) → its slots, increasing.
+pub(crate) type SleepingIslands = BTreeMap<u32, Vec<u32>>;
+
+/// True when the contact pair links the islands of its bodies: some point has separation ≤ 0
+/// (depth ≥ 0), or some point took a positive normal impulse in the last solve.
+#[inline]
+pub(crate) fn links(c: &ContactPair) -> bool {
+    let n = c.manifold.len();
+    c.manifold.points().iter().any(|p| p.depth >= 0.0)
+        || c.impulses[..n.min(4)].iter().any(|i| i.normal > 0.0)
+}
+
+/// The live body in slot `i`, if any.
+#[inline]
+fn body(state: &State, i: u32) -> Option<&Body> {
+    state.slots.get(i as usize).and_then(|s| s.body.as_ref())
+}
+
+/// Wakes the sleeping island of the body in slot `i` (nothing if it is awake or the slot is
+/// empty): every member awake with a zero timer. Appends the woken slots to `woken`.
+pub(crate) fn wake_island(state: &mut State, i: u32, woken: &mut Vec<u32>) {
+    let Some(id) = body(state, i).map(|b| b.island).filter(|&id| id != AWAKE) else {
+        return;
+    };
+    let Some(members) = state.sleeping.remove(&id) else {
+        return;
+    };
+    for &m in &members {
+        if let Some(b) = state.slots[m as usize].body.as_mut() {
+            b.island = AWAKE;
+            b.sleep_time = 0.0;
+        }
+    }
+    woken.extend_from_slice(&members);
+}
+
+/// Wakes the islands of every body that has a pair in the contact cache with the body in slot
+/// `i` (and `i`'s own island). O(contact pairs).
+pub(crate) fn wake_touching(state: &mut State, i: u32, woken: &mut Vec<u32>) {
+    wake_island(state, i, woken);
+    if state.sleeping.is_empty() {
+        return;
+    }
+    let others: Vec<u32> = state
+        .contacts
+        .iter()
+        .filter_map(|c| {
+            let (a, b) = (c.a.index(), c.b.index());
+            (a == i).then_some(b).or((b == i).then_some(a))
+        })
+        .collect();
+    for o in others {
+        wake_island(state, o, woken);
+    }
+}
+
+/// Wakes every sleeping island.
+pub(crate) fn wake_all(state: &mut State, woken: &mut Vec<u32>) {
+    let ids: Vec<u32> = state.sleeping.keys().copied().collect();
+    for id in ids {
+        wake_island(state, id, woken);
+    }
+}
+
+/// Puts the body in slot `i` asleep as an island of its own (a body inserted asleep).
+pub(crate) fn sleep_alone(state: &mut State, i: u32) {
+    if let Some(b) = state.slots[i as usize].body.as_mut() {
+        put_to_sleep(b, i);
+        state.sleeping.insert(i, vec![i]);
+    }
+}
+
+/// Marks one body asleep in island `id`: velocities zero, previous pose its pose.
+fn put_to_sleep(b: &mut Body, id: u32) {
+    b.island = id;
+    b.linvel = Vector::zeros();
+    b.angvel = Vector::zeros();
+    b.prev_pose = b.pose;
+}
+
+/// The pre-solve wake: the slots of sleeping bodies that have, in `contacts` (this step's
+/// cache), a pair with an active body (`active[slot]`) with a point at depth ≥ 0. Sorted,
+/// each once.
+pub(crate) fn touched_sleepers(
+    state: &State,
+    active: impl Fn(u32) -> bool + Sync,
+    contacts: &[ContactPair],
+) -> Vec<u32> {
+    let sleeping = |i: u32| body(state, i).is_some_and(Body::is_sleeping);
+    let mut seeds: Vec<u32> = contacts
+        .par_iter()
+        .with_min_len(1024)
+        .filter_map(|c| {
+            let (a, b) = (c.a.index(), c.b.index());
+            let seed = if sleeping(a) && active(b) {
+                a
+            } else if sleeping(b) && active(a) {
+                b
+            } else {
+                return None;
+            };
+            c.manifold
+                .points()
+                .iter()
+                .any(|p| p.depth >= 0.0)
+                .then_some(seed)
+        })
+        .collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    seeds
+}
+
+/// The island stage's buffers, and the hook by which other constraints link bodies.
+#[derive(Default)]
+pub(crate) struct Islands {
+    /// Extra links of this step, `(slot_a, slot_b)` (see [`Islands::link`]).
+    links: Vec<(u32, u32)>,
+    /// Union–find parent of each slot.
+    parent: Vec<u32>,
+    /// Per slot: the smallest sleep time of the island it roots (roots only).
+    min_time: Vec<Real>,
+    /// Per root: the id of its island if it falls asleep this step, else `AWAKE`.
+    sleep_id: Vec<u32>,
+    /// Slots of bodies that fell asleep in the last call of [`update`], increasing.
+    pub(crate) slept: Vec<u32>,
+    /// Slots of bodies woken by the last call of [`update`].
+    pub(crate) woken: Vec<u32>,
+}
+
+impl Islands {
+    /// Forgets the extra links of the last step.
+    pub(crate) fn clear_links(&mut self) {
+        self.links.clear();
+    }
+
+    /// Links the islands of the bodies in slots `a` and `b` for this step, as a linking contact
+    /// does: if both are awake and dynamic they form one island (which sleeps only when both
+    /// rest), if one is awake and the other asleep the sleeping one's island wakes, if one
+    /// moves kinematically the other's timer is reset. Static, frozen and empty slots, and
+    /// `a == b`, are ignored. This is the hook for joints: the step calls it (see
+    /// `step::run`) before [`update`].
+    #[allow(dead_code)] // The hook for joints: nothing links bodies besides contacts yet.
+    pub(crate) fn link(&mut self, a: u32, b: u32) {
+        if a != b {
+            self.links.push((a.min(b), a.max(b)));
+        }
+    }
+}
+
+fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        let p = parent[i as usize];
+        parent[i as usize] = parent[p as usize];
+        i = p;
+    }
+    i
+}
+
+/// What one linking edge does (see [`Islands::link`]); `None` when it does nothing.
+enum Edge {
+    /// Both awake dynamic: union.
+    Union(u32, u32),
+    /// An awake dynamic body linked to a sleeping one: wake the latter.
+    Wake(u32),
+    /// A dynamic body linked to a moving kinematic one: reset its timer.
+    Taint(u32),
+}
+
+fn edge(state: &State, a: u32, b: u32) -> Option<Edge> {
+    let (ba, bb) = (body(state, a)?, body(state, b)?);
+    match (ba.is_dynamic(), bb.is_dynamic()) {
+        (true, true) => Some(Edge::Union(a, b)),
+        (true, false) if bb.is_sleeping() => Some(Edge::Wake(b)),
+        (false, true) if ba.is_sleeping() => Some(Edge::Wake(a)),
+        (true, false) if bb.moves_kinematically() => Some(Edge::Taint(a)),
+        (false, true) if ba.moves_kinematically() => Some(Edge::Taint(b)),
+        _ => None,
+    }
+}
+
+/// The island stage, at the end of a step (after the solve and the events; `state.contacts`
+/// is this step's cache): the timers of the awake dynamic bodies, the islands, the islands
+/// that fall asleep and those that wake (see the module docs). Fills `isl.slept` and
+/// `isl.woken`. Returns whether some body is active afterwards.
+pub(crate) fn update(state: &mut State, isl: &mut Islands) -> bool {
+    isl.slept.clear();
+    isl.woken.clear();
+    let cfg = &state.config;
+    if cfg.sleep {
+        let (dt, lin2, ang2) = (
+            cfg.dt,
+            cfg.sleep_linear_speed * cfg.sleep_linear_speed,
+            cfg.sleep_angular_speed * cfg.sleep_angular_speed,
+        );
+        state
+            .slots
+            .par_iter_mut()
+            .with_min_len(512)
+            .for_each(|s| {
+                let Some(b) = s.body.as_mut().filter(|b| b.is_dynamic()) else {
+                    return;
+                };
+                let resting = b.can_sleep
+                    && b.linvel.norm_squared() < lin2
+                    && b.angvel.norm_squared() < ang2;
+                b.sleep_time = if resting { b.sleep_time + dt } else { 0.0 };
+            });
+        islands(state, isl);
+    }
+    state
+        .slots
+        .par_iter()
+        .with_min_len(512)
+        .any(|s| s.body.as_ref().is_some_and(Body::is_moving))
+}
+
+/// The links, the islands, and their sleeping and waking (serial, in slot order).
+fn islands(state: &mut State, isl: &mut Islands) {
+    // Links with sleeping bodies first: their islands wake (timers 0) and then join the
+    // islands of this step, which therefore do not fall asleep now.
+    let mut wake: Vec<u32> = Vec::new();
+    let mut taint: Vec<u32> = Vec::new();
+    let mut unions: Vec<(u32, u32)> = Vec::new();
+    let contact_edges = state
+        .contacts
+        .iter()
+        .filter(|c| links(c))
+        .map(|c| (c.a.index(), c.b.index()));
+    for (a, b) in contact_edges.chain(isl.links.iter().copied()) {
+        match edge(state, a, b) {
+            Some(Edge::Wake(s)) => wake.push(s),
+            Some(Edge::Taint(d)) => taint.push(d),
+            Some(Edge::Union(a, b)) => unions.push((a, b)),
+            None => {}
+        }
+    }
+    for s in wake {
+        wake_island(state, s, &mut isl.woken);
+    }
+    if !isl.woken.is_empty() {
+        // Their contacts: the pairs with a woken body, now between awake bodies.
+        let mut woken = isl.woken.clone();
+        woken.sort_unstable();
+        for c in state.contacts.iter().filter(|c| links(c)) {
+            let (a, b) = (c.a.index(), c.b.index());
+            if woken.binary_search(&a).is_ok() || woken.binary_search(&b).is_ok() {
+                if let Some(Edge::Union(a, b)) = edge(state, a, b) {
+                    unions.push((a, b));
+                }
+            }
+        }
+    }
+    for d in taint {
+        if let Some(b) = state.slots[d as usize].body.as_mut() {
+            b.sleep_time = 0.0;
+        }
+    }
+    let n = state.slots.len();
+    isl.parent.clear();
+    isl.parent.extend(0..n as u32);
+    for &(a, b) in &unions {
+        let (ra, rb) = (find(&mut isl.parent, a), find(&mut isl.parent, b));
+        if ra != rb {
+            // The smaller slot becomes the root: the same forest whatever the order of edges.
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            isl.parent[hi as usize] = lo;
+        }
+    }
+    // Each island's smallest timer, at its root.
+    isl.min_time.clear();
+    isl.min_time.resize(n, Real::INFINITY);
+    for i in 0..n as u32 {
+        let Some(b) = body(state, i).filter(|b| b.is_dynamic()) else {
+            continue;
+        };
+        let t = b.sleep_time;
+        let r = find(&mut isl.parent, i) as usize;
+        isl.min_time[r] = isl.min_time[r].min(t);
+    }
+    let limit = state.config.time_to_sleep;
+    isl.sleep_id.clear();
+    isl.sleep_id.resize(n, AWAKE);
+    // The islands that rested long enough; one whose body is beyond the coordinate limit
+    // (the broad-phase update freezes it) stays awake. Slots are visited in increasing order:
+    // the first member met is the smallest, the island's id.
+    for i in 0..n as u32 {
+        let Some(b) = body(state, i).filter(|b| b.is_dynamic()) else {
+            continue;
+        };
+        let r = find(&mut isl.parent, i) as usize;
+        let t = isl.min_time[r];
+        if !(t > 0.0 && t >= limit) {
+            continue;
+        }
+        if broad_aabb(&state.config, b).is_none() {
+            isl.min_time[r] = 0.0;
+            isl.sleep_id[r] = AWAKE;
+            continue;
+        }
+        if isl.sleep_id[r] == AWAKE {
+            isl.sleep_id[r] = i;
+        }
+    }
+    for i in 0..n as u32 {
+        if !body(state, i).is_some_and(Body::is_dynamic) {
+            continue;
+        }
+        let r = find(&mut isl.parent, i) as usize;
+        let id = isl.sleep_id[r];
+        if id == AWAKE || isl.min_time[r] == 0.0 {
+            continue;
+        }
+        if let Some(b) = state.slots[i as usize].body.as_mut() {
+            put_to_sleep(b, id);
+        }
+        state.sleeping.entry(id).or_default().push(i);
+        isl.slept.push(i);
+    }
+}
+
+/// Checks the invariants of the module docs; `Err` names the first one broken.
+pub(crate) fn validate(state: &State) -> Result<(), String> {
+    for (i, s) in state.slots.iter().enumerate() {
+        let Some(b) = &s.body else { continue };
+        if !(b.sleep_time.is_finite() && b.sleep_time >= 0.0) {
+            return Err(format!("body {i}: sleep time {}", b.sleep_time));
+        }
+        if !b.is_sleeping() {
+            if !(b.is_dynamic_kind() && b.can_sleep) && b.sleep_time != 0.0 {
+                return Err(format!("body {i}: cannot sleep but has a sleep time"));
+            }
+            continue;
+        }
+        if !state.config.sleep {
+            return Err(format!("body {i} asleep with sleeping off"));
+        }
+        if !b.is_dynamic_kind() || !b.can_sleep {
+            return Err(format!("body {i}: asleep but not a dynamic body that may sleep"));
+        }
+        if b.linvel != Vector::zeros() || b.angvel != Vector::zeros() {
+            return Err(format!("body {i}: asleep with a velocity"));
+        }
+        if b.prev_pose != b.pose {
+            return Err(format!("body {i}: asleep with a previous pose of its own"));
+        }
+        let listed = state
+            .sleeping
+            .get(&b.island)
+            .is_some_and(|m| m.binary_search(&(i as u32)).is_ok());
+        if !listed {
+            return Err(format!(
+                "body {i}: asleep in island {} that does not list it",
+                b.island
+            ));
+        }
+    }
+    for (&id, members) in &state.sleeping {
+        if members.first() != Some(&id) {
+            return Err(format!("sleeping island {id} does not start with its id"));
+        }
+        if !members.windows(2).all(|w| w[0] < w[1]) {
+            return Err(format!("sleeping island {id}: members not increasing"));
+        }
+        for &m in members {
+            if !body(state, m).is_some_and(|b| b.island == id) {
+                return Err(format!(
+                    "sleeping island {id} lists slot {m}, which is not asleep in it"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
