@@ -234,6 +234,7 @@ impl BodyBuilder {
             material: self.material,
             pose,
             prev_pose: pose,
+            rest_pose: pose,
             linvel,
             angvel,
             force: Vector::zeros(),
@@ -389,6 +390,8 @@ pub(crate) struct Body {
     pub pose: Isometry,
     /// Pose at the start of the last step (for interpolation).
     pub prev_pose: Isometry,
+    /// The pose at which the body's sleep timer last restarted (see [`crate::island`]).
+    pub rest_pose: Isometry,
     /// Velocity of the centre of mass, world frame, m/s.
     pub linvel: Vector,
     /// Angular velocity, world frame, rad/s.

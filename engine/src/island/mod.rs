@@ -91,6 +91,7 @@ pub(crate) fn wake_island(state: &mut State, i: u32, woken: &mut Vec<u32>) {
         if let Some(b) = state.slots[m as usize].body.as_mut() {
             b.island = AWAKE;
             b.sleep_time = 0.0;
+            b.rest_pose = b.pose;
         }
     }
     woken.extend_from_slice(&members);
@@ -250,23 +251,19 @@ pub(crate) fn update(state: &mut State, isl: &mut Islands) -> bool {
     isl.woken.clear();
     let cfg = &state.config;
     if cfg.sleep {
-        let (dt, lin2, ang2) = (
+        let (dt, reach, turn) = (
             cfg.dt,
-            cfg.sleep_linear_speed * cfg.sleep_linear_speed,
-            cfg.sleep_angular_speed * cfg.sleep_angular_speed,
+            cfg.sleep_linear_speed * cfg.time_to_sleep,
+            cfg.sleep_angular_speed * cfg.time_to_sleep,
         );
         state
             .slots
             .par_iter_mut()
             .with_min_len(512)
             .for_each(|s| {
-                let Some(b) = s.body.as_mut().filter(|b| b.is_dynamic()) else {
-                    return;
-                };
-                let resting = b.can_sleep
-                    && b.linvel.norm_squared() < lin2
-                    && b.angvel.norm_squared() < ang2;
-                b.sleep_time = if resting { b.sleep_time + dt } else { 0.0 };
+                if let Some(b) = s.body.as_mut().filter(|b| b.is_dynamic()) {
+                    tick(b, dt, reach, turn);
+                }
             });
         islands(state, isl);
     }
@@ -316,6 +313,7 @@ fn islands(state: &mut State, isl: &mut Islands) {
     for d in taint {
         if let Some(b) = state.slots[d as usize].body.as_mut() {
             b.sleep_time = 0.0;
+            b.rest_pose = b.pose;
         }
     }
     let n = state.slots.len();
@@ -378,6 +376,24 @@ fn islands(state: &mut State, isl: &mut Islands) {
         }
         state.sleeping.entry(id).or_default().push(i);
         isl.slept.push(i);
+    }
+}
+
+/// One step of body `b`'s sleep timer: it grows by `dt` while the body stays within `reach`
+/// metres (its centre of mass) and `turn` radians of its rest pose, and restarts from 0 at the
+/// current pose otherwise (or when the body may not sleep).
+#[inline]
+fn tick(b: &mut Body, dt: Real, reach: Real, turn: Real) {
+    let com = b.com();
+    let rest_com = b.rest_pose.translation.vector + b.rest_pose.rotation * b.com_local;
+    let resting = b.can_sleep
+        && (com - rest_com).norm_squared() <= reach * reach
+        && b.rest_pose.rotation.angle_to(&b.pose.rotation) <= turn;
+    if resting {
+        b.sleep_time += dt;
+    } else {
+        b.sleep_time = 0.0;
+        b.rest_pose = b.pose;
     }
 }
 
