@@ -82,7 +82,10 @@ const GOLDEN_SLEEP: u64 = 0xe336_6337_eb89_8667;
 
 #[test]
 fn golden_hash_of_pile() {
-    for (sleep, golden, name) in [(false, GOLDEN, "GOLDEN"), (true, GOLDEN_SLEEP, "GOLDEN_SLEEP")] {
+    for (sleep, golden, name) in [
+        (false, GOLDEN, "GOLDEN"),
+        (true, GOLDEN_SLEEP, "GOLDEN_SLEEP"),
+    ] {
         let w = run_with(BroadPhaseKind::BruteForce, STEPS, sleep);
         w.validate().unwrap();
         let h = w.state_hash();

@@ -256,15 +256,11 @@ pub(crate) fn update(state: &mut State, isl: &mut Islands) -> bool {
             cfg.sleep_linear_speed * cfg.time_to_sleep,
             cfg.sleep_angular_speed * cfg.time_to_sleep,
         );
-        state
-            .slots
-            .par_iter_mut()
-            .with_min_len(512)
-            .for_each(|s| {
-                if let Some(b) = s.body.as_mut().filter(|b| b.is_dynamic()) {
-                    tick(b, dt, reach, turn);
-                }
-            });
+        state.slots.par_iter_mut().with_min_len(512).for_each(|s| {
+            if let Some(b) = s.body.as_mut().filter(|b| b.is_dynamic()) {
+                tick(b, dt, reach, turn);
+            }
+        });
         islands(state, isl);
     }
     state
@@ -414,7 +410,9 @@ pub(crate) fn validate(state: &State) -> Result<(), String> {
             return Err(format!("body {i} asleep with sleeping off"));
         }
         if !b.is_dynamic_kind() || !b.can_sleep {
-            return Err(format!("body {i}: asleep but not a dynamic body that may sleep"));
+            return Err(format!(
+                "body {i}: asleep but not a dynamic body that may sleep"
+            ));
         }
         if b.linvel != Vector::zeros() || b.angvel != Vector::zeros() {
             return Err(format!("body {i}: asleep with a velocity"));

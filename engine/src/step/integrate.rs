@@ -3,13 +3,13 @@
 //! back to its pose at the start of the step, reported).
 
 use crate::body::Body;
+use crate::body::BodyKind;
 use crate::events::StepReport;
 use crate::handle::BodyHandle;
 use crate::solver::SolverBody;
 use crate::state::{Slot, State};
 use crate::step::ccd::may_sweep;
 use crate::step::pairs::{Activity, BodyInfo};
-use crate::body::BodyKind;
 use rayon::prelude::*;
 use tumble_narrowphase::math::{is_finite_vector, Isometry, Real, Rotation, Vector};
 

@@ -47,10 +47,12 @@ mod solve;
 pub(crate) use output::StepOutput;
 
 use crate::events::StepReport;
+use crate::island::{self, Islands};
 use crate::parallel::on_rayon_pool;
 use crate::proxies::BodyProxies;
 use crate::stage::{Stage, Timer};
 use crate::state::State;
+use crate::step::pairs::BodyInfo;
 use broad::UpdateScratch;
 use ccd::CcdScratch;
 use finalize::FinalizeScratch;
@@ -58,8 +60,6 @@ use integrate::PerBody;
 use narrow::NarrowScratch;
 use pairs::PairScratch;
 use solve::SolveScratch;
-use crate::island::{self, Islands};
-use crate::step::pairs::BodyInfo;
 
 /// Reusable buffers of the stages: nothing here survives a step in a meaningful way, nothing is
 /// snapshotted.

@@ -37,7 +37,8 @@ pub(crate) struct SolveScratch {
 /// solver to move) are copied into `sc.subset`, in order, for [`prepare`], [`store`] and
 /// [`write_back`].
 pub(crate) fn select(info: &[BodyInfo], contacts: &[ContactPair], sc: &mut SolveScratch) -> bool {
-    let awake = |h: crate::handle::BodyHandle| info.get(h.index() as usize).is_some_and(|i| i.awake);
+    let awake =
+        |h: crate::handle::BodyHandle| info.get(h.index() as usize).is_some_and(|i| i.awake);
     let solved = |c: &ContactPair| awake(c.a) || awake(c.b);
     if contacts.par_iter().with_min_len(1024).all(solved) {
         return true;
