@@ -181,6 +181,12 @@ pub(crate) struct Islands {
     links: Vec<(u32, u32)>,
     /// Union–find parent of each slot.
     parent: Vec<u32>,
+    /// Per slot, the body's role (see [`Role`]).
+    roles: Vec<Role>,
+    /// Per slot, the body's sleep timer, seconds.
+    times: Vec<Real>,
+    /// This step's linking edges with an awake body, in cache order.
+    edges: Vec<Edge>,
     /// Per slot: the smallest sleep time of the island it roots (roots only).
     min_time: Vec<Real>,
     /// Per root: the id of its island if it falls asleep this step, else `AWAKE`.
@@ -220,7 +226,8 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
     i
 }
 
-/// What one linking edge does (see [`Islands::link`]); `None` when it does nothing.
+/// What one linking edge does (see [`Islands::link`]).
+#[derive(Clone, Copy, Debug)]
 enum Edge {
     /// Both awake dynamic: union.
     Union(u32, u32),
@@ -230,15 +237,32 @@ enum Edge {
     Taint(u32),
 }
 
-fn edge(state: &State, a: u32, b: u32) -> Option<Edge> {
-    let (ba, bb) = (body(state, a)?, body(state, b)?);
-    match (ba.is_dynamic(), bb.is_dynamic()) {
-        (true, true) => Some(Edge::Union(a, b)),
-        (true, false) if bb.is_sleeping() => Some(Edge::Wake(b)),
-        (false, true) if ba.is_sleeping() => Some(Edge::Wake(a)),
-        (true, false) if bb.moves_kinematically() => Some(Edge::Taint(a)),
-        (false, true) if ba.moves_kinematically() => Some(Edge::Taint(b)),
-        _ => None,
+/// What the island stage needs of a body, one byte per slot (built in parallel, read by the
+/// serial union–find without touching the slots).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Empty slot, static or frozen body, kinematic body at rest: links nothing.
+    #[default]
+    None,
+    /// Awake dynamic body.
+    Awake,
+    /// Sleeping body.
+    Asleep,
+    /// Kinematic body with a velocity.
+    Carrier,
+}
+
+impl Role {
+    fn of(b: &Body) -> Role {
+        if b.is_dynamic() {
+            Role::Awake
+        } else if b.is_sleeping() {
+            Role::Asleep
+        } else if b.moves_kinematically() {
+            Role::Carrier
+        } else {
+            Role::None
+        }
     }
 }
 
@@ -250,67 +274,107 @@ pub(crate) fn update(state: &mut State, isl: &mut Islands) -> bool {
     isl.slept.clear();
     isl.woken.clear();
     let cfg = &state.config;
-    if cfg.sleep {
-        let (dt, reach, turn) = (
-            cfg.dt,
-            cfg.sleep_linear_speed * cfg.time_to_sleep,
-            cfg.sleep_angular_speed * cfg.time_to_sleep,
-        );
-        state.slots.par_iter_mut().with_min_len(512).for_each(|s| {
-            if let Some(b) = s.body.as_mut().filter(|b| b.is_dynamic()) {
+    let (dt, reach, turn) = (
+        cfg.dt,
+        cfg.sleep_linear_speed * cfg.time_to_sleep,
+        cfg.sleep_angular_speed * cfg.time_to_sleep,
+    );
+    let sleep = cfg.sleep;
+    let n = state.slots.len();
+    isl.roles.resize(n, Role::None);
+    isl.times.resize(n, 0.0);
+    // Per body in parallel: the timers, the roles, and the number of active bodies.
+    let active: usize = state
+        .slots
+        .par_iter_mut()
+        .zip(isl.roles.par_iter_mut())
+        .zip(isl.times.par_iter_mut())
+        .with_min_len(512)
+        .map(|((s, role), time)| {
+            let Some(b) = s.body.as_mut() else {
+                *role = Role::None;
+                return 0;
+            };
+            if sleep && b.is_dynamic() {
                 tick(b, dt, reach, turn);
             }
-        });
-        islands(state, isl);
+            *role = Role::of(b);
+            *time = b.sleep_time;
+            usize::from(b.is_moving())
+        })
+        .sum();
+    if !sleep {
+        return active > 0;
     }
-    state
-        .slots
-        .par_iter()
-        .with_min_len(512)
-        .any(|s| s.body.as_ref().is_some_and(Body::is_moving))
+    islands(state, isl);
+    active + isl.woken.len() > isl.slept.len()
 }
 
-/// The links, the islands, and their sleeping and waking (serial, in slot order).
+/// The links, the islands, and their sleeping and waking (serial, in slot order, on the roles
+/// and timers gathered by [`update`]).
 fn islands(state: &mut State, isl: &mut Islands) {
-    // Links with sleeping bodies first: their islands wake (timers 0) and then join the
-    // islands of this step, which therefore do not fall asleep now.
-    let mut wake: Vec<u32> = Vec::new();
-    let mut taint: Vec<u32> = Vec::new();
-    let mut unions: Vec<(u32, u32)> = Vec::new();
-    let contact_edges = state
-        .contacts
-        .iter()
-        .filter(|c| links(c))
-        .map(|c| (c.a.index(), c.b.index()));
-    for (a, b) in contact_edges.chain(isl.links.iter().copied()) {
-        match edge(state, a, b) {
-            Some(Edge::Wake(s)) => wake.push(s),
-            Some(Edge::Taint(d)) => taint.push(d),
-            Some(Edge::Union(a, b)) => unions.push((a, b)),
-            None => {}
+    let roles = &isl.roles;
+    let role = |i: u32| roles.get(i as usize).copied().unwrap_or_default();
+    // The linking edges with an awake body, in cache order, then the extra links.
+    let edge = |a: u32, b: u32| -> Option<Edge> {
+        match (role(a), role(b)) {
+            (Role::Awake, Role::Awake) => Some(Edge::Union(a, b)),
+            (Role::Awake, Role::Asleep) => Some(Edge::Wake(b)),
+            (Role::Asleep, Role::Awake) => Some(Edge::Wake(a)),
+            (Role::Awake, Role::Carrier) => Some(Edge::Taint(a)),
+            (Role::Carrier, Role::Awake) => Some(Edge::Taint(b)),
+            _ => None,
         }
-    }
-    for s in wake {
-        wake_island(state, s, &mut isl.woken);
-    }
-    if !isl.woken.is_empty() {
-        // Their contacts: the pairs with a woken body, now between awake bodies.
-        let mut woken = isl.woken.clone();
-        woken.sort_unstable();
-        for c in state.contacts.iter().filter(|c| links(c)) {
-            let (a, b) = (c.a.index(), c.b.index());
-            if woken.binary_search(&a).is_ok() || woken.binary_search(&b).is_ok() {
-                if let Some(Edge::Union(a, b)) = edge(state, a, b) {
-                    unions.push((a, b));
+    };
+    isl.edges.clear();
+    isl.edges.par_extend(
+        state
+            .contacts
+            .par_iter()
+            .with_min_len(1024)
+            .filter(|c| links(c))
+            .filter_map(|c| edge(c.a.index(), c.b.index())),
+    );
+    let extra: Vec<Edge> = isl.links.iter().filter_map(|&(a, b)| edge(a, b)).collect();
+    isl.edges.extend(extra);
+    // Links with sleeping bodies first: their islands wake (timers 0) and join the islands of
+    // this step, which therefore do not fall asleep now.
+    let mut unions: Vec<(u32, u32)> = Vec::new();
+    let mut any_wake = false;
+    for e in &isl.edges {
+        match *e {
+            Edge::Wake(s) => {
+                any_wake = true;
+                wake_island(state, s, &mut isl.woken);
+            }
+            Edge::Taint(d) => {
+                isl.times[d as usize] = 0.0;
+                if let Some(b) = state.slots[d as usize].body.as_mut() {
+                    b.sleep_time = 0.0;
+                    b.rest_pose = b.pose;
                 }
             }
+            Edge::Union(a, b) => unions.push((a, b)),
         }
     }
-    for d in taint {
-        if let Some(b) = state.slots[d as usize].body.as_mut() {
-            b.sleep_time = 0.0;
-            b.rest_pose = b.pose;
+    if any_wake {
+        // The woken bodies are awake now, with zero timers: their links (kept while they
+        // slept, or with the body that woke them) join the islands.
+        for &w in &isl.woken {
+            isl.roles[w as usize] = Role::Awake;
+            isl.times[w as usize] = 0.0;
         }
+        let roles = &isl.roles;
+        let role = |i: u32| roles.get(i as usize).copied().unwrap_or_default();
+        unions.extend(
+            state
+                .contacts
+                .iter()
+                .filter(|c| links(c))
+                .map(|c| (c.a.index(), c.b.index()))
+                .chain(isl.links.iter().copied())
+                .filter(|&(a, b)| role(a) == Role::Awake && role(b) == Role::Awake),
+        );
     }
     let n = state.slots.len();
     isl.parent.clear();
@@ -326,30 +390,32 @@ fn islands(state: &mut State, isl: &mut Islands) {
     // Each island's smallest timer, at its root.
     isl.min_time.clear();
     isl.min_time.resize(n, Real::INFINITY);
-    for i in 0..n as u32 {
-        let Some(b) = body(state, i).filter(|b| b.is_dynamic()) else {
-            continue;
-        };
-        let t = b.sleep_time;
-        let r = find(&mut isl.parent, i) as usize;
-        isl.min_time[r] = isl.min_time[r].min(t);
+    for i in 0..n {
+        if isl.roles[i] == Role::Awake {
+            let r = find(&mut isl.parent, i as u32) as usize;
+            isl.min_time[r] = isl.min_time[r].min(isl.times[i]);
+        }
     }
     let limit = state.config.time_to_sleep;
+    let sleepy = |t: Real| t > 0.0 && t >= limit;
+    if !(0..n).any(|i| isl.roles[i] == Role::Awake && sleepy(isl.min_time[i])) {
+        return;
+    }
     isl.sleep_id.clear();
     isl.sleep_id.resize(n, AWAKE);
     // The islands that rested long enough; one whose body is beyond the coordinate limit
     // (the broad-phase update freezes it) stays awake. Slots are visited in increasing order:
     // the first member met is the smallest, the island's id.
     for i in 0..n as u32 {
-        let Some(b) = body(state, i).filter(|b| b.is_dynamic()) else {
-            continue;
-        };
-        let r = find(&mut isl.parent, i) as usize;
-        let t = isl.min_time[r];
-        if !(t > 0.0 && t >= limit) {
+        if isl.roles[i as usize] != Role::Awake {
             continue;
         }
-        if broad_aabb(&state.config, b).is_none() {
+        let r = find(&mut isl.parent, i) as usize;
+        if !sleepy(isl.min_time[r]) {
+            continue;
+        }
+        let within = body(state, i).is_some_and(|b| broad_aabb(&state.config, b).is_some());
+        if !within {
             isl.min_time[r] = 0.0;
             isl.sleep_id[r] = AWAKE;
             continue;
@@ -359,12 +425,12 @@ fn islands(state: &mut State, isl: &mut Islands) {
         }
     }
     for i in 0..n as u32 {
-        if !body(state, i).is_some_and(Body::is_dynamic) {
+        if isl.roles[i as usize] != Role::Awake {
             continue;
         }
         let r = find(&mut isl.parent, i) as usize;
         let id = isl.sleep_id[r];
-        if id == AWAKE || isl.min_time[r] == 0.0 {
+        if id == AWAKE || !sleepy(isl.min_time[r]) {
             continue;
         }
         if let Some(b) = state.slots[i as usize].body.as_mut() {
@@ -439,7 +505,7 @@ pub(crate) fn validate(state: &State) -> Result<(), String> {
             return Err(format!("sleeping island {id}: members not increasing"));
         }
         for &m in members {
-            if !body(state, m).is_some_and(|b| b.island == id) {
+            if body(state, m).is_none_or(|b| b.island != id) {
                 return Err(format!(
                     "sleeping island {id} lists slot {m}, which is not asleep in it"
                 ));
