@@ -79,20 +79,24 @@ pub struct WorldConfig {
     /// Islands of resting bodies fall asleep (default: true): see [`crate::island`]. A
     /// sleeping body costs nothing in the stages of a step until something wakes it.
     pub sleep: bool,
-    /// Speed of a body's centre of mass (m/s, finite, ≥ 0) below which the body counts as
-    /// resting (default: 0.05). Box2D v3 uses 5 cm/s (`b2_linearSleepTolerance`, its
-    /// `maxLinearSpeed` for sleep) and rapier 0.1 body lengths per second, i.e. about 5 cm/s for
-    /// the half-metre bodies Tumble is tuned for: slow enough that a body crossing this speed
-    /// moves less than a millimetre per step at 60 Hz, fast enough that the solver's residual
-    /// jitter of a settled stack (well below 1 cm/s) never keeps it awake.
+    /// Speed (m/s, finite, ≥ 0) below which a body counts as resting (default: 0.05): a body
+    /// rests while its centre of mass stays within `sleep_linear_speed × time_to_sleep`
+    /// (2.5 cm by default) of where its sleep timer started, i.e. while its mean speed over the
+    /// timer's window stays below this. Measured on displacement rather than on the velocity
+    /// of each step because the solver leaves bodies at rest in a pile with a velocity noise
+    /// of 0.1–0.3 m/s that averages out over a few steps (`settle` with 1 000 cubes: a fifth
+    /// of the cubes, while their positions move by millimetres). The value is Box2D v3's
+    /// `b2_defaultSleepThreshold` (5 cm/s); rapier's default is 0.4 m/s over 2 s, looser. At
+    /// 5 cm/s a body moves less than a millimetre per step at 60 Hz.
     pub sleep_linear_speed: Real,
-    /// Angular speed (rad/s, finite, ≥ 0) below which a body counts as resting (default: 0.05,
-    /// about 3 °/s: Box2D v3's `b2_angularSleepTolerance` is 2 °/s, rapier's 0.1 × its linear
-    /// threshold per body length: the point of a half-metre body then moves at most
-    /// 2.5 cm/s).
+    /// Angular speed (rad/s, finite, ≥ 0) below which a body counts as resting (default:
+    /// 0.05, about 3 °/s; Box2D v3 compares `max extent × ω` with its 5 cm/s, which for the
+    /// half-metre bodies Tumble is tuned for is 0.1 rad/s; rapier's default is 0.5 rad/s): a
+    /// body rests while its rotation stays within `sleep_angular_speed × time_to_sleep`
+    /// radians (1.4° by default) of its rotation when its sleep timer started.
     pub sleep_angular_speed: Real,
-    /// How long (seconds, finite, ≥ 0) every body of an island must stay below both
-    /// thresholds before the island falls asleep (default: 0.5, Box2D v3's `b2_timeToSleep`).
+    /// How long (seconds, finite, ≥ 0) every body of an island must rest before the island
+    /// falls asleep (default: 0.5, Box2D v3's `b2_timeToSleep`).
     pub time_to_sleep: Real,
 }
 

@@ -13,11 +13,16 @@
 //! unlike Box2D's persistent islands that split lazily), over the contact cache after the
 //! solve, in slot order, so the result does not depend on the thread count.
 //!
-//! **Falling asleep.** Each awake dynamic body keeps a timer ((`Body::sleep_time`)): it grows by
-//! `dt` every step that ends with `|v| < sleep_linear_speed` and `|ω| < sleep_angular_speed`,
-//! and is reset to 0 otherwise, when the body may not sleep ([`BodyBuilder::can_sleep`](crate::BodyBuilder::can_sleep)), or
-//! when it has a linking contact with a kinematic body that moves (Box2D: "a moving kinematic
-//! body keeps the islands it touches awake"). An island falls asleep at the end of a step when
+//! **Falling asleep.** Each awake dynamic body keeps a timer (`Body::sleep_time`) and the pose
+//! at which the timer started (`Body::rest_pose`). The timer grows by `dt` every step that
+//! ends with the body's centre of mass within `sleep_linear_speed × time_to_sleep` of the rest
+//! pose's and its rotation within `sleep_angular_speed × time_to_sleep` radians of the rest
+//! pose's — its mean speeds since the timer started below the thresholds (see
+//! [`WorldConfig::sleep_linear_speed`](crate::WorldConfig::sleep_linear_speed) for why the
+//! mean and not each step's velocity) — and restarts from 0 at the current pose otherwise,
+//! when the body may not sleep ([`BodyBuilder::can_sleep`](crate::BodyBuilder::can_sleep)),
+//! or when it has a linking contact with a kinematic body that moves (Box2D: "a moving
+//! kinematic body keeps the islands it touches awake"). An island falls asleep at the end of a step when
 //! every one of its bodies has rested at least `time_to_sleep` seconds (Box2D v3's rule: the
 //! island's sleep time is the smallest of its bodies'). Its bodies keep their timers, lose
 //! their velocities, and their previous pose becomes their pose; the island is recorded in
@@ -31,6 +36,13 @@
 //! — without the narrow phase, so nothing changes and no contact event is reported while an
 //! island sleeps, nor when it falls asleep or wakes. When no body at all is active, a step
 //! runs none of its stages.
+//!
+//! **Cost.** A step with no active body runs no stage. With some active bodies, the stages
+//! still pass over every body slot (O(bodies), a few tens of microseconds per 10 000 bodies
+//! each), the broad phase still finds every overlapping pair (its structures rebuild or refit
+//! over every proxy anyway; the pairs between two inactive bodies are dropped for their cached
+//! contacts), and the island stage runs a union–find over the linking contacts of the awake
+//! bodies.
 //!
 //! **Waking.** A sleeping island wakes whole (its member list in `State::sleeping`):
 //! - in the step, after the narrow phase, when an active body has a contact pair with one of
