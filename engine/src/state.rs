@@ -74,9 +74,13 @@ pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
     if !b.is_finite() || !b.prev_pose.translation.vector.iter().all(|x| x.is_finite()) {
         return Err("non-finite pose or velocity".into());
     }
+    if !b.rest_pose.translation.vector.iter().all(|x| x.is_finite()) {
+        return Err("non-finite rest pose".into());
+    }
     for (what, q) in [
         ("rotation", b.pose.rotation),
         ("previous rotation", b.prev_pose.rotation),
+        ("rest rotation", b.rest_pose.rotation),
         ("offset rotation", b.local_offset.rotation),
     ] {
         if !q.quaternion().coords.iter().all(|c| c.is_finite())

@@ -134,7 +134,7 @@ impl World {
         self.refresh_woken(&woken);
     }
 
-    /// Puts the awake boxes of the bodies in slots `woken` into their proxies (a box changes
+    /// Puts the current boxes of the bodies in slots `woken` into their proxies (a box changes
     /// only for a body with continuous collision, whose margin a sleeping body does not have).
     fn refresh_woken(&mut self, woken: &[u32]) {
         for &w in woken {
@@ -156,6 +156,34 @@ impl World {
     pub fn wake_up(&mut self, h: BodyHandle) -> Result<(), WorldError> {
         self.get(h)?;
         self.wake_around(h, false);
+        Ok(())
+    }
+
+    /// Puts body `h`'s island asleep now (see [`crate::island`]): the dynamic bodies connected
+    /// to it by touching contacts in the contact cache (and the sleeping islands they touch)
+    /// stop, their velocities zero, until something wakes them. Links that only a step knows
+    /// of (joints) are not followed. O(contact pairs). Errors: a stale handle
+    /// ([`WorldError::StaleHandle`]); a body that is not dynamic or is frozen
+    /// ([`WorldError::NotDynamic`]); sleeping off, or a body of the island that may not sleep
+    /// ([`WorldError::Config`]). Nothing changes on error.
+    pub fn sleep(&mut self, h: BodyHandle) -> Result<(), WorldError> {
+        let b = self.get(h)?;
+        if !b.is_dynamic_kind() {
+            return Err(WorldError::NotDynamic(h));
+        }
+        if !self.state.config.sleep {
+            return Err(WorldError::Config(
+                "a body cannot be put to sleep in a world without sleeping".into(),
+            ));
+        }
+        if b.is_sleeping() {
+            return Ok(());
+        }
+        let slept = island::sleep_now(&mut self.state, h.index())
+            .map_err(|e| WorldError::Config(e.into()))?;
+        self.scratch.disturb();
+        // Their continuous-collision margins are gone.
+        self.refresh_woken(&slept);
         Ok(())
     }
 

@@ -417,3 +417,31 @@ fn inserted_asleep_and_sleep_configuration() {
         assert!(World::new(config).is_err());
     }
 }
+
+#[test]
+fn sleep_puts_the_island_asleep_now() {
+    let mut w = World::new(WorldConfig::default()).unwrap();
+    let floor = add_floor(&mut w, 0.6, 0.0);
+    let t = tower(&mut w, 0.0, 0.0, 3);
+    let other = tower(&mut w, 4.0, 0.0, 1);
+    for _ in 0..5 {
+        w.step();
+    }
+    w.sleep(t[2]).unwrap();
+    assert!(t.iter().all(|h| asleep(&w, *h)), "the whole tower sleeps");
+    assert!(!asleep(&w, other[0]), "a separate island stays awake");
+    w.validate().unwrap();
+    let at: Vec<Isometry> = t.iter().map(|h| w.body(*h).unwrap().pose()).collect();
+    for _ in 0..30 {
+        w.step();
+    }
+    let now: Vec<Isometry> = t.iter().map(|h| w.body(*h).unwrap().pose()).collect();
+    assert_eq!(at, now);
+    assert!(matches!(w.sleep(floor), Err(WorldError::NotDynamic(_))));
+    let stuck = w
+        .insert(cuboid(Vector::repeat(0.5), Vector::new(-4.0, 0.5, 0.0)).can_sleep(false))
+        .unwrap();
+    assert!(matches!(w.sleep(stuck), Err(WorldError::Config(_))));
+    assert!(!asleep(&w, stuck));
+    w.validate().unwrap();
+}

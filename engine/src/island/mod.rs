@@ -145,6 +145,62 @@ pub(crate) fn sleep_alone(state: &mut State, i: u32) {
     }
 }
 
+/// Puts the island of the awake dynamic body in slot `i` asleep now: the bodies connected to
+/// it by linking contacts (see [`links`]) in the contact cache, with the sleeping islands they
+/// touch merged in. Returns the slots put asleep (increasing), or why not: a body of the
+/// island may not sleep. O(contact pairs).
+pub(crate) fn sleep_now(state: &mut State, i: u32) -> Result<Vec<u32>, &'static str> {
+    let n = state.slots.len();
+    let member = |b: &Body| b.is_dynamic() || b.is_sleeping();
+    // Adjacency of the linking pairs between awake or sleeping dynamic bodies.
+    let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for c in state.contacts.iter().filter(|c| links(c)) {
+        let (a, b) = (c.a.index(), c.b.index());
+        if body(state, a).is_some_and(member) && body(state, b).is_some_and(member) {
+            adjacent[a as usize].push(b);
+            adjacent[b as usize].push(a);
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut stack = vec![i];
+    let mut island = Vec::new();
+    seen[i as usize] = true;
+    while let Some(k) = stack.pop() {
+        island.push(k);
+        let mut next: Vec<u32> = adjacent[k as usize].clone();
+        // A sleeping body brings its whole island.
+        if let Some(id) = body(state, k).map(|b| b.island).filter(|&id| id != AWAKE) {
+            next.extend(state.sleeping.get(&id).into_iter().flatten());
+        }
+        for m in next {
+            if !seen[m as usize] {
+                seen[m as usize] = true;
+                stack.push(m);
+            }
+        }
+    }
+    island.sort_unstable();
+    if island
+        .iter()
+        .any(|&k| body(state, k).is_some_and(|b| !b.can_sleep))
+    {
+        return Err("a body of the island may not sleep");
+    }
+    let id = island[0];
+    for &k in &island {
+        if let Some(old) = body(state, k).map(|b| b.island).filter(|&o| o != AWAKE) {
+            state.sleeping.remove(&old);
+        }
+    }
+    for &k in &island {
+        if let Some(b) = state.slots[k as usize].body.as_mut() {
+            put_to_sleep(b, id);
+        }
+    }
+    state.sleeping.insert(id, island.clone());
+    Ok(island)
+}
+
 /// Marks one body asleep in island `id`: velocities zero, previous pose its pose.
 fn put_to_sleep(b: &mut Body, id: u32) {
     b.island = id;
