@@ -238,7 +238,9 @@ impl World {
 
     /// Adds a body; validates every field of the builder. Returns its handle. A body built
     /// [`sleeping`](BodyBuilder::sleeping) is inserted asleep, as an island of its own; that
-    /// needs [`WorldConfig::sleep`] on ([`WorldError::Config`] otherwise).
+    /// needs [`WorldConfig::sleep`] on ([`WorldError::Config`] otherwise). A static body wakes
+    /// the sleeping islands whose boxes its box overlaps (an awake or kinematic body meets them
+    /// in the next step, and wakes them if it touches them).
     pub fn insert(&mut self, builder: BodyBuilder) -> Result<BodyHandle, WorldError> {
         let asleep = builder.sleeping;
         if asleep && !self.state.config.sleep {
@@ -282,6 +284,23 @@ impl World {
         self.state.len += 1;
         if asleep {
             island::sleep_alone(&mut self.state, index);
+        } else if self.state.slots[index as usize]
+            .body
+            .as_ref()
+            .is_some_and(|b| b.kind == BodyKind::Static)
+            && !self.state.sleeping.is_empty()
+        {
+            // A static body is never active: the sleeping bodies its box overlaps would not
+            // meet it until something woke them.
+            let mut found = Vec::new();
+            self.proxies.broad.query_aabb(&aabb, &mut found);
+            let mut woken = Vec::new();
+            for p in found {
+                if let Some(&i) = self.proxies.body_of_proxy.get(p.index() as usize) {
+                    island::wake_island(&mut self.state, i, &mut woken);
+                }
+            }
+            self.refresh_woken(&woken);
         }
         Ok(BodyHandle::new(index, generation))
     }

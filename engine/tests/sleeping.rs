@@ -445,3 +445,19 @@ fn sleep_puts_the_island_asleep_now() {
     assert!(!asleep(&w, stuck));
     w.validate().unwrap();
 }
+
+#[test]
+fn a_static_body_inserted_into_a_sleeping_pile_wakes_it() {
+    let (mut w, _, t) = sleeping_tower();
+    let far = tower(&mut w, 8.0, 0.0, 1);
+    until_asleep(&mut w, &far, 120);
+    // A wall pushed into the tower's side.
+    w.insert(
+        BodyBuilder::fixed(tumble::Cuboid::new(Vector::new(0.5, 2.0, 2.0)).unwrap())
+            .translation(Vector::new(0.9, 2.0, 0.0)),
+    )
+    .unwrap();
+    assert!(t.iter().all(|h| !asleep(&w, *h)), "the tower still sleeps");
+    assert!(asleep(&w, far[0]), "a box far away woke");
+    w.validate().unwrap();
+}

@@ -299,10 +299,13 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 enum Edge {
     /// Both awake dynamic: union.
     Union(u32, u32),
-    /// An awake dynamic body linked to a sleeping one: wake the latter.
-    Wake(u32),
+    /// A sleeping body linked to an awake dynamic one: wake the former's island, then a
+    /// union.
+    Wake(u32, u32),
     /// A dynamic body linked to a moving kinematic one: reset its timer.
     Taint(u32),
+    /// Two sleeping bodies: a union if both wake this step.
+    Dormant(u32, u32),
 }
 
 /// What the island stage needs of a body, one byte per slot (built in parallel, read by the
@@ -387,10 +390,11 @@ fn islands(state: &mut State, isl: &mut Islands) {
     let edge = |a: u32, b: u32| -> Option<Edge> {
         match (role(a), role(b)) {
             (Role::Awake, Role::Awake) => Some(Edge::Union(a, b)),
-            (Role::Awake, Role::Asleep) => Some(Edge::Wake(b)),
-            (Role::Asleep, Role::Awake) => Some(Edge::Wake(a)),
+            (Role::Awake, Role::Asleep) => Some(Edge::Wake(b, a)),
+            (Role::Asleep, Role::Awake) => Some(Edge::Wake(a, b)),
             (Role::Awake, Role::Carrier) => Some(Edge::Taint(a)),
             (Role::Carrier, Role::Awake) => Some(Edge::Taint(b)),
+            (Role::Asleep, Role::Asleep) => Some(Edge::Dormant(a, b)),
             _ => None,
         }
     };
@@ -411,7 +415,7 @@ fn islands(state: &mut State, isl: &mut Islands) {
     let mut any_wake = false;
     for e in &isl.edges {
         match *e {
-            Edge::Wake(s) => {
+            Edge::Wake(s, _) => {
                 any_wake = true;
                 wake_island(state, s, &mut isl.woken);
             }
@@ -423,26 +427,28 @@ fn islands(state: &mut State, isl: &mut Islands) {
                 }
             }
             Edge::Union(a, b) => unions.push((a, b)),
+            Edge::Dormant(..) => {}
         }
     }
     if any_wake {
-        // The woken bodies are awake now, with zero timers: their links (kept while they
-        // slept, or with the body that woke them) join the islands.
+        // The woken bodies are awake now, with zero timers: their links with each other (kept
+        // while they slept) join the islands, and those with the body that woke them.
         for &w in &isl.woken {
             isl.roles[w as usize] = Role::Awake;
             isl.times[w as usize] = 0.0;
         }
-        let roles = &isl.roles;
-        let role = |i: u32| roles.get(i as usize).copied().unwrap_or_default();
-        unions.extend(
-            state
-                .contacts
-                .iter()
-                .filter(|c| links(c))
-                .map(|c| (c.a.index(), c.b.index()))
-                .chain(isl.links.iter().copied())
-                .filter(|&(a, b)| role(a) == Role::Awake && role(b) == Role::Awake),
-        );
+        for e in &isl.edges {
+            match *e {
+                Edge::Wake(s, a) => unions.push((s, a)),
+                Edge::Dormant(a, b)
+                    if isl.roles[a as usize] == Role::Awake
+                        && isl.roles[b as usize] == Role::Awake =>
+                {
+                    unions.push((a, b));
+                }
+                _ => {}
+            }
+        }
     }
     let n = state.slots.len();
     isl.parent.clear();
