@@ -13,7 +13,9 @@
 //! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
 //!   with `a.index < b.index`;
 //! - the accumulator lies in `[0, dt)` (so one [`World::advance`] runs a bounded number of
-//!   steps).
+//!   steps);
+//! - the sleep state is consistent: see [`crate::island`] for its invariants (sleeping bodies
+//!   dynamic, at rest, listed in their island; islands listing only their sleeping bodies).
 
 use crate::body::{Body, BodyBuilder, BodyKind, BodyView};
 use crate::config::WorldConfig;

@@ -461,3 +461,56 @@ fn a_static_body_inserted_into_a_sleeping_pile_wakes_it() {
     assert!(asleep(&w, far[0]), "a box far away woke");
     w.validate().unwrap();
 }
+
+/// A square pyramid of unit cubes (base 8, pitch 1.01, the peer harness's `pyramid`) falls
+/// asleep within 2 s and then moves no more than it does awake over the same 2 s.
+#[test]
+fn a_pyramid_sleeps_within_two_seconds_without_moving_more() {
+    let build = |sleep: bool| {
+        let mut w = World::new(WorldConfig {
+            sleep,
+            ..WorldConfig::default()
+        })
+        .unwrap();
+        add_floor(&mut w, 0.6, 0.0);
+        let b = 8;
+        let mut cubes = Vec::new();
+        for k in 0..b {
+            let side = b - k;
+            let off = (side - 1) as Real / 2.0;
+            for iz in 0..side {
+                for ix in 0..side {
+                    let at = Vector::new(
+                        (ix as Real - off) * 1.01,
+                        0.5 + k as Real,
+                        (iz as Real - off) * 1.01,
+                    );
+                    let h = w
+                        .insert(cuboid(Vector::repeat(0.5), at).friction(0.6))
+                        .unwrap();
+                    cubes.push((h, at));
+                }
+            }
+        }
+        (w, cubes)
+    };
+    let moved = |w: &World, cubes: &[(BodyHandle, Vector)]| {
+        cubes
+            .iter()
+            .map(|(h, at)| (w.body(*h).unwrap().translation() - at).norm())
+            .fold(0.0, Real::max)
+    };
+    let (mut asleep_w, cubes) = build(true);
+    let handles: Vec<BodyHandle> = cubes.iter().map(|c| c.0).collect();
+    let steps = until_asleep(&mut asleep_w, &handles, 120);
+    for _ in steps..120 {
+        asleep_w.step();
+    }
+    let (mut awake_w, _) = build(false);
+    for _ in 0..120 {
+        awake_w.step();
+    }
+    let (slept, awake) = (moved(&asleep_w, &cubes), moved(&awake_w, &cubes));
+    assert!(slept <= awake, "moved {slept} m asleep, {awake} m awake");
+    asleep_w.validate().unwrap();
+}
