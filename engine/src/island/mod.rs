@@ -277,7 +277,7 @@ impl Islands {
     /// moves kinematically the other's timer is reset. Static, frozen and empty slots, and
     /// `a == b`, are ignored. This is the hook for joints: the step calls it (see
     /// `step::run`) before [`update`].
-    #[allow(dead_code)] // The hook for joints: nothing links bodies besides contacts yet.
+    #[allow(dead_code)] // The hook for joints: the step calls it once joints exist.
     pub(crate) fn link(&mut self, a: u32, b: u32) {
         if a != b {
             self.links.push((a.min(b), a.max(b)));
