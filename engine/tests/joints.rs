@@ -661,3 +661,53 @@ fn joint_net_is_identical_across_broad_phases() {
         assert_eq!(joint_net(kind).state_hash(), reference, "{kind:?}");
     }
 }
+
+/// A slow pendulum (5° swing, 0.27 m/s at the bottom) never falls asleep while it swings —
+/// not even at the ends of its swings, where it stays within 2.5 cm for half a second — and a
+/// jointed pendulum hanging at rest falls asleep within 1 s and wakes when its joint is
+/// removed.
+#[test]
+fn swinging_pendulum_stays_awake_and_resting_one_sleeps() {
+    let mut w = gravity();
+    let pivot = anchor(&mut w);
+    let t: Real = 5.0_f32.to_radians();
+    let bob = w
+        .insert(ball(0.05, Vector::new(t.sin(), -t.cos(), 0.0)))
+        .unwrap();
+    w.insert_joint(
+        JointBuilder::spherical(pivot, bob).local_anchor_b(Vector::new(-t.sin(), t.cos(), 0.0)),
+    )
+    .unwrap();
+    for i in 0..600 {
+        w.step();
+        assert!(
+            !w.body(bob).unwrap().is_sleeping(),
+            "asleep mid-swing at step {i}"
+        );
+    }
+    let mut w = gravity();
+    let pivot = anchor(&mut w);
+    let bob = w.insert(ball(0.05, Vector::new(0.0, -1.0, 0.0))).unwrap();
+    let j = w.insert_joint(JointBuilder::spherical(pivot, bob)).unwrap();
+    let mut asleep_at = None;
+    for i in 0..60 {
+        w.step();
+        if asleep_at.is_none() && w.body(bob).unwrap().is_sleeping() {
+            asleep_at = Some(i);
+        }
+    }
+    assert!(asleep_at.is_some(), "a pendulum at rest never fell asleep");
+    w.remove_joint(j).unwrap();
+    assert!(
+        !w.body(bob).unwrap().is_sleeping(),
+        "removing its joint wakes the bob"
+    );
+    for _ in 0..30 {
+        w.step();
+    }
+    assert!(
+        w.body(bob).unwrap().translation().y < -1.1,
+        "the freed bob falls"
+    );
+    w.validate().unwrap();
+}

@@ -135,12 +135,12 @@ impl JointConstraint {
     pub fn new(
         index: u32,
         joint: &Joint,
-        (sa, ba, ma): (u32, &Body, &BodyMass),
-        (sb, bb, mb): (u32, &Body, &BodyMass),
+        (sa, ba, ma): (u32, &Body, BodyMass),
+        (sb, bb, mb): (u32, &Body, BodyMass),
         h: Real,
     ) -> Self {
-        let a = joint_body(sa, ma);
-        let b = joint_body(sb, mb);
+        let a = joint_body(sa, &ma);
+        let b = joint_body(sb, &mb);
         let (qa, qb) = (ba.pose.rotation, bb.pose.rotation);
         let fb = qb * joint.frame_b;
         let twist0 = match joint.kind {
