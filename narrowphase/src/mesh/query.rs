@@ -138,6 +138,32 @@ pub(crate) fn contacts<S: TriangleSource + ?Sized>(
     Ok(())
 }
 
+/// The per-triangle contacts of `other` reduced to one manifold ([`super::reduce`]), on a
+/// per-thread buffer so that no call allocates once it has grown.
+pub(crate) fn reduced_contact<S: TriangleSource + ?Sized>(
+    src: &S,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+    prediction: Real,
+) -> Result<Option<Manifold>, UnsupportedPair> {
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<MeshContact>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with(|buf| {
+        // A re-entrant call (none today) gets a buffer of its own rather than a panic.
+        let mut own = Vec::new();
+        let mut guard = buf.try_borrow_mut();
+        let out = match guard.as_deref_mut() {
+            Ok(v) => v,
+            Err(_) => &mut own,
+        };
+        out.clear();
+        contacts(src, mesh_pose, other_pose, other, prediction, out)?;
+        Ok(super::reduce::reduce(out))
+    })
+}
+
 pub(crate) fn intersection_test<S: TriangleSource + ?Sized>(
     src: &S,
     mesh_pose: &Isometry,
