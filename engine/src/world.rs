@@ -163,6 +163,8 @@ impl World {
     }
 
     /// Adds a body; validates every field of the builder. Returns its handle.
+    /// A dynamic body with a triangle mesh or heightfield is refused with
+    /// [`WorldError::DynamicMesh`]; static and kinematic ones may have them.
     pub fn insert(&mut self, builder: BodyBuilder) -> Result<BodyHandle, WorldError> {
         let body = builder.build()?;
         let Some(aabb) = broad_aabb(&self.state.config, &body) else {

@@ -117,7 +117,7 @@ fn check_container(bodies: &[BodySpec], a: f64, height: f64) {
     }
     let he = |b: &BodySpec| match b.shape {
         ShapeSpec::Cuboid { half_extents } => half_extents,
-        ShapeSpec::Ball { .. } => panic!("container part is a ball"),
+        other => panic!("container part is {other:?}"),
     };
     let ground = &bodies[0];
     assert_close3(he(ground), [a + 1.0, 0.5, a + 1.0], "ground half-extents");
