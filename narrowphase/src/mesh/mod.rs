@@ -31,7 +31,7 @@
 //! triangle it barely overlaps, since the surface has no edge there.
 //!
 //! [`TriMesh::contact`] and [`HeightField::contact`] reduce the triangles' manifolds to one
-//! manifold of at most four points ([`reduce`]): what [`crate::query::contact`] returns for a
+//! manifold of at most four points ([`reduce`](mod@reduce)): what [`crate::query::contact`] returns for a
 //! mesh against a convex shape, and what a world's contact cache keeps per pair of bodies.
 //!
 //! Frames and units: mesh data (vertices, heights, boxes of [`TriMesh::local_aabb`]) are in the

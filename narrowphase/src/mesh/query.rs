@@ -242,7 +242,7 @@ pub(crate) fn contacts<S: TriangleSource + ?Sized>(
     Ok(())
 }
 
-/// The per-triangle contacts of `other` reduced to one manifold ([`super::reduce`]), on a
+/// The per-triangle contacts of `other` reduced to one manifold ([`super::reduce`](mod@super::reduce)), on a
 /// per-thread buffer so that no call allocates once it has grown.
 pub(crate) fn reduced_contact<S: TriangleSource + ?Sized>(
     src: &S,

@@ -193,7 +193,7 @@ impl TriMesh {
     }
 
     /// The contacts of [`TriMesh::contacts`] reduced to one manifold of at most four points
-    /// ([`super::reduce`]): world space, normal from the mesh to `other`, depth positive when
+    /// ([`super::reduce`](mod@super::reduce)): world space, normal from the mesh to `other`, depth positive when
     /// penetrating, each point's feature id mixing its triangle's id with the point's own
     /// ([`super::mesh_feature_id`]). `Ok(None)` when no triangle is within `prediction`
     /// metres; the error is that of [`TriMesh::contacts`].

@@ -33,7 +33,7 @@
 //! | capsule–ball, capsule–capsule | closest points of the cores | one point (two for parallel capsules) |
 //! | capsule–polyhedron (box, triangle, hull) | GJK distance of the core | GJK while apart, segment SAT once the core penetrates; two points on a face |
 //! | ball–polyhedron (triangle, hull) | GJK distance of the centre | one point |
-//! | mesh or heightfield–any convex shape | each candidate triangle's test ([`crate::mesh`]) | the triangles' manifolds reduced to one of ≤ 4 points ([`crate::mesh::reduce`]) |
+//! | mesh or heightfield–any convex shape | each candidate triangle's test ([`crate::mesh`]) | the triangles' manifolds reduced to one of ≤ 4 points ([`crate::mesh::reduce`](mod@crate::mesh::reduce)) |
 //! | mesh or heightfield–mesh or heightfield | unsupported | unsupported |
 //! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | generic SAT for the axis up to `SAT_MAX_FACES` faces; beyond, Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
 
