@@ -185,7 +185,7 @@ fn resting_on_heightfield_and_trimesh_ends_at_the_same_height() {
 }
 
 /// A mesh or heightfield is refused on a dynamic body with the typed error, and accepted on
-/// static and kinematic ones.
+/// static and kinematic ones, which make no pairs among themselves.
 #[test]
 fn dynamic_mesh_body_is_refused() {
     let mut w = World::new(WorldConfig::default()).unwrap();
@@ -203,7 +203,10 @@ fn dynamic_mesh_body_is_refused() {
             .unwrap();
     }
     assert_eq!(w.len(), 4);
-    w.step();
+    // The four overlap, but mesh against mesh (static or kinematic) is never a pair.
+    let report = w.step();
+    assert_eq!(report.unsupported_pairs, 0);
+    assert_eq!(w.contact_count(), 0);
     w.validate().unwrap();
 }
 
@@ -308,4 +311,32 @@ fn meshes_give_the_same_result_on_one_and_two_threads() {
     let h1 = in_pool(1, run);
     let h2 = in_pool(2, run);
     assert_eq!(h1, h2);
+}
+
+/// A small ball fired at 150 m/s onto a heightfield and onto a triangle mesh, continuous
+/// collision on, is stopped at the surface: the sweep runs triangle by triangle.
+#[test]
+fn fast_ball_does_not_tunnel_through_meshes() {
+    let hf = HeightField::new(9, 9, &[0.0; 81], Vector::new(8.0, 1.0, 8.0)).unwrap();
+    let mesh = flat_grid(8, 1.0, -4.0, -4.0);
+    for ground in [Shape::from(hf), Shape::from(mesh)] {
+        let mut w = World::new(WorldConfig {
+            ccd: true,
+            ..WorldConfig::default()
+        })
+        .unwrap();
+        w.insert(fixed(ground)).unwrap();
+        let b = w
+            .insert(
+                ball(0.05, Vector::new(0.3, 2.0, -0.2))
+                    .linvel(Vector::new(0.0, -150.0, 0.0))
+                    .ccd(true),
+            )
+            .unwrap();
+        for k in 0..30 {
+            w.step();
+            let y = w.body(b).unwrap().translation().y;
+            assert!(y > 0.0, "step {k}: the ball went through, y = {y}");
+        }
+    }
 }
