@@ -172,6 +172,11 @@ pub struct Fidelity {
     pub joints: Option<usize>,
     /// The grid's side (`joint_grid`).
     pub grid_side: Option<usize>,
+    /// The smallest height of a body's centre above the analytic surface (`terrain`,
+    /// `terrain_mesh`), metres.
+    pub min_height_above_surface: Option<f64>,
+    /// The ground's form (`terrain`: "heightfield", `terrain_mesh`: "trimesh").
+    pub ground: Option<&'static str>,
 }
 
 /// One JSON line in the form of the peer harness's output.
@@ -253,6 +258,12 @@ pub struct Report {
     /// The grid's side.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grid_side: Option<usize>,
+    /// Smallest height of a body's centre above the analytic terrain surface, metres.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_height_above_surface: Option<f64>,
+    /// The terrain's form: "heightfield" or "trimesh".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ground: Option<&'static str>,
     /// Median ms per stage, in step order.
     #[serde(serialize_with = "ordered_map")]
     pub stages: Vec<(&'static str, f64)>,
@@ -342,6 +353,8 @@ impl Report {
             bottom_row_drop: f.bottom_row_drop.map(round6),
             joints: f.joints,
             grid_side: f.grid_side,
+            min_height_above_surface: f.min_height_above_surface.map(round6),
+            ground: f.ground,
             stages: timeline.stage_medians(),
             hash: format!("{:016x}", end.hash),
             seed: info.seed,
@@ -411,6 +424,7 @@ impl Report {
             ("max joint error", self.max_joint_error),
             ("mean joint error", self.mean_joint_error),
             ("bottom row drop", self.bottom_row_drop),
+            ("min height above surface", self.min_height_above_surface),
         ];
         for (name, x) in metres {
             if let Some(x) = x {
@@ -428,6 +442,9 @@ impl Report {
         }
         if let Some(s) = self.sleep {
             parts.push(format!("sleep {}", if s { "on" } else { "off" }));
+        }
+        if let Some(g) = self.ground {
+            parts.push(format!("ground {g}"));
         }
         parts.join(" | ")
     }

@@ -274,13 +274,16 @@ impl MassProps {
     /// The mass properties of a body of `kind` with `shape` of `density` (kg/m³) placed in the
     /// body frame by `local_offset` (whose rotation is already normalised); errors as
     /// [`World::insert`](crate::World::insert) does when a dynamic body has no usable mass or
-    /// inertia.
+    /// inertia, or has a mesh ([`WorldError::DynamicMesh`]).
     pub(crate) fn of(
         kind: BodyKind,
         shape: &Shape,
         density: Real,
         local_offset: &Isometry,
     ) -> Result<MassProps, WorldError> {
+        if kind == BodyKind::Dynamic && shape.is_mesh() {
+            return Err(WorldError::DynamicMesh);
+        }
         let props = shape.mass_properties(density);
         // Centre of mass in the body frame: the shape's own centre of mass, placed by the offset.
         let com_local = (local_offset * props.local_center).coords;
@@ -366,8 +369,8 @@ pub(crate) fn invert_inertia(inertia: &Matrix) -> Option<Matrix> {
 
 /// Mass (kg) and inertia tensor about the shape's centre of mass (kg·m², shape frame) of
 /// `shape` at `density` (kg/m³): exact for every shape (see
-/// [`Shape::mass_properties`](tumble_narrowphase::Shape::mass_properties)); a triangle has
-/// mass 0 and cannot be the shape of a dynamic body.
+/// [`Shape::mass_properties`](tumble_narrowphase::Shape::mass_properties)); a triangle, a
+/// triangle mesh and a heightfield have mass 0 and cannot be the shape of a dynamic body.
 pub fn mass_properties(shape: &Shape, density: Real) -> (Real, Matrix) {
     let p = shape.mass_properties(density);
     (p.mass, p.inertia)

@@ -59,6 +59,15 @@ pub enum WorldError {
     StaleJoint(crate::JointHandle),
     /// A joint description is invalid (the message says why).
     Joint(&'static str),
+    /// A dynamic body was given a triangle mesh or heightfield ([`Shape::TriMesh`],
+    /// [`Shape::HeightField`]). A mesh is a surface, not a solid: it encloses no volume, so it
+    /// has no mass or inertia to move it by, and it has no inside, so a body pushed through it
+    /// stays caught on the far side. Make the body static or kinematic, or give a dynamic body
+    /// convex shapes.
+    ///
+    /// [`Shape::TriMesh`]: tumble_narrowphase::Shape::TriMesh
+    /// [`Shape::HeightField`]: tumble_narrowphase::Shape::HeightField
+    DynamicMesh,
 }
 
 impl fmt::Display for WorldError {
@@ -105,6 +114,10 @@ impl fmt::Display for WorldError {
                 "stale joint handle {h:?}: the joint was removed or belongs to another world"
             ),
             WorldError::Joint(e) => write!(f, "invalid joint: {e}"),
+            WorldError::DynamicMesh => f.write_str(
+                "a triangle mesh or heightfield cannot be the shape of a dynamic body (it has no \
+                 volume, mass or inside): make the body static or kinematic",
+            ),
         }
     }
 }

@@ -246,6 +246,8 @@ impl World {
     /// needs [`WorldConfig::sleep`] on ([`WorldError::Config`] otherwise). A static body wakes
     /// the sleeping islands whose boxes its box overlaps (an awake or kinematic body meets them
     /// in the next step, and wakes them if it touches them).
+    /// A dynamic body with a triangle mesh or heightfield is refused with
+    /// [`WorldError::DynamicMesh`]; static and kinematic ones may have them.
     pub fn insert(&mut self, builder: BodyBuilder) -> Result<BodyHandle, WorldError> {
         let asleep = builder.sleeping;
         if asleep && !self.state.config.sleep {

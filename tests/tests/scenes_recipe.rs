@@ -117,7 +117,7 @@ fn check_container(bodies: &[BodySpec], a: f64, height: f64) {
     }
     let he = |b: &BodySpec| match b.shape {
         ShapeSpec::Cuboid { half_extents } => half_extents,
-        ShapeSpec::Ball { .. } => panic!("container part is a ball"),
+        other => panic!("container part is {other:?}"),
     };
     let ground = &bodies[0];
     assert_close3(he(ground), [a + 1.0, 0.5, a + 1.0], "ground half-extents");
@@ -285,4 +285,146 @@ fn mixed_is_seeded_and_holds_both_shapes() {
         .filter(|b| matches!(b.shape, ShapeSpec::Ball { .. }))
         .count();
     assert!((100..200).contains(&balls), "about half balls, got {balls}");
+}
+
+/// `terrain` and `terrain_mesh` against the README, value by value: the first bodies (even i a
+/// ball, odd i a rotated unit cube; jitter, rotation for odd i only, velocity), the ground body,
+/// the surface samples worked by hand and recomputed from h(x, z), and the mesh's vertices and
+/// triangles in the README's order.
+#[test]
+fn terrain_bodies_and_samples_follow_the_readme() {
+    use tumble_benches::scenes::{
+        terrain, terrain_coordinate, terrain_height, terrain_heightfield, terrain_heights,
+        terrain_mesh, terrain_mesh_data, Ground,
+    };
+    let n = 10_000;
+    for (scene, ground) in [
+        (terrain(n, 42), Ground::HeightField),
+        (terrain_mesh(n, 42), Ground::TriMesh),
+    ] {
+        assert_eq!(scene.bodies.len(), n + 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(42);
+        // s = 22: ix = i mod 22, iz = (i div 22) mod 22, iy = i div 484; (s − 1)/2 = 10.5.
+        for (i, body) in scene.bodies.iter().take(600).enumerate() {
+            let j: Vec<f64> = (0..3).map(|_| uniform(&mut rng, -0.05, 0.05)).collect();
+            let (shape, rotation) = if i % 2 == 0 {
+                (ShapeSpec::Ball { radius: 0.5 }, [0.0, 0.0, 0.0, 1.0])
+            } else {
+                let (u1, u2, u3) = (unit(&mut rng), unit(&mut rng), unit(&mut rng));
+                let tau = std::f64::consts::TAU;
+                let q = [
+                    (1.0 - u1).sqrt() * (tau * u2).sin(),
+                    (1.0 - u1).sqrt() * (tau * u2).cos(),
+                    u1.sqrt() * (tau * u3).sin(),
+                    u1.sqrt() * (tau * u3).cos(),
+                ];
+                let cube = ShapeSpec::Cuboid {
+                    half_extents: [0.5; 3],
+                };
+                (cube, q)
+            };
+            let v: Vec<f64> = (0..3).map(|_| uniform(&mut rng, -1.0, 1.0)).collect();
+            let (ix, iz, iy) = ((i % 22) as f64, ((i / 22) % 22) as f64, (i / 484) as f64);
+            let centre = [
+                (ix - 10.5) * 1.8 + j[0],
+                5.0 + iy * 1.8 + j[1],
+                (iz - 10.5) * 1.8 + j[2],
+            ];
+            assert_close3(
+                body.translation,
+                centre,
+                &format!("terrain body {i} centre"),
+            );
+            assert_eq!(body.shape, shape, "terrain body {i} shape");
+            for (got, want) in body.rotation.iter().zip(rotation) {
+                assert!((got - want).abs() < 1e-12, "terrain body {i} rotation");
+            }
+            assert_eq!(body.linvel, [v[0], v[1], v[2]], "terrain body {i} velocity");
+            assert_eq!(body.motion, Motion::Dynamic);
+            assert_eq!(
+                (body.density, body.friction, body.restitution),
+                (1.0, 0.5, 0.5)
+            );
+        }
+        // Body 0 is the lattice corner (−18.9, 5, −18.9) plus its jitter.
+        let c0 = scene.bodies[0].translation;
+        assert!((c0[0] + 18.9).abs() <= 0.05 && (c0[1] - 5.0).abs() <= 0.05);
+        let g = scene.bodies[n];
+        assert_eq!(g.motion, Motion::Static);
+        assert_eq!(g.shape, ShapeSpec::Terrain { ground });
+        assert_eq!(g.translation, [0.0; 3]);
+        assert_eq!(g.rotation, [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!((g.friction, g.restitution), (0.5, 0.5));
+    }
+    // Samples: x_i = −100 + 200·i/256 (multiples of 0.78125), h worked by hand at the centre
+    // and at a corner.
+    assert_eq!(terrain_coordinate(0), -100.0);
+    assert_eq!(terrain_coordinate(1), -99.21875);
+    assert_eq!(terrain_coordinate(128), 0.0);
+    assert_eq!(terrain_coordinate(256), 100.0);
+    assert_eq!(terrain_height(0.0, 0.0), 0.0);
+    let want = 2.0 * (-100.0f64 / 7.0).sin() * (-100.0f64 / 5.0).cos()
+        + 0.5 * (-100.0f64 / 2.3 - 100.0 / 3.1).sin();
+    assert_eq!(terrain_height(-100.0, -100.0), want);
+    let heights = terrain_heights();
+    assert_eq!(heights.len(), 257 * 257);
+    for (i, j) in [(0, 0), (1, 0), (0, 1), (128, 128), (200, 17), (256, 256)] {
+        let (x, z) = (
+            -100.0 + 200.0 * i as f64 / 256.0,
+            -100.0 + 200.0 * j as f64 / 256.0,
+        );
+        let h = 2.0 * (x / 7.0).sin() * (z / 5.0).cos() + 0.5 * (x / 2.3 + z / 3.1).sin();
+        assert_eq!(heights[j * 257 + i], h, "sample ({i}, {j})");
+    }
+    // The heightfield's vertex (i, j) is the mesh's vertex j·257 + i, both (x_i, y_ij, z_j)
+    // in f32; the mesh's triangles go cell by cell, j then i, split by the (i, j+1)–(i+1, j)
+    // diagonal.
+    let hf = terrain_heightfield().unwrap();
+    let (vertices, indices) = terrain_mesh_data();
+    assert_eq!((vertices.len(), indices.len()), (66_049, 131_072));
+    for (i, j) in [(0, 0), (5, 3), (128, 200), (256, 256)] {
+        let v = vertices[j * 257 + i];
+        assert_eq!(hf.point(j, i), v, "vertex ({i}, {j})");
+        assert_eq!(
+            [v.x, v.y, v.z],
+            [
+                terrain_coordinate(i) as f32,
+                heights[j * 257 + i] as f32,
+                terrain_coordinate(j) as f32
+            ]
+        );
+    }
+    let at = |i: u32, j: u32| j * 257 + i;
+    assert_eq!(indices[0], [at(0, 0), at(0, 1), at(1, 0)]);
+    assert_eq!(indices[1], [at(0, 1), at(1, 1), at(1, 0)]);
+    let (i, j) = (7u32, 3u32);
+    let cell = (j * 256 + i) as usize;
+    assert_eq!(indices[2 * cell], [at(i, j), at(i, j + 1), at(i + 1, j)]);
+    assert_eq!(
+        indices[2 * cell + 1],
+        [at(i, j + 1), at(i + 1, j + 1), at(i + 1, j)]
+    );
+    for id in [0u32, 1, 2 * cell as u32, 2 * cell as u32 + 1, 131_071] {
+        let c = indices[id as usize].map(|k| vertices[k as usize]);
+        assert_eq!(*hf.triangle(id).unwrap().corners(), c, "triangle {id}");
+    }
+}
+
+/// Escaped bodies and the height above the surface are counted with the analytic h.
+#[test]
+fn terrain_escape_rule_uses_the_analytic_surface() {
+    use tumble_benches::scenes::{min_height_above_surface, terrain_escaped, terrain_height};
+    let h = terrain_height(3.0, -7.0);
+    let centres = [
+        [3.0, h + 0.5, -7.0],
+        [3.0, h - 0.99, -7.0],
+        [3.0, h - 1.01, -7.0],
+        [100.5, 10.0, 0.0],
+        [0.0, 10.0, -100.5],
+        [f64::NAN, 1.0, 0.0],
+    ];
+    assert_eq!(terrain_escaped(&centres), 4);
+    let m = min_height_above_surface(&centres[..2]).unwrap();
+    assert!((m + 0.99).abs() < 1e-12);
+    assert_eq!(min_height_above_surface(&[]), None);
 }

@@ -44,14 +44,16 @@ impl BroadArg {
 
 /// Stress run of one Tumble scene. With no arguments: boxes, N = 10000, 30 warm-up + 200
 /// counted steps on every core, summary on stdout, CSV and SVG plot in out/stress/.
-/// The scenes of resting contact and a moving container also report their fidelity figures
-/// (`bodies`, `awake_bodies_last_step`, `max_displacement`, `top_drop`, `fallen`, `towers`,
-/// `box_angle_rad`, `box_centre_drift`, as the peer names them).
+/// The scenes of resting contact, a moving container and terrain also report their fidelity
+/// figures (`bodies`, `awake_bodies_last_step`, `max_displacement`, `top_drop`, `fallen`,
+/// `towers`, `box_angle_rad`, `box_centre_drift`, `min_height_above_surface`, `ground`, as the
+/// peer names them).
 #[derive(Parser, Debug)]
 #[command(name = "stress", version)]
 struct Args {
-    /// Scene (balls, boxes, gas, pyramid, stacks, tumbler, settle: as defined in
-    /// shared/peers/rapier-bench/README.md; pyramid_cubes, mixed, projectiles: Tumble's own).
+    /// Scene (balls, boxes, gas, pyramid, stacks, tumbler, settle, joint_grid, terrain,
+    /// terrain_mesh: as defined in shared/peers/rapier-bench/README.md; pyramid_cubes, mixed,
+    /// projectiles: Tumble's own).
     #[arg(long, value_enum, default_value_t = SceneKind::Boxes)]
     scene: SceneKind,
     /// Scene size, 1 to 1000000: the number of bodies; for pyramid the base side b

@@ -1,6 +1,9 @@
 //! Handing a scene to the engine: every f64 value of the recipe is cast to f32 here, once.
 
 use super::resting::{pyramid_body_count, STACKS_SIDE, TUMBLER_MAX_SIDE};
+use super::terrain::{
+    min_height_above_surface, terrain_escaped, terrain_heightfield, terrain_trimesh, Ground,
+};
 use super::{BodySpec, Gas, Motion, Region, Scene, SceneKind, ShapeSpec, MAX_SCENE_BODIES};
 use crate::measure::{fnv1a_f32, EndState, Fidelity};
 use crate::recipe::lattice_side;
@@ -8,6 +11,7 @@ use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use std::fmt;
 use std::time::{Duration, Instant};
 use tumble::math::{Isometry, Real, Rotation, Translation, Vector};
+use tumble::narrowphase::MeshError;
 use tumble::narrowphase::ShapeError;
 use tumble::{Ball, Cuboid, Shape};
 use tumble::{BodyBuilder, BodyHandle, CollisionWorld, Stage, World, WorldConfig, WorldError};
@@ -17,6 +21,8 @@ use tumble::{BodyBuilder, BodyHandle, CollisionWorld, Stage, World, WorldConfig,
 pub enum SceneError {
     /// A shape of the recipe was refused (non-positive size).
     Shape(ShapeError),
+    /// The terrain's mesh or heightfield was refused.
+    Mesh(MeshError),
     /// The world refused its configuration or a body.
     World(WorldError),
     /// The request itself makes no sense (e.g. zero bodies).
@@ -27,6 +33,7 @@ impl fmt::Display for SceneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SceneError::Shape(e) => write!(f, "bad shape in the scene: {e}"),
+            SceneError::Mesh(e) => write!(f, "bad ground mesh in the scene: {e}"),
             SceneError::World(e) => write!(f, "the world refused the scene: {e}"),
             SceneError::Invalid(why) => f.write_str(why),
         }
@@ -38,6 +45,12 @@ impl std::error::Error for SceneError {}
 impl From<ShapeError> for SceneError {
     fn from(e: ShapeError) -> Self {
         SceneError::Shape(e)
+    }
+}
+
+impl From<MeshError> for SceneError {
+    fn from(e: MeshError) -> Self {
+        SceneError::Mesh(e)
     }
 }
 
@@ -62,11 +75,18 @@ fn rotation(q: [f64; 4]) -> Rotation {
 }
 
 impl ShapeSpec {
-    /// The engine's shape, sizes cast to f32.
-    pub fn to_shape(&self) -> Result<Shape, ShapeError> {
+    /// The engine's shape, sizes cast to f32 (the terrain's mesh or heightfield built from
+    /// its samples).
+    pub fn to_shape(&self) -> Result<Shape, SceneError> {
         Ok(match *self {
             ShapeSpec::Ball { radius } => Shape::from(Ball::new(radius as Real)?),
             ShapeSpec::Cuboid { half_extents } => Shape::from(Cuboid::new(vector(half_extents))?),
+            ShapeSpec::Terrain {
+                ground: Ground::HeightField,
+            } => Shape::from(terrain_heightfield()?),
+            ShapeSpec::Terrain {
+                ground: Ground::TriMesh,
+            } => Shape::from(terrain_trimesh()?),
         })
     }
 }
@@ -81,7 +101,7 @@ impl BodySpec {
     }
 
     /// The engine's builder for this body, values cast to f32.
-    pub fn to_builder(&self) -> Result<BodyBuilder, ShapeError> {
+    pub fn to_builder(&self) -> Result<BodyBuilder, SceneError> {
         let shape = self.shape.to_shape()?;
         let builder = match self.motion {
             Motion::Dynamic => BodyBuilder::dynamic(shape),
@@ -195,8 +215,12 @@ impl BuiltScene {
 
     /// Dynamic bodies whose centre lies outside the scene's region (or is not finite). With a
     /// [`Spin`](super::Spin), the centres are taken into the frame of the turning group first.
+    /// The terrain scenes count their own way ([`super::terrain_escaped`]).
     pub fn escaped(&self) -> usize {
         let centres = self.dynamic_centres();
+        if matches!(self.scene.kind, SceneKind::Terrain | SceneKind::TerrainMesh) {
+            return terrain_escaped(&centres);
+        }
         match self.group_pose() {
             Some((rotation, centre)) => {
                 let inverse = rotation.inverse();
@@ -370,6 +394,14 @@ impl BuiltScene {
                     })
                     .sum();
                 f.bottom_row_drop = Some(drop / side as f64);
+            }
+            SceneKind::Terrain | SceneKind::TerrainMesh => {
+                f.min_height_above_surface = min_height_above_surface(&ends);
+                f.ground = Some(if kind == SceneKind::Terrain {
+                    Ground::HeightField.name()
+                } else {
+                    Ground::TriMesh.name()
+                });
             }
             _ => {}
         }

@@ -6,8 +6,9 @@
 //! to f32. Keeping the description apart from the engine lets the tests check the recipe
 //! value by value, and lets every consumer build the same world.
 //!
-//! `balls`, `boxes`, `gas` and the scenes of resting contact and a moving container `pyramid`,
-//! `stacks`, `tumbler` and `settle` follow `shared/peers/rapier-bench/README.md` to the letter (it
+//! `balls`, `boxes`, `gas`, the scenes of resting contact and a moving container `pyramid`,
+//! `stacks`, `tumbler` and `settle`, and the scenes on static ground `terrain` and
+//! `terrain_mesh` follow `shared/peers/rapier-bench/README.md` to the letter (it
 //! is the normative definition; draw order, container and lattice formulas are quoted in the
 //! files below). `pyramid_cubes`, `mixed` and `projectiles` are Tumble's own extra scenes.
 //!
@@ -20,6 +21,7 @@ mod gas;
 mod joints;
 mod lattice;
 mod resting;
+mod terrain;
 
 pub use build::{count_escaped, stage_names, BuiltScene, GasWorld, SceneError};
 pub use container::Container;
@@ -30,6 +32,11 @@ pub use lattice::{balls, boxes, LatticeParams};
 pub use resting::{
     pyramid, pyramid_body_count, settle, stacks, tumbler, tumbler_walls, MAX_SCENE_BODIES,
     STACKS_PITCH, STACKS_SIDE, TUMBLER_CENTRE, TUMBLER_HALF, TUMBLER_MAX_SIDE, TUMBLER_SPIN,
+};
+pub use terrain::{
+    min_height_above_surface, terrain, terrain_coordinate, terrain_escaped, terrain_height,
+    terrain_heightfield, terrain_heights, terrain_mesh, terrain_mesh_data, terrain_trimesh, Ground,
+    TERRAIN_DROP_HEIGHT, TERRAIN_HALF, TERRAIN_SAMPLES, TERRAIN_SPACING,
 };
 
 use std::fmt;
@@ -55,6 +62,11 @@ pub enum SceneKind {
     /// rounded up to a square (peer README).
     #[value(name = "joint_grid")]
     JointGrid,
+    /// Balls and cubes dropped on a wavy heightfield, no walls (peer README).
+    Terrain,
+    /// `terrain` with the ground as the triangle mesh of the same triangles (peer README).
+    #[value(name = "terrain_mesh")]
+    TerrainMesh,
     /// A square pyramid of `n` unit cubes, 2 cm apart, resting on the ground (stacking stability).
     #[value(name = "pyramid_cubes")]
     PyramidCubes,
@@ -66,7 +78,7 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every scene, in the order the help text lists them.
-    pub fn all() -> [SceneKind; 11] {
+    pub fn all() -> [SceneKind; 13] {
         [
             SceneKind::Balls,
             SceneKind::Boxes,
@@ -76,6 +88,8 @@ impl SceneKind {
             SceneKind::Tumbler,
             SceneKind::Settle,
             SceneKind::JointGrid,
+            SceneKind::Terrain,
+            SceneKind::TerrainMesh,
             SceneKind::PyramidCubes,
             SceneKind::Mixed,
             SceneKind::Projectiles,
@@ -93,6 +107,8 @@ impl SceneKind {
             SceneKind::Tumbler => "tumbler",
             SceneKind::Settle => "settle",
             SceneKind::JointGrid => "joint_grid",
+            SceneKind::Terrain => "terrain",
+            SceneKind::TerrainMesh => "terrain_mesh",
             SceneKind::PyramidCubes => "pyramid_cubes",
             SceneKind::Mixed => "mixed",
             SceneKind::Projectiles => "projectiles",
@@ -121,7 +137,7 @@ impl SceneKind {
 
     /// True for the scenes whose JSON line carries the peer's fidelity figures (`bodies`,
     /// `awake_bodies_last_step` and each scene's own): the scenes of resting contact and a
-    /// moving container.
+    /// moving container, and the terrain scenes.
     pub fn reports_fidelity(self) -> bool {
         matches!(
             self,
@@ -130,6 +146,8 @@ impl SceneKind {
                 | SceneKind::Tumbler
                 | SceneKind::Settle
                 | SceneKind::JointGrid
+                | SceneKind::Terrain
+                | SceneKind::TerrainMesh
         )
     }
 
@@ -146,6 +164,8 @@ impl SceneKind {
             SceneKind::Tumbler => Some(tumbler(n, seed)),
             SceneKind::Settle => Some(settle(n, seed)),
             SceneKind::JointGrid => Some(joint_grid(n)),
+            SceneKind::Terrain => Some(terrain(n, seed)),
+            SceneKind::TerrainMesh => Some(terrain_mesh(n, seed)),
             SceneKind::PyramidCubes => Some(pyramid_cubes(n)),
             SceneKind::Mixed => Some(mixed(n, seed)),
             SceneKind::Projectiles => Some(projectiles(n, seed)),
@@ -172,6 +192,12 @@ pub enum ShapeSpec {
         /// Half-extents in metres.
         half_extents: [f64; 3],
     },
+    /// The terrain scenes' ground (the surface of [`terrain_heights`], 200 m square, centred
+    /// on the body's origin), as a heightfield or a triangle mesh.
+    Terrain {
+        /// Which form.
+        ground: Ground,
+    },
 }
 
 impl ShapeSpec {
@@ -182,6 +208,8 @@ impl ShapeSpec {
             ShapeSpec::Cuboid { half_extents: h } => {
                 (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt()
             }
+            // Half the square's diagonal and the surface's largest height (2.5 m).
+            ShapeSpec::Terrain { .. } => (2.0 * TERRAIN_HALF * TERRAIN_HALF + 2.5 * 2.5).sqrt(),
         }
     }
 }

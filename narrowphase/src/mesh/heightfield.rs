@@ -234,6 +234,17 @@ impl HeightField {
         query::triangle_contact(self, id, mesh_pose, other_pose, other.into(), prediction)
     }
 
+    /// The reduced manifold of the triangles under `other`: as [`TriMesh::contact`].
+    pub fn contact<'b>(
+        &self,
+        mesh_pose: &Isometry,
+        other_pose: &Isometry,
+        other: impl Into<ShapeRef<'b>>,
+        prediction: Real,
+    ) -> Result<Option<Manifold>, UnsupportedPair> {
+        query::reduced_contact(self, mesh_pose, other_pose, other.into(), prediction)
+    }
+
     /// Overlap test: as [`TriMesh::intersection_test`].
     pub fn intersection_test<'b>(
         &self,

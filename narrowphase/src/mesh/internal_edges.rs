@@ -277,6 +277,8 @@ pub(crate) fn correct(
         ShapeRef::Convex(p) => {
             poly_manifold(tri, mesh_pose, p, other_pose, &n, &n_new, &f, prediction)
         }
+        // A mesh against a mesh has no contact (the queries refuse the pair before this).
+        ShapeRef::TriMesh(_) | ShapeRef::HeightField(_) => Some(m),
     }
 }
 

@@ -30,6 +30,10 @@
 //! sliding over the seam between two triangles must not be pushed sideways by the edge of the
 //! triangle it barely overlaps, since the surface has no edge there.
 //!
+//! [`TriMesh::contact`] and [`HeightField::contact`] reduce the triangles' manifolds to one
+//! manifold of at most four points ([`reduce`](mod@reduce)): what [`crate::query::contact`] returns for a
+//! mesh against a convex shape, and what a world's contact cache keeps per pair of bodies.
+//!
 //! Frames and units: mesh data (vertices, heights, boxes of [`TriMesh::local_aabb`]) are in the
 //! mesh's local frame, metres; every query takes the mesh's pose and returns world-space
 //! results with the crate's conventions ([`crate::contact`], [`crate::ray`],
@@ -64,8 +68,11 @@ mod bvh;
 mod heightfield;
 pub mod internal_edges;
 mod query;
+pub mod reduce;
+mod serde_impl;
 mod trimesh;
 
 pub use heightfield::HeightField;
 pub use query::{MeshContact, MeshRayHit, MeshToi};
+pub use reduce::{mesh_feature_id, reduce};
 pub use trimesh::{TriMesh, MAX_TRIANGLES};

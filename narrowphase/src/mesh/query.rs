@@ -8,7 +8,7 @@ use crate::contact::Manifold;
 use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
 use crate::query::{contact_any, intersects_any, UnsupportedPair};
 use crate::ray::{ray_triangle, Ray, RayHit};
-use crate::shape::{ShapeRef, Triangle};
+use crate::shape::{ConvexPolyhedron, ShapeRef, Triangle};
 use crate::sweep::{sweep_sphere_triangle, time_of_impact, Toi};
 use serde::{Deserialize, Serialize};
 
@@ -82,7 +82,11 @@ pub(crate) fn triangle_contact<S: TriangleSource + ?Sized>(
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
     let tri = src.tri(id);
-    let Some(m) = contact_any(mesh_pose, &tri, other_pose, other, prediction)? else {
+    let m = match other {
+        ShapeRef::Ball(b) => ball_triangle(&tri, mesh_pose, other_pose, b.radius(), prediction),
+        _ => contact_any(mesh_pose, &tri, other_pose, other, prediction)?,
+    };
+    let Some(m) = m else {
         return Ok(None);
     };
     Ok(correct(
@@ -94,6 +98,83 @@ pub(crate) fn triangle_contact<S: TriangleSource + ?Sized>(
         other,
         prediction,
     ))
+}
+
+/// The contact of a ball (centre at `ball_pose`, radius `r`) with the triangle `tri` placed by
+/// `mesh_pose`, from the closest point of the triangle to the centre (Ericson, RTCD §5.1.5),
+/// worked in the mesh's frame: normal from the triangle to the centre (the side of the centre
+/// for a centre in the triangle's plane within 10⁻⁶ of the scale, +normal exactly on it), one
+/// point midway between the surfaces, depth `r − distance`. None when the gap exceeds
+/// `prediction`.
+fn ball_triangle(
+    tri: &Triangle,
+    mesh_pose: &Isometry,
+    ball_pose: &Isometry,
+    r: Real,
+    prediction: Real,
+) -> Option<Manifold> {
+    let c = mesh_pose.inverse_transform_point(&Point::from(ball_pose.translation.vector));
+    let [a, b, cc] = *tri.corners();
+    let q = closest_on_triangle(&c, &a, &b, &cc);
+    let d = c - q;
+    let dist = d.norm();
+    let scale = c.coords.amax().max(a.coords.amax()).max(r);
+    let n = if dist > 1e-6 * scale {
+        d / dist
+    } else {
+        let f = tri.normal();
+        if d.dot(&f) < 0.0 {
+            -f
+        } else {
+            f
+        }
+    };
+    let depth = r - dist;
+    if -depth > prediction || !depth.is_finite() {
+        return None;
+    }
+    let mid = q + n * (0.5 * (dist - r));
+    let mut m = Manifold::new(mesh_pose.rotation * n);
+    m.push(crate::contact::ContactPoint {
+        point: mesh_pose * mid,
+        depth,
+        id: 0,
+    });
+    Some(m)
+}
+
+/// The point of triangle `abc` closest to `p` (Ericson, RTCD §5.1.5: Voronoi regions of the
+/// corners, then the edges, then the face).
+fn closest_on_triangle(p: &Point, a: &Point, b: &Point, c: &Point) -> Point {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return *a;
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return *b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return *c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    a + ab * (vb * denom) + ac * (vc * denom)
 }
 
 pub(crate) fn contacts<S: TriangleSource + ?Sized>(
@@ -114,9 +195,32 @@ pub(crate) fn contacts<S: TriangleSource + ?Sized>(
     if !q.is_valid() {
         return Ok(());
     }
+    // A box becomes its polyhedron once rather than once per triangle (the per-triangle
+    // kernel and the internal-edge correction both work on it; the answers are the same).
+    // A triangle that misses the box grown by `prediction` on every side (the 13-axis test
+    // of `sat::triangle_cuboid`, in the box's frame) is farther than `prediction` from it and
+    // is skipped before the general kernel.
+    let boxed;
+    let mut grown = None;
+    let other = match other {
+        ShapeRef::Cuboid(c) => {
+            boxed = ConvexPolyhedron::from_cuboid(c);
+            let to_box = other_pose.inv_mul(mesh_pose);
+            grown = Some((to_box, c.half_extents().add_scalar(prediction)));
+            ShapeRef::Convex(&boxed)
+        }
+        _ => other,
+    };
     let start = out.len();
     let mut err = None;
     src.visit(&q, &mut |id| {
+        if let Some((to_box, e)) = &grown {
+            let c = src.tri(id);
+            let v = c.corners().map(|p| (to_box * p).coords);
+            if !crate::sat::triangle_cuboid::overlap(&v, e) {
+                return true;
+            }
+        }
         match triangle_contact(src, id, mesh_pose, other_pose, other, prediction) {
             Ok(Some(manifold)) => out.push(MeshContact {
                 triangle: id,
@@ -136,6 +240,32 @@ pub(crate) fn contacts<S: TriangleSource + ?Sized>(
     }
     out[start..].sort_unstable_by_key(|c| c.triangle);
     Ok(())
+}
+
+/// The per-triangle contacts of `other` reduced to one manifold ([`super::reduce`](mod@super::reduce)), on a
+/// per-thread buffer so that no call allocates once it has grown.
+pub(crate) fn reduced_contact<S: TriangleSource + ?Sized>(
+    src: &S,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+    prediction: Real,
+) -> Result<Option<Manifold>, UnsupportedPair> {
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<MeshContact>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with(|buf| {
+        // A re-entrant call (none today) gets a buffer of its own rather than a panic.
+        let mut own = Vec::new();
+        let mut guard = buf.try_borrow_mut();
+        let out = match guard.as_deref_mut() {
+            Ok(v) => v,
+            Err(_) => &mut own,
+        };
+        out.clear();
+        contacts(src, mesh_pose, other_pose, other, prediction, out)?;
+        Ok(super::reduce::reduce(out))
+    })
 }
 
 pub(crate) fn intersection_test<S: TriangleSource + ?Sized>(

@@ -192,6 +192,21 @@ impl TriMesh {
         query::triangle_contact(self, id, mesh_pose, other_pose, other.into(), prediction)
     }
 
+    /// The contacts of [`TriMesh::contacts`] reduced to one manifold of at most four points
+    /// ([`super::reduce`](mod@super::reduce)): world space, normal from the mesh to `other`, depth positive when
+    /// penetrating, each point's feature id mixing its triangle's id with the point's own
+    /// ([`super::mesh_feature_id`]). `Ok(None)` when no triangle is within `prediction`
+    /// metres; the error is that of [`TriMesh::contacts`].
+    pub fn contact<'b>(
+        &self,
+        mesh_pose: &Isometry,
+        other_pose: &Isometry,
+        other: impl Into<ShapeRef<'b>>,
+        prediction: Real,
+    ) -> Result<Option<Manifold>, UnsupportedPair> {
+        query::reduced_contact(self, mesh_pose, other_pose, other.into(), prediction)
+    }
+
     /// True when some triangle (placed by `mesh_pose`) overlaps or touches `other` at
     /// `other_pose` (the per-triangle test of [`crate::query::intersects_any`]). False for a
     /// non-finite pose.

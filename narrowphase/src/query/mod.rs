@@ -33,6 +33,8 @@
 //! | capsule–ball, capsule–capsule | closest points of the cores | one point (two for parallel capsules) |
 //! | capsule–polyhedron (box, triangle, hull) | GJK distance of the core | GJK while apart, segment SAT once the core penetrates; two points on a face |
 //! | ball–polyhedron (triangle, hull) | GJK distance of the centre | one point |
+//! | mesh or heightfield–any convex shape | each candidate triangle's test ([`crate::mesh`]) | the triangles' manifolds reduced to one of ≤ 4 points ([`crate::mesh::reduce`](mod@crate::mesh::reduce)) |
+//! | mesh or heightfield–mesh or heightfield | unsupported | unsupported |
 //! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | generic SAT for the axis up to `SAT_MAX_FACES` faces; beyond, Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
 
 mod ball_ball;
@@ -122,6 +124,48 @@ fn round(pose: &Isometry, s: ShapeRef) -> Option<Round> {
     }
 }
 
+/// A mesh among the shape kinds: its pairs go to the mesh's own queries ([`crate::mesh`]).
+#[derive(Clone, Copy)]
+enum Mesh<'a> {
+    Tri(&'a crate::mesh::TriMesh),
+    Height(&'a crate::mesh::HeightField),
+}
+
+impl<'a> Mesh<'a> {
+    fn of(s: ShapeRef<'a>) -> Option<Self> {
+        match s {
+            ShapeRef::TriMesh(m) => Some(Mesh::Tri(m)),
+            ShapeRef::HeightField(h) => Some(Mesh::Height(h)),
+            _ => None,
+        }
+    }
+
+    fn intersection_test(
+        self,
+        mesh_pose: &Isometry,
+        other_pose: &Isometry,
+        other: ShapeRef,
+    ) -> Result<bool, UnsupportedPair> {
+        match self {
+            Mesh::Tri(m) => m.intersection_test(mesh_pose, other_pose, other),
+            Mesh::Height(h) => h.intersection_test(mesh_pose, other_pose, other),
+        }
+    }
+
+    fn contact(
+        self,
+        mesh_pose: &Isometry,
+        other_pose: &Isometry,
+        other: ShapeRef,
+        prediction: Real,
+    ) -> Result<Option<Manifold>, UnsupportedPair> {
+        match self {
+            Mesh::Tri(m) => m.contact(mesh_pose, other_pose, other, prediction),
+            Mesh::Height(h) => h.contact(mesh_pose, other_pose, other, prediction),
+        }
+    }
+}
+
 /// The shape as a polyhedron (boxes and triangles are converted, hulls borrowed).
 fn polyhedral(s: ShapeRef<'_>) -> Option<Cow<'_, ConvexPolyhedron>> {
     match s {
@@ -202,6 +246,12 @@ fn generic_intersection(
         a: a.kind_name(),
         b: b.kind_name(),
     };
+    match (Mesh::of(a), Mesh::of(b)) {
+        (Some(_), Some(_)) => return Err(unsupported()),
+        (Some(m), None) => return m.intersection_test(pose_a, pose_b, b),
+        (None, Some(m)) => return m.intersection_test(pose_b, pose_a, a),
+        (None, None) => {}
+    }
     Ok(match (round(pose_a, a), round(pose_b, b)) {
         (Some(Round::Ball(ca, ra)), Some(Round::Ball(cb, rb))) => {
             intersection_ball_ball(&ca, ra, &cb, rb)
@@ -309,6 +359,16 @@ fn generic_contact(
         a: a.kind_name(),
         b: b.kind_name(),
     };
+    match (Mesh::of(a), Mesh::of(b)) {
+        (Some(_), Some(_)) => return Err(unsupported()),
+        (Some(m), None) => return m.contact(pose_a, pose_b, b, prediction),
+        (None, Some(m)) => {
+            return m
+                .contact(pose_b, pose_a, a, prediction)
+                .map(|c| c.map(|c| c.flipped()))
+        }
+        (None, None) => {}
+    }
     Ok(match (round(pose_a, a), round(pose_b, b)) {
         (Some(Round::Ball(ca, ra)), Some(Round::Ball(cb, rb))) => {
             contact_ball_ball(&ca, ra, &cb, rb, prediction)

@@ -21,6 +21,8 @@ pub fn ray_shape(ray: &Ray, pose: &Isometry, shape: &Shape, max_t: Real) -> Opti
             let [a, b, c] = t.world_corners(pose);
             ray_triangle(ray, &a, &b, &c, max_t)
         }
+        Shape::TriMesh(m) => m.cast_ray(pose, ray, max_t).map(|h| h.hit),
+        Shape::HeightField(h) => h.cast_ray(pose, ray, max_t).map(|h| h.hit),
         Shape::Convex(p) => {
             if p.is_flat() {
                 // Two faces back to back: cast against its triangle fan.

@@ -6,7 +6,8 @@
 //! tetrahedron's covariance is `det(A) · A C₀ Aᵀ` with `C₀` the covariance of the canonical
 //! tetrahedron (Blow and Binstock, "How to find the inertia tensor (or other mass properties)
 //! of a 3D solid body represented by a triangle mesh", 2004), and the inertia is
-//! `I = tr(C) 1 − C`. A triangle has no volume: its mass is zero.
+//! `I = tr(C) 1 − C`. A triangle has no volume and a mesh or heightfield encloses none: their
+//! mass is zero.
 
 use super::{ConvexPolyhedron, Shape};
 use crate::math::{Matrix, Point, Real, Vector};
@@ -23,8 +24,9 @@ pub struct MassProperties {
 }
 
 impl Shape {
-    /// Mass properties for a uniform `density` (kg/m³). A triangle gives mass 0 (no volume):
-    /// it can only be the shape of a static or kinematic body.
+    /// Mass properties for a uniform `density` (kg/m³). A triangle, a triangle mesh and a
+    /// heightfield give mass 0 (no enclosed volume): they can only be the shape of a static or
+    /// kinematic body.
     pub fn mass_properties(&self, density: Real) -> MassProperties {
         let at_origin = |mass: Real, inertia: Matrix| MassProperties {
             mass,
@@ -56,7 +58,11 @@ impl Shape {
                 let ix = mc * (3.0 * r * r + 4.0 * h * h) / 12.0 + hemi_about_centre;
                 at_origin(mc + ms, Matrix::from_diagonal(&Vector::new(ix, iy, ix)))
             }
-            Shape::Triangle(_) => at_origin(0.0, Matrix::zeros()),
+            // No volume (a triangle) or not closed (a mesh): massless, for static and
+            // kinematic bodies only.
+            Shape::Triangle(_) | Shape::TriMesh(_) | Shape::HeightField(_) => {
+                at_origin(0.0, Matrix::zeros())
+            }
             Shape::Convex(p) => polyhedron_mass(p, density),
         }
     }

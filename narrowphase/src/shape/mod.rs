@@ -29,6 +29,7 @@ pub use view::ShapeRef;
 
 use crate::bounding::Aabb;
 use crate::math::Isometry;
+use crate::mesh::{HeightField, TriMesh};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -46,6 +47,14 @@ pub enum Shape {
     Triangle(Box<Triangle>),
     /// A convex polyhedron, shared (cheap to clone, keeps `Shape` small).
     Convex(#[serde(with = "arc_polyhedron")] Arc<ConvexPolyhedron>),
+    /// A static triangle mesh, shared (see [`crate::mesh`]). Concave and without volume (mass
+    /// 0): only for bodies that contacts do not move (a world refuses it on a dynamic body).
+    /// Written as its vertices and triangles, rebuilt and validated when read back.
+    TriMesh(#[serde(with = "arc_mesh")] Arc<TriMesh>),
+    /// A heightfield, shared (see [`crate::mesh`]); like [`Shape::TriMesh`], massless and only
+    /// for bodies that contacts do not move. Written as its samples and scale, rebuilt and
+    /// validated when read back.
+    HeightField(#[serde(with = "arc_mesh")] Arc<HeightField>),
 }
 
 /// Serde for the shared polyhedron: as the polyhedron itself (rebuilt from its corners).
@@ -63,7 +72,30 @@ mod arc_polyhedron {
     }
 }
 
+/// Serde for the shared meshes: as the mesh itself (whose own serde rebuilds and validates it).
+mod arc_mesh {
+    use serde::de::DeserializeOwned;
+    use serde::{Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub fn serialize<T: Serialize, S: Serializer>(m: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
+        m.as_ref().serialize(s)
+    }
+
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Arc<T>, D::Error> {
+        T::deserialize(d).map(Arc::new)
+    }
+}
+
 impl Shape {
+    /// True for the concave, massless kinds ([`Shape::TriMesh`], [`Shape::HeightField`]),
+    /// which only static and kinematic bodies may have.
+    pub fn is_mesh(&self) -> bool {
+        matches!(self, Shape::TriMesh(_) | Shape::HeightField(_))
+    }
+
     /// The world-space AABB of the shape at `pose` (tight for balls and boxes).
     pub fn aabb(&self, pose: &Isometry) -> Aabb {
         match self {
@@ -72,6 +104,8 @@ impl Shape {
             Shape::Capsule(c) => c.aabb(pose),
             Shape::Triangle(t) => t.aabb(pose),
             Shape::Convex(p) => p.aabb(pose),
+            Shape::TriMesh(m) => m.aabb(pose),
+            Shape::HeightField(h) => h.aabb(pose),
         }
     }
 }
@@ -103,6 +137,30 @@ impl From<Triangle> for Shape {
 impl From<ConvexPolyhedron> for Shape {
     fn from(p: ConvexPolyhedron) -> Self {
         Shape::Convex(Arc::new(p))
+    }
+}
+
+impl From<TriMesh> for Shape {
+    fn from(m: TriMesh) -> Self {
+        Shape::TriMesh(Arc::new(m))
+    }
+}
+
+impl From<Arc<TriMesh>> for Shape {
+    fn from(m: Arc<TriMesh>) -> Self {
+        Shape::TriMesh(m)
+    }
+}
+
+impl From<HeightField> for Shape {
+    fn from(h: HeightField) -> Self {
+        Shape::HeightField(Arc::new(h))
+    }
+}
+
+impl From<Arc<HeightField>> for Shape {
+    fn from(h: Arc<HeightField>) -> Self {
+        Shape::HeightField(h)
     }
 }
 

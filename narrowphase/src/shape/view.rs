@@ -4,6 +4,7 @@
 use super::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
 use crate::bounding::Aabb;
 use crate::math::Isometry;
+use crate::mesh::{HeightField, TriMesh};
 
 /// A borrowed shape of any kind, in its local frame: the argument of
 /// [`crate::query::intersection_test`] and [`crate::query::contact`] (both take
@@ -26,11 +27,15 @@ pub enum ShapeRef<'a> {
     Triangle(&'a Triangle),
     /// A convex polyhedron.
     Convex(&'a ConvexPolyhedron),
+    /// A static triangle mesh (collided one triangle at a time, see [`crate::mesh`]).
+    TriMesh(&'a TriMesh),
+    /// A heightfield (collided one triangle at a time, see [`crate::mesh`]).
+    HeightField(&'a HeightField),
 }
 
 impl ShapeRef<'_> {
     /// The name of the shape's kind ("ball", "cuboid", "capsule", "triangle",
-    /// "convex polyhedron"), as [`crate::query::UnsupportedPair`] reports it.
+    /// "convex polyhedron", "triangle mesh", "heightfield"), as [`crate::query::UnsupportedPair`] reports it.
     pub fn kind_name(&self) -> &'static str {
         match self {
             ShapeRef::Ball(_) => "ball",
@@ -38,6 +43,8 @@ impl ShapeRef<'_> {
             ShapeRef::Capsule(_) => "capsule",
             ShapeRef::Triangle(_) => "triangle",
             ShapeRef::Convex(_) => "convex polyhedron",
+            ShapeRef::TriMesh(_) => "triangle mesh",
+            ShapeRef::HeightField(_) => "heightfield",
         }
     }
 
@@ -49,10 +56,12 @@ impl ShapeRef<'_> {
             ShapeRef::Capsule(c) => c.aabb(pose),
             ShapeRef::Triangle(t) => t.aabb(pose),
             ShapeRef::Convex(p) => p.aabb(pose),
+            ShapeRef::TriMesh(m) => m.aabb(pose),
+            ShapeRef::HeightField(h) => h.aabb(pose),
         }
     }
 
-    /// An owned copy (the polyhedron cloned into a new `Arc`).
+    /// An owned copy (a polyhedron or mesh cloned into a new `Arc`).
     pub fn to_shape(&self) -> Shape {
         match *self {
             ShapeRef::Ball(b) => Shape::from(*b),
@@ -60,6 +69,8 @@ impl ShapeRef<'_> {
             ShapeRef::Capsule(c) => Shape::from(*c),
             ShapeRef::Triangle(t) => Shape::from(*t),
             ShapeRef::Convex(p) => Shape::from(p.clone()),
+            ShapeRef::TriMesh(m) => Shape::from(m.clone()),
+            ShapeRef::HeightField(h) => Shape::from(h.clone()),
         }
     }
 }
@@ -74,6 +85,8 @@ impl Shape {
             Shape::Capsule(c) => ShapeRef::Capsule(c),
             Shape::Triangle(t) => ShapeRef::Triangle(t),
             Shape::Convex(p) => ShapeRef::Convex(p),
+            Shape::TriMesh(m) => ShapeRef::TriMesh(m),
+            Shape::HeightField(h) => ShapeRef::HeightField(h),
         }
     }
 }
@@ -104,6 +117,8 @@ view_of_concrete! {
     Capsule => Capsule,
     Triangle => Triangle,
     ConvexPolyhedron => Convex,
+    TriMesh => TriMesh,
+    HeightField => HeightField,
 }
 
 #[cfg(test)]

@@ -12,6 +12,37 @@ use crate::math::{Isometry, Real, Vector};
 use crate::query::contact_any;
 use crate::shape::ShapeRef;
 
+/// A mesh is not convex, so the advancement's bound does not hold for it: a pair with a mesh
+/// is cast triangle by triangle ([`crate::mesh::TriMesh::cast_shape`]), the other shape moving
+/// by the relative motion. `None` when neither shape is a mesh; `Some(None)` for two meshes,
+/// no impact, or shapes within `slop` at the start (as [`time_of_impact`]).
+fn mesh_time_of_impact(
+    sa: ShapeRef,
+    pa0: &Isometry,
+    da: &Vector,
+    sb: ShapeRef,
+    pb0: &Isometry,
+    db: &Vector,
+    slop: Real,
+) -> Option<Option<Real>> {
+    let cast =
+        |mesh: ShapeRef, mesh_pose: &Isometry, other: ShapeRef, pose: &Isometry, d: &Vector| {
+            let toi = match mesh {
+                ShapeRef::TriMesh(m) => m.cast_shape(mesh_pose, pose, other, d, slop),
+                ShapeRef::HeightField(h) => h.cast_shape(mesh_pose, pose, other, d, slop),
+                _ => None,
+            };
+            toi.map(|h| h.toi.t).filter(|&t| t > 0.0)
+        };
+    let is_mesh = |s: ShapeRef| matches!(s, ShapeRef::TriMesh(_) | ShapeRef::HeightField(_));
+    match (is_mesh(sa), is_mesh(sb)) {
+        (false, false) => None,
+        (true, true) => Some(None),
+        (true, false) => Some(cast(sa, pa0, sb, pb0, &(db - da))),
+        (false, true) => Some(cast(sb, pb0, sa, pa0, &(da - db))),
+    }
+}
+
 /// Iterations of conservative advancement before giving up (a grazing miss).
 const MAX_ITERATIONS: usize = 24;
 
@@ -28,6 +59,9 @@ pub fn time_of_impact<'a, 'b>(
     slop: Real,
 ) -> Option<Real> {
     let (sa, sb) = (sa.into(), sb.into());
+    if let Some(t) = mesh_time_of_impact(sa, pa0, da, sb, pb0, db, slop) {
+        return t;
+    }
     let rel = db - da;
     let len = rel.norm();
     if len.is_nan() || len <= 1e-9 || !len.is_finite() {

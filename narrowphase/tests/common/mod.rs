@@ -311,5 +311,8 @@ pub fn point_gap(pose: &Isometry, s: &Shape, p: &Point) -> Real {
         Shape::Cuboid(c) => gjk_distance(pose, c, &at, &pt),
         Shape::Triangle(t) => gjk_distance(pose, t.as_ref(), &at, &pt),
         Shape::Convex(h) => gjk_distance(pose, h.as_ref(), &at, &pt),
+        Shape::TriMesh(_) | Shape::HeightField(_) => {
+            panic!("point_gap takes solids; a mesh has no inside")
+        }
     }
 }

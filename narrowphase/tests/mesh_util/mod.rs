@@ -388,6 +388,9 @@ pub fn true_distance(tri: &Triangle, mp: &Isometry, s: ShapeRef, op: &Isometry) 
         ShapeRef::Cuboid(k) => (gjk::distance(mp, tri, op, k), 0.0),
         ShapeRef::Triangle(k) => (gjk::distance(mp, tri, op, k), 0.0),
         ShapeRef::Convex(k) => (gjk::distance(mp, tri, op, k), 0.0),
+        ShapeRef::TriMesh(_) | ShapeRef::HeightField(_) => {
+            panic!("the oracle measures convex shapes against a triangle")
+        }
     };
     match d {
         GjkResult::Separated { distance, .. } => (distance - r).max(0.0),
