@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_TARGET="${1:-60}"
 shift || true
-ALL=(shapes narrowphase cuboid_cuboid broadphase world snapshot clock)
+ALL=(shapes narrowphase cuboid_cuboid broadphase world snapshot clock joint_graph)
 TARGETS=("${@:-${ALL[@]}}")
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/work/target-fuzz/fuzz}"
 

@@ -1,12 +1,14 @@
 //! Shared helpers of Tumble's example simulations: the output folder with clear errors
 //! ([`output`]), a small 3D → 2D projection and a painter's-algorithm renderer of balls and
-//! boxes into SVG ([`view`]), and the common `main` wrapper ([`run_example`]).
+//! boxes into SVG ([`view`]), joints placed in world coordinates and their errors
+//! ([`joints`]), and the common `main` wrapper ([`run_example`]).
 //!
 //! Every example runs with `cargo run --release -p tumble-examples --example NAME [-- --out DIR]`
 //! and leaves its pictures in `out/NAME/` unless `--out` says otherwise.
 
 #![warn(missing_docs)]
 
+pub mod joints;
 pub mod output;
 pub mod view;
 

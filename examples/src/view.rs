@@ -1,6 +1,6 @@
 //! A small renderer for the examples' pictures: an orthographic [`Camera`] projects world
 //! points (metres, +y up) onto the picture plane, a [`Viewport`] maps that plane onto pixels,
-//! and [`draw_items`] paints balls and boxes back to front (the painter's algorithm), shading
+//! and [`draw_items`] paints balls, boxes and capsules back to front (the painter's algorithm), shading
 //! each box face by its angle to a fixed light. Good enough for figures; not a 3D engine.
 
 use plotters::coord::Shift;
@@ -236,6 +236,20 @@ pub fn item_points(item: &Item) -> Vec<[f64; 3]> {
                 })
                 .collect()
         }
+        Shape::Capsule(c) => {
+            let (a, b) = c.segment(&item.pose);
+            let r = f64::from(c.radius());
+            [point3(&a), point3(&b)]
+                .iter()
+                .flat_map(|p| {
+                    (0..6).map(move |k| {
+                        let mut q = *p;
+                        q[k / 2] += if k % 2 == 0 { r } else { -r };
+                        q
+                    })
+                })
+                .collect()
+        }
         #[allow(unreachable_patterns)]
         other => {
             let a = other.aabb(&item.pose);
@@ -249,6 +263,29 @@ enum Primitive {
     Polygon(Vec<(i32, i32)>, RGBColor),
     Disc((i32, i32), i32, RGBColor),
     Lines(Vec<((i32, i32), (i32, i32))>, RGBColor),
+    /// A capsule's outline: the discs at both ends of its projected segment and the band
+    /// between them, filled or not.
+    Stadium((i32, i32), (i32, i32), i32, RGBColor, bool),
+}
+
+/// The four corners of the band of half-width `r` pixels around the segment `a`–`b`, or None
+/// when the segment is shorter than a pixel (a capsule seen end on is a disc).
+fn band(a: (i32, i32), b: (i32, i32), r: i32) -> Option<[(i32, i32); 4]> {
+    let (dx, dy) = (f64::from(b.0 - a.0), f64::from(b.1 - a.1));
+    let len = dx.hypot(dy);
+    if len < 1.0 {
+        return None;
+    }
+    let (nx, ny) = (
+        (-dy / len * f64::from(r)).round() as i32,
+        (dx / len * f64::from(r)).round() as i32,
+    );
+    Some([
+        (a.0 + nx, a.1 + ny),
+        (b.0 + nx, b.1 + ny),
+        (b.0 - nx, b.1 - ny),
+        (a.0 - nx, a.1 - ny),
+    ])
 }
 
 /// Paints `items` into `area` through `camera` and `viewport`, far to near.
@@ -270,6 +307,19 @@ pub fn draw_items<DB: DrawingBackend>(
                 prims.push((
                     c[2] - f64::from(b.radius()),
                     Primitive::Disc(viewport.pixel(c), r, colour),
+                ));
+            }
+            (Shape::Capsule(c), look) => {
+                let (a, b) = c.segment(&item.pose);
+                let (pa, pb) = (camera.project(point3(&a)), camera.project(point3(&b)));
+                let r = (f64::from(c.radius()) * viewport.scale).round().max(1.0) as i32;
+                let (colour, filled) = match look {
+                    Look::Solid(c) => (c, true),
+                    Look::Wire(c) => (c, false),
+                };
+                prims.push((
+                    (pa[2] + pb[2]) / 2.0 - f64::from(c.radius()),
+                    Primitive::Stadium(viewport.pixel(pa), viewport.pixel(pb), r, colour, filled),
                 ));
             }
             (Shape::Cuboid(c), Look::Solid(colour)) => {
@@ -329,6 +379,26 @@ pub fn draw_items<DB: DrawingBackend>(
             Primitive::Lines(lines, colour) => {
                 for (a, b) in lines {
                     area.draw(&PathElement::new(vec![a, b], colour.stroke_width(1)))?;
+                }
+            }
+            Primitive::Stadium(a, b, r, colour, filled) => {
+                let edge = if filled {
+                    outline
+                } else {
+                    colour.stroke_width(1)
+                };
+                for c in [a, b] {
+                    if filled {
+                        area.draw(&Circle::new(c, r, colour.filled()))?;
+                    }
+                    area.draw(&Circle::new(c, r, edge))?;
+                }
+                if let Some(q) = band(a, b, r) {
+                    if filled {
+                        area.draw(&Polygon::new(q.to_vec(), colour.filled()))?;
+                    }
+                    area.draw(&PathElement::new(vec![q[0], q[1]], edge))?;
+                    area.draw(&PathElement::new(vec![q[2], q[3]], edge))?;
                 }
             }
         }

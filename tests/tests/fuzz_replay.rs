@@ -141,6 +141,11 @@ fn replay_clock() {
     replay("clock");
 }
 
+#[test]
+fn replay_joint_graph() {
+    replay("joint_graph");
+}
+
 /// As [`replay_snapshot_with_bounded_allocation`], with each stored input behind a header of
 /// the current format whose length and checksum match it, so that the decoder reads it.
 #[test]

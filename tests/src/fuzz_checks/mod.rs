@@ -12,10 +12,12 @@
 //! | [`check_world`] | `world` | arbitrary world commands, `World::validate` after each, snapshot round trips |
 //! | [`check_clock`] | `clock` | any `dt`, `max_frame_time`, `max_steps_per_frame`, `prediction_distance`: accepted iff within bounds; `advance` of any frame bounded, time accounted for, events and state equal to stepping |
 //! | [`check_snapshot`] | `snapshot` | `World::restore` on arbitrary and mutated bytes: an edited snapshot is refused by its checksum; resealed, error or a valid world, never a panic |
+//! | [`check_joint_graph`] | `joint_graph` | arbitrary joints between live, stale and equal handles with any numbers, body and joint removal, snapshots: typed refusals that change nothing, `validate()`, finite poses |
 
 mod broad;
 mod clock;
 pub mod input;
+mod joints;
 mod narrow;
 pub mod oracle;
 mod shapes;
@@ -23,6 +25,7 @@ mod world;
 
 pub use broad::check_broadphase;
 pub use clock::check_clock;
+pub use joints::{check_joint_graph, check_joint_graph_with};
 pub use narrow::{check_cuboid_cuboid, check_narrowphase, check_pair, skip_open_bugs, PairCase};
 pub use shapes::check_shapes;
 pub use world::{check_snapshot, check_world, seal_snapshot};
@@ -31,7 +34,7 @@ pub use world::{check_snapshot, check_world, seal_snapshot};
 pub type Check = fn(&[u8]);
 
 /// Every check with its fuzz target's name (the folder names under `fuzz/corpus/`).
-pub const TARGETS: [(&str, Check); 7] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("shapes", check_shapes),
     ("narrowphase", check_narrowphase),
     ("cuboid_cuboid", check_cuboid_cuboid),
@@ -39,4 +42,5 @@ pub const TARGETS: [(&str, Check); 7] = [
     ("world", check_world),
     ("snapshot", check_snapshot),
     ("clock", check_clock),
+    ("joint_graph", check_joint_graph),
 ];
