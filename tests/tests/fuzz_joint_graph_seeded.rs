@@ -4,26 +4,19 @@
 //! index; a failure names the seeds that failed and the first panic message, and
 //! `TUMBLE_JOINT_GRAPH_SEED=<seed>` reruns one seed alone (with its panic and backtrace).
 //!
-//! `TUMBLE_JOINT_GRAPH_CASES=<n>` changes the number of strings (default 3000);
-//! `TUMBLE_JOINT_GRAPH_STRICT=1` fails on the open bugs too.
+//! `TUMBLE_JOINT_GRAPH_CASES=<n>` changes the number of strings (default 3000).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::Mutex;
-use tumble_tests::fuzz_checks::check_joint_graph_with;
+use tumble_tests::fuzz_checks::check_joint_graph;
 
 /// The bytes of case `seed`.
 fn case(seed: u64) -> Vec<u8> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let len = rng.gen_range(32..=1024);
     (0..len).map(|_| rng.gen()).collect()
-}
-
-/// Open bugs (listed at `check_joint_graph_with`) are skipped unless
-/// `TUMBLE_JOINT_GRAPH_STRICT=1`, so that this test guards everything else meanwhile.
-fn skip_open() -> bool {
-    std::env::var("TUMBLE_JOINT_GRAPH_STRICT").map_or(true, |v| v != "1")
 }
 
 fn env_u64(name: &str) -> Option<u64> {
@@ -33,7 +26,7 @@ fn env_u64(name: &str) -> Option<u64> {
 #[test]
 fn joint_graph_holds_on_seeded_random_bytes() {
     if let Some(seed) = env_u64("TUMBLE_JOINT_GRAPH_SEED") {
-        check_joint_graph_with(&case(seed), skip_open());
+        check_joint_graph(&case(seed));
         return;
     }
     let cases = env_u64("TUMBLE_JOINT_GRAPH_CASES").unwrap_or(3000);
@@ -42,7 +35,7 @@ fn joint_graph_holds_on_seeded_random_bytes() {
         .into_par_iter()
         .filter(|&seed| {
             let data = case(seed);
-            match std::panic::catch_unwind(|| check_joint_graph_with(&data, skip_open())) {
+            match std::panic::catch_unwind(|| check_joint_graph(&data)) {
                 Ok(()) => false,
                 Err(e) => {
                     let msg = e

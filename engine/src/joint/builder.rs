@@ -1,7 +1,7 @@
 //! `JointBuilder`: what a joint is made of, checked when it is inserted.
 
 use super::{Joint, JointImpulses, JointKind, Motor, Spring};
-use crate::body::Body;
+use crate::body::{Body, BodyKind};
 use crate::error::{check_finite, check_vector, WorldError};
 use crate::handle::BodyHandle;
 use tumble_narrowphase::math::{Real, Vector};
@@ -282,7 +282,9 @@ impl JointBuilder {
         if self.a == self.b {
             return Err(WorldError::Joint("a joint needs two different bodies"));
         }
-        if !ba.is_dynamic() && !bb.is_dynamic() {
+        // The kind, not `is_dynamic`: a frozen dynamic body may be joined (it acts static until
+        // unfrozen).
+        if ba.kind != BodyKind::Dynamic && bb.kind != BodyKind::Dynamic {
             return Err(WorldError::Joint("a joint needs at least one dynamic body"));
         }
         check_vector("joint anchor a", &self.anchor_a)?;

@@ -30,26 +30,11 @@ use tumble::{
     JointHandle, Shape, World, WorldConfig, WorldError,
 };
 
-/// Fuzz entry: arbitrary joint commands on one small world. Open bugs (below) are skipped when
-/// [`skip_open_bugs`](super::skip_open_bugs) says so.
+/// Fuzz entry: arbitrary joint commands on one small world (see the module docs for what is
+/// checked).
 pub fn check_joint_graph(data: &[u8]) {
-    check_joint_graph_with(data, super::skip_open_bugs());
-}
-
-/// [`check_joint_graph`], skipping the cases of open bugs when `skip_open`:
-///
-/// - a joint whose anchors start far apart (metres) can drive its bodies to a non-finite state
-///   within a few steps, even with valid, moderate numbers: the step then freezes them (a
-///   prismatic joint to a static body; a fixed or revolute joint with an anchor far off a light
-///   body's centre);
-/// - a joint between a frozen dynamic body and a static, kinematic or frozen body is refused
-///   with "a joint needs at least one dynamic body" (`JointBuilder::build` asks
-///   `Body::is_dynamic`, which is false while the body is frozen).
-///
-/// Both have minimal reproductions in `tests/tests/regressions_joints.rs`.
-pub fn check_joint_graph_with(data: &[u8], skip_open: bool) {
     let mut u = Unstructured::new(data);
-    let _ = run(&mut u, skip_open);
+    let _ = run(&mut u);
 }
 
 fn must_validate(w: &World, after: &str) {
@@ -196,12 +181,12 @@ fn pick<T: Copy>(u: &mut Unstructured<'_>, all: &[T]) -> Result<Option<T>> {
 }
 
 /// Steps once and checks that every joint reported broken is gone, and, when every joint ever
-/// accepted had valid, moderate numbers (`clean`) and open bugs are not skipped, that no body
-/// was frozen (a body is frozen only when its state stopped being finite).
-fn step_checked(w: &mut World, clean: bool, skip_open: bool) {
+/// accepted had valid, moderate numbers (`clean`), that no body was frozen (a body is frozen
+/// only when its state stopped being finite).
+fn step_checked(w: &mut World, clean: bool) {
     let report = w.step();
     assert!(
-        !clean || skip_open || report.frozen.is_empty(),
+        !clean || report.frozen.is_empty(),
         "a step froze bodies {:?} (their state was no longer finite) with only valid, moderate \
          joints: {:?}",
         report.frozen,
@@ -237,7 +222,6 @@ fn insert_joint_checked(
     u: &mut Unstructured<'_>,
     bodies: &[BodyHandle],
     joints: &mut Vec<JointHandle>,
-    skip_open: bool,
     clean_world: &mut bool,
 ) -> Result<()> {
     let (Some(a), Some(mut b)) = (pick(u, bodies)?, pick(u, bodies)?) else {
@@ -261,12 +245,6 @@ fn insert_joint_checked(
         }
         _ => Ok(()),
     };
-    // The second open bug: every dynamic body of the pair is frozen.
-    let awake = |h: BodyHandle| {
-        w.body(h)
-            .is_some_and(|x| x.kind() == BodyKind::Dynamic && !x.is_frozen())
-    };
-    let frozen_pair = expected.is_ok() && !awake(a) && !awake(b);
     match w.insert_joint(builder) {
         Ok(h) => {
             assert!(
@@ -299,7 +277,6 @@ fn insert_joint_checked(
                         assert_eq!(x, y, "the stale handle named is not the first stale one")
                     }
                     (Err(WorldError::Joint(_)), WorldError::Joint(_)) => {}
-                    (Ok(()), WorldError::Joint(_)) if skip_open && frozen_pair => {}
                     _ => panic!(
                         "valid joint numbers refused with {e:?} (expected {expected:?}): \
                          {description}"
@@ -316,7 +293,7 @@ fn insert_joint_checked(
     Ok(())
 }
 
-fn run(u: &mut Unstructured<'_>, skip_open: bool) -> Result<()> {
+fn run(u: &mut Unstructured<'_>) -> Result<()> {
     let config = WorldConfig {
         broad_phase: *u.choose(&[
             BroadPhaseKind::BruteForce,
@@ -351,7 +328,7 @@ fn run(u: &mut Unstructured<'_>, skip_open: bool) -> Result<()> {
                     bodies.push(w.insert(b).expect("a moderate body was refused"));
                 }
             }
-            1..=4 => insert_joint_checked(&mut w, u, &bodies, &mut joints, skip_open, &mut clean)?,
+            1..=4 => insert_joint_checked(&mut w, u, &bodies, &mut joints, &mut clean)?,
             5 => {
                 if let Some(h) = pick(u, &bodies)? {
                     let attached = joints_of(&w, h);
@@ -398,8 +375,8 @@ fn run(u: &mut Unstructured<'_>, skip_open: bool) -> Result<()> {
                 assert_eq!(live, restored, "restore changed the joints");
                 let mut copy = copy;
                 if steps < 40 {
-                    step_checked(&mut copy, clean, skip_open);
-                    step_checked(&mut w, clean, skip_open);
+                    step_checked(&mut copy, clean);
+                    step_checked(&mut w, clean);
                     steps += 1;
                     assert_eq!(
                         copy.state_hash(),
@@ -419,7 +396,7 @@ fn run(u: &mut Unstructured<'_>, skip_open: bool) -> Result<()> {
             _ => {
                 for _ in 0..u.int_in_range(1u8..=3)? {
                     if steps < 40 {
-                        step_checked(&mut w, clean, skip_open);
+                        step_checked(&mut w, clean);
                         steps += 1;
                     }
                 }
@@ -428,7 +405,7 @@ fn run(u: &mut Unstructured<'_>, skip_open: bool) -> Result<()> {
         must_validate(&w, "a command");
     }
     for _ in 0..3 {
-        step_checked(&mut w, clean, skip_open);
+        step_checked(&mut w, clean);
     }
     Ok(())
 }

@@ -202,6 +202,7 @@ pub(super) fn ctx(p: &SolverParams, pass: Pass) -> Ctx {
         inv_h: p.inv_h,
         h: p.h,
         soft: p.joint_soft,
+        max_push: p.max_push,
     }
 }
 

@@ -101,20 +101,43 @@ pub(crate) struct Ctx {
     pub h: Real,
     /// The position-error spring of rigid rows in passes with bias.
     pub soft: Softness,
+    /// Largest speed at which a position error is pushed back (m/s, or rad/s for angular
+    /// rows): the contacts' `max_push_velocity`. A joint inserted far from its rest pose, or
+    /// torn open, closes at this speed instead of at `bias_rate × error`, which for a metre's
+    /// error is hundreds of m/s and, with the anchors turned to first order within the step,
+    /// fed back on itself until the bodies' velocities overflowed.
+    pub max_push: Real,
 }
 
 impl Ctx {
-    /// Bias rate, mass scale and impulse scale of a rigid row with position error `c`.
+    /// Bias, mass scale and impulse scale of a rigid row with position error `c`; the bias
+    /// within `±max_push`.
     #[inline]
     fn rigid(&self, c: Real) -> (Real, Real, Real) {
         if self.pass == Pass::Solve {
             (
-                c * self.soft.bias_rate,
+                (c * self.soft.bias_rate).clamp(-self.max_push, self.max_push),
                 self.soft.mass_scale,
                 self.soft.impulse_scale,
             )
         } else {
             (0.0, 1.0, 0.0)
+        }
+    }
+
+    /// [`Ctx::rigid`] of a block with position error `c`: the bias vector's length within
+    /// `max_push`.
+    #[inline]
+    pub(crate) fn rigid_vec(&self, c: &Vector) -> (Vector, Real, Real) {
+        if self.pass == Pass::Solve {
+            let mut bias = c * self.soft.bias_rate;
+            let n = bias.norm();
+            if n > self.max_push {
+                bias *= self.max_push / n;
+            }
+            (bias, self.soft.mass_scale, self.soft.impulse_scale)
+        } else {
+            (Vector::zeros(), 1.0, 0.0)
         }
     }
 }
@@ -247,11 +270,8 @@ pub(crate) fn solve_pair(
         solve_row(vel, m, &rows[1], c[1], Mode::Equality, &mut acc[1], ctx);
         return;
     }
-    let (bias, ms, is) = ctx.rigid(1.0);
-    let rhs = [
-        vel.rate(&rows[0]) + bias * c[0],
-        vel.rate(&rows[1]) + bias * c[1],
-    ];
+    let (bias, ms, is) = ctx.rigid_vec(&Vector::new(c[0], c[1], 0.0));
+    let rhs = [vel.rate(&rows[0]) + bias.x, vel.rate(&rows[1]) + bias.y];
     let inv = 1.0 / det;
     let sol = [
         inv * (k11 * rhs[0] - k01 * rhs[1]),
@@ -287,8 +307,8 @@ pub(crate) fn solve_point(
         *acc
     } else {
         let cdot = vel.vb + vel.wb.cross(rb) - vel.va - vel.wa.cross(ra);
-        let (bias, ms, is) = ctx.rigid(1.0);
-        let lambda = -(*k_inv * (cdot + c * bias)) * ms - *acc * is;
+        let (bias, ms, is) = ctx.rigid_vec(c);
+        let lambda = -(*k_inv * (cdot + bias)) * ms - *acc * is;
         *acc += lambda;
         lambda
     };
@@ -341,8 +361,8 @@ pub(crate) fn solve_rotation(
         *acc
     } else {
         let cdot = vel.wb - vel.wa;
-        let (bias, ms, is) = ctx.rigid(1.0);
-        let lambda = -(k_inv * (cdot + c * bias)) * ms - *acc * is;
+        let (bias, ms, is) = ctx.rigid_vec(c);
+        let lambda = -(k_inv * (cdot + bias)) * ms - *acc * is;
         *acc += lambda;
         lambda
     };

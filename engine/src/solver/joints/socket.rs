@@ -110,11 +110,7 @@ pub(crate) fn solve(
         let cdot = bb.v() - ba.v() + s.h_b * wb - s.h_a * wa;
         let (bias, ms, is) = if ctx.pass == Pass::Solve {
             let c = s.c0 + (db.v() - da.v()) + s.h0_b * db.w() - s.h0_a * da.w();
-            (
-                c * ctx.soft.bias_rate,
-                ctx.soft.mass_scale,
-                ctx.soft.impulse_scale,
-            )
+            ctx.rigid_vec(&c)
         } else {
             (Vector::zeros(), 1.0, 0.0)
         };
