@@ -79,7 +79,10 @@ pub use handle::BodyHandle;
 pub use joint::{JointBuilder, JointHandle, JointKind, JointView, Motor, Spring};
 pub use material::{CombineRule, Material};
 pub use pose::interpolate_pose;
-pub use query::{ray_shape, RayCastHit};
+pub use query::{
+    project_point_on_shape, ray_shape, ContactsOf, PointProjection, QueryFilter, RayCastHit,
+    SensorMode, ShapeHit,
+};
 pub use snapshot::{snapshot_checksum, SNAPSHOT_VERSION};
 pub use stage::{Stage, StageTimes};
 pub use state::MAX_COORDINATE;
