@@ -47,6 +47,7 @@ pub use broadphase::BroadPhaseKind;
 pub use narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
 
 mod body;
+pub mod character;
 mod collision_world;
 mod config;
 mod contact;
@@ -68,6 +69,7 @@ mod step;
 mod world;
 
 pub use body::{mass_properties, BodyBuilder, BodyKind, BodyView};
+pub use character::{Autostep, CharacterCollision, CharacterController, CharacterMove};
 pub use collision_world::{ColliderContact, ColliderHandle, CollisionWorld};
 pub use config::{
     WorldConfig, MAX_DT, MAX_FRAME_TIME, MAX_PREDICTION_DISTANCE, MAX_STEPS_PER_FRAME, MIN_DT,
