@@ -13,6 +13,9 @@ use tumble_narrowphase::sweep::CastOptions;
 /// Motions shorter than this (metres) are done.
 const DONE: Real = 1e-6;
 
+/// Most casts of the snap to ground.
+const SNAP_CASTS: usize = 4;
+
 /// After a slide, the motion is turned this fraction of its length away from the surface, so
 /// that rounding cannot leave it closing on the surface it slides along (which the next cast
 /// would report as a hit at its start, wasting an iteration).
@@ -114,6 +117,35 @@ impl CharacterController {
         out + n * (NUDGE * out.norm())
     }
 
+    /// The snap to ground from `end`: a fall of at most `reach` metres, sliding off what is not
+    /// ground (the rounded bottom of a shape leaving a ledge meets its edge first) for a few
+    /// casts; the fall and the ground it lands on, or `None` when it lands on no ground.
+    fn snap(
+        &self,
+        world: &World,
+        shape: &Shape,
+        end: &Isometry,
+        reach: Real,
+        filter: &QueryFilter<'_>,
+    ) -> Result<Option<(Vector, (BodyHandle, Vector))>, WorldError> {
+        let mut fall = Vector::zeros();
+        let mut rest = -self.up * reach;
+        for _ in 0..SNAP_CASTS {
+            let Some(hit) = self.cast(world, shape, &moved(end, &fall), &rest, filter)? else {
+                return Ok(None);
+            };
+            fall += rest * hit.toi;
+            if self.is_walkable(&hit.normal) {
+                return Ok(Some((fall, (hit.body, hit.normal))));
+            }
+            rest = self.slide(rest * (1.0 - hit.toi), &hit.normal);
+            if rest.norm() <= DONE {
+                break;
+            }
+        }
+        Ok(None)
+    }
+
     /// Moves `shape` from `pose` (world frame) by as much of `desired` (world frame, metres:
     /// the motion wanted over the frame, input and gravity times `dt`) as it can, sliding along
     /// what it meets, climbing steps and snapping to the ground as set (see the module docs of
@@ -177,7 +209,13 @@ impl CharacterController {
                 on_ground = true;
             } else if on_ground {
                 let at = moved(pose, &translation);
-                if let Some(step) = self.try_step(world, shape, &at, &left, &hit, filter)? {
+                let walking = desired.dot(&self.up) <= 0.0;
+                let step = if walking {
+                    self.try_step(world, shape, &at, &left, &hit, filter)?
+                } else {
+                    None
+                };
+                if let Some(step) = step {
                     translation += step;
                     stepped = true;
                     break;
@@ -192,14 +230,10 @@ impl CharacterController {
         if let (Some(reach), None) = (self.snap_to_ground, ground) {
             // Only when walking (not jumping) off ground it stood on.
             if grounded_before && desired.dot(&self.up) <= 0.0 && reach > 0.0 {
-                let down = -self.up * reach;
-                if let Some(hit) = self.cast(world, shape, &end, &down, filter)? {
-                    if self.is_walkable(&hit.normal) {
-                        let d = down * hit.toi;
-                        translation += d;
-                        snapped = d.norm();
-                        ground = Some((hit.body, hit.normal));
-                    }
+                if let Some((drop, g)) = self.snap(world, shape, &end, reach, filter)? {
+                    translation += drop;
+                    snapped = -drop.dot(&self.up);
+                    ground = Some(g);
                 }
             }
         }

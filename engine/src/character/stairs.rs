@@ -4,7 +4,9 @@
 //! maximal height (less under a ceiling), forward over the step by the motion's horizontal
 //! part (at least the step's minimal width, and the whole way free), and down onto the step's
 //! top, which must be ground (walkable). A fourth cast, down from the end of the actual
-//! forward motion, places the character on the step. Any failure leaves the wall a wall.
+//! forward motion, places the character on the step; when it meets the riser's edge instead
+//! (a rounded shape not yet over the top), the character goes forward by the probe's length,
+//! at most the step's minimal width. Any failure leaves the wall a wall.
 
 use super::slide::moved;
 use super::CharacterController;
@@ -16,7 +18,8 @@ use tumble_narrowphase::shape::Shape;
 
 impl CharacterController {
     /// The translation that puts the character, stopped at `at` by `hit` with the motion
-    /// `left` still to go, on top of a step; `None` when there is no step to climb.
+    /// `left` still to go, on top of a step; `None` when there is no step to climb. Called
+    /// only for a character walking (its motion not going up) on ground.
     pub(super) fn try_step(
         &self,
         world: &World,
@@ -30,10 +33,6 @@ impl CharacterController {
             return Ok(None);
         };
         let up = self.up;
-        if left.dot(&up) > 1e-6 {
-            // Moving up (a jump): no stepping.
-            return Ok(None);
-        }
         if !step.include_dynamic
             && world
                 .body(hit.body)
@@ -67,13 +66,18 @@ impl CharacterController {
             Some(h) if h.toi > 0.0 && self.is_walkable(&h.normal) => {}
             _ => return Ok(None),
         }
-        // The actual motion: forward by the horizontal motion left, then down onto the step.
-        let forward = dir * length;
-        let over = moved(&top, &forward);
-        let down = match self.cast(world, shape, &over, &drop, filter)? {
-            Some(h) if self.is_walkable(&h.normal) => drop * h.toi,
-            _ => return Ok(None),
-        };
-        Ok(Some(lift + forward + down))
+        // The actual motion: forward by the horizontal motion left, then down onto the step;
+        // when that lands on the riser's edge rather than on the top (a rounded shape that
+        // has not reached over the top yet), forward by the probe's length, whose landing
+        // was found to be ground.
+        for forward in [dir * length, probe] {
+            let over = moved(&top, &forward);
+            if let Some(h) = self.cast(world, shape, &over, &drop, filter)? {
+                if self.is_walkable(&h.normal) {
+                    return Ok(Some(lift + forward + drop * h.toi));
+                }
+            }
+        }
+        Ok(None)
     }
 }
