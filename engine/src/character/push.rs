@@ -37,7 +37,7 @@ impl CharacterController {
             let r = c.witness_body.coords - b.com();
             let v_point = b.linvel + b.angvel.cross(&r);
             let closing = (c.velocity - v_point).dot(&d);
-            if !(closing > 0.0) {
+            if closing.is_nan() || closing <= 0.0 {
                 continue;
             }
             let rd = r.cross(&d);

@@ -13,6 +13,9 @@ use tumble_narrowphase::sweep::CastOptions;
 /// Motions shorter than this (metres) are done.
 const DONE: Real = 1e-6;
 
+/// Ground under the character: the body and the surface's unit normal (world frame).
+type Ground = (BodyHandle, Vector);
+
 /// Most casts of the snap to ground.
 const SNAP_CASTS: usize = 4;
 
@@ -74,7 +77,7 @@ impl CharacterController {
         shape: &Shape,
         pose: &Isometry,
         filter: &QueryFilter<'_>,
-    ) -> Result<Option<(BodyHandle, Vector)>, WorldError> {
+    ) -> Result<Option<Ground>, WorldError> {
         let reach = (2.0 * self.offset).max(self.offset + 1e-3);
         let options = CastOptions {
             t_max: 1.0,
@@ -127,7 +130,7 @@ impl CharacterController {
         end: &Isometry,
         reach: Real,
         filter: &QueryFilter<'_>,
-    ) -> Result<Option<(Vector, (BodyHandle, Vector))>, WorldError> {
+    ) -> Result<Option<(Vector, Ground)>, WorldError> {
         let mut fall = Vector::zeros();
         let mut rest = -self.up * reach;
         for _ in 0..SNAP_CASTS {
