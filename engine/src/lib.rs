@@ -82,8 +82,8 @@ pub use joint::{JointBuilder, JointHandle, JointKind, JointView, Motor, Spring};
 pub use material::{CombineRule, Material};
 pub use pose::interpolate_pose;
 pub use query::{
-    project_point_on_shape, ray_shape, ContactsOf, PointProjection, QueryFilter, RayCastHit,
-    SensorMode, ShapeHit,
+    project_point_on_shape, ray_shape, ColliderFilter, ContactsOf, PointProjection, QueryFilter,
+    RayCastHit, SensorMode, ShapeHit,
 };
 pub use snapshot::{snapshot_checksum, SNAPSHOT_VERSION};
 pub use stage::{Stage, StageTimes};

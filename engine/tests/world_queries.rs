@@ -666,3 +666,120 @@ fn next_kinematic_pose_arrives_in_one_step() {
         .set_next_kinematic_pose(k, Isometry::translation(Real::NAN, 0.0, 0.0))
         .is_err());
 }
+
+/// The collision world's queries against brute force over every collider at its last set
+/// pose: half of them moved after the last update (their broad-phase boxes stale), with and
+/// without a predicate.
+#[test]
+fn collision_world_queries_match_brute_force() {
+    use tumble::{ColliderHandle, CollisionWorld};
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut cw = CollisionWorld::default();
+    let mut handles = Vec::new();
+    for _ in 0..50 {
+        let pose = Isometry::from_parts(
+            random_vector(&mut rng, 4.0).into(),
+            random_rotation(&mut rng),
+        );
+        handles.push(cw.insert(random_shape(&mut rng, true), pose, 0).unwrap());
+    }
+    cw.update();
+    for &h in handles.iter().step_by(2) {
+        let pose = Isometry::from_parts(
+            random_vector(&mut rng, 4.0).into(),
+            random_rotation(&mut rng),
+        );
+        cw.set_pose(h, pose).unwrap();
+    }
+    cw.remove(handles[5]).unwrap();
+    let live: Vec<ColliderHandle> = handles
+        .iter()
+        .copied()
+        .filter(|h| cw.get(*h).is_some())
+        .collect();
+    let odd = |h: ColliderHandle| h.index() % 2 == 1;
+    let (mut all, mut over) = (Vec::new(), Vec::new());
+    let mut found = 0;
+    for k in 0..200 {
+        let filter: tumble::ColliderFilter<'_> = if k % 2 == 0 { None } else { Some(&odd) };
+        let keep = |h: &ColliderHandle| filter.is_none_or(|f| f(*h));
+        let origin = Point::from(random_vector(&mut rng, 6.0));
+        // Aimed at a collider's centre, give or take 0.3 m.
+        let (_, aim, _) = cw.get(live[rng.gen_range(0..live.len())]).unwrap();
+        let dir = aim.translation.vector - origin.coords + random_vector(&mut rng, 0.3);
+        let ray = Ray::new(origin, dir).unwrap();
+        let mut expect: Vec<(Real, ColliderHandle)> = live
+            .iter()
+            .filter(|h| keep(h))
+            .filter_map(|&h| {
+                let (s, p, _) = cw.get(h).unwrap();
+                tumble::narrowphase::ray::ray_shape(&ray, &p, s, 20.0).map(|x| (x.t, h))
+            })
+            .collect();
+        expect.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        cw.cast_ray_all(origin, dir, 20.0, filter, &mut all)
+            .unwrap();
+        assert_eq!(all.iter().map(|x| (x.1.t, x.0)).collect::<Vec<_>>(), expect);
+        let first = cw.cast_ray(origin, dir, 20.0, filter).unwrap();
+        assert_eq!(first.map(|x| (x.1.t, x.0)), expect.first().copied());
+        found += expect.len();
+
+        let shape = random_shape(&mut rng, false);
+        let pose = Isometry::from_parts(
+            random_vector(&mut rng, 5.0).into(),
+            random_rotation(&mut rng),
+        );
+        let mut expect: Vec<ColliderHandle> = live
+            .iter()
+            .copied()
+            .filter(|h| keep(h))
+            .filter(|&h| {
+                let (s, p, _) = cw.get(h).unwrap();
+                intersects_any(&pose, &shape, &p, s) == Some(true)
+            })
+            .collect();
+        expect.sort();
+        cw.intersections_with_shape(&shape, &pose, filter, &mut over)
+            .unwrap();
+        assert_eq!(over, expect);
+
+        let vel = random_vector(&mut rng, 5.0);
+        let options = CastOptions::with_t_max(1.0);
+        let best = live
+            .iter()
+            .copied()
+            .filter(|h| keep(h))
+            .filter_map(|h| {
+                let (s, p, _) = cw.get(h).unwrap();
+                cast_shape(&pose, &vel, &shape, &p, &Vector::zeros(), s, &options)
+                    .ok()
+                    .flatten()
+                    .map(|x| (x.toi, h))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let got = cw
+            .cast_shape(&shape, &pose, &vel, &options, filter)
+            .unwrap();
+        assert_eq!(got.is_some(), best.is_some());
+        if let (Some(g), Some(b)) = (got, best) {
+            assert!((g.1.toi - b.0).abs() <= 1e-4);
+        }
+
+        let p = Point::from(random_vector(&mut rng, 6.0));
+        let best = live
+            .iter()
+            .copied()
+            .filter(|h| keep(h))
+            .filter_map(|h| {
+                let (s, q, _) = cw.get(h).unwrap();
+                project_point_on_shape(&p, s, &q).map(|x| (h, x))
+            })
+            .min_by(|a, b| {
+                a.1.signed_distance()
+                    .total_cmp(&b.1.signed_distance())
+                    .then(a.0.cmp(&b.0))
+            });
+        assert_eq!(cw.project_point(&p, filter).unwrap(), best);
+    }
+    assert!(found > 150, "the rays hit something: {found}");
+}

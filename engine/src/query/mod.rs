@@ -6,7 +6,8 @@
 //!
 //! One file per concept: [`filter`] (the filter), `ray` (first hit and every hit along a
 //! ray), `cast` (shape casts), `point` (projection of a point on the nearest body), `overlap`
-//! (boxes and shapes overlapping a query shape), `contacts` (the contacts of one body).
+//! (boxes and shapes overlapping a query shape), `contacts` (the contacts of one body),
+//! `collider` (the same queries on a [`CollisionWorld`](crate::CollisionWorld)).
 //!
 //! Results go into the caller's buffers (the `…_into` and `&mut Vec` forms clear them first) or
 //! come back as one value; the broad-phase candidates go through a buffer kept per thread, so a
@@ -14,6 +15,7 @@
 //! handle order, so every answer is deterministic.
 
 mod cast;
+mod collider;
 mod contacts;
 pub(crate) mod filter;
 mod overlap;
@@ -21,6 +23,7 @@ mod point;
 mod ray;
 
 pub use cast::ShapeHit;
+pub use collider::ColliderFilter;
 pub(crate) use contacts::ContactIndex;
 pub use contacts::ContactsOf;
 pub use filter::{QueryFilter, SensorMode};
