@@ -343,8 +343,8 @@ impl World {
     /// [`World::render_pose`] blends from its previous pose), unlike [`World::set_pose`],
     /// which teleports. The velocities stay after the step: call this every step with the next
     /// target (with the current pose to stop). Errors on a non-finite or non-unit pose, a
-    /// stale handle, a body that is not kinematic ([`WorldError::NotDynamic`] for a static
-    /// one, the same as for a dynamic one), or velocities that would not be finite.
+    /// stale handle, a body that is not kinematic ([`WorldError::NotKinematic`]), or velocities
+    /// that would not be finite.
     pub fn set_next_kinematic_pose(
         &mut self,
         h: BodyHandle,
@@ -354,7 +354,7 @@ impl World {
         let dt = self.state.config.dt;
         let b = self.get(h)?;
         if b.kind != BodyKind::Kinematic {
-            return Err(WorldError::NotDynamic(h));
+            return Err(WorldError::NotKinematic(h));
         }
         let mut target = pose;
         target.rotation.renormalize();
