@@ -11,9 +11,9 @@
 #   benches/scripts/compare.sh micro                          # narrow-phase queries, ns per call
 #
 # A case is SCENE:N[:FLAG...]. Both engines get `--scene SCENE --n N` (settle: also
-# `--warmup 600`); the FLAGs after N go to rapier-scenes only (`--no-sleep`,
-# `--gas-mode sensor`), except `--terrain-mesh`, which makes the case the scene `terrain_mesh`
-# for both. `micro` runs parry-kernels and `micro --json` and pairs their lines by query and
+# `--warmup 600`); the FLAGs after N go to rapier-scenes only (`--gas-mode sensor`), except
+# `--no-sleep`, which both engines get, and `--terrain-mesh`, which makes the case the scene
+# `terrain_mesh` for both. `micro` runs parry-kernels and `micro --json` and pairs their lines by query and
 # pair set. Scenes (benches/peers/README.md): balls boxes gas pyramid stacks joint_grid terrain
 # terrain_mesh tumbler settle. A scene that Tumble's `stress` does not know prints
 # `tumble: missing SCENE` with the peer's figure alone, and the next case runs. Where the
@@ -169,10 +169,16 @@ run_scene() { # case
   fi
   local both=() peer_only=()
   for flag in "${parts[@]:2}"; do
-    if [[ $flag == --terrain-mesh ]]; then scene=terrain_mesh; else peer_only+=("$flag"); fi
+    if [[ $flag == --terrain-mesh ]]; then
+      scene=terrain_mesh
+    elif [[ $flag == --no-sleep ]]; then
+      both+=("$flag")
+    else
+      peer_only+=("$flag")
+    fi
   done
   [[ $scene == settle ]] && both+=(--warmup 600)
-  local label="$scene N=$n${peer_only[*]:+ ${peer_only[*]}}"
+  local label="$scene N=$n${both[*]:+ ${both[*]}}${peer_only[*]:+ ${peer_only[*]}}"
   : >"$work/peer.jsonl"
   : >"$work/tumble.jsonl"
   local line tumble_done=""

@@ -144,8 +144,7 @@ pub struct EndState {
 pub struct Fidelity {
     /// Number of dynamic bodies.
     pub bodies: Option<usize>,
-    /// Dynamic bodies simulated in the last step. Tumble does not put bodies to sleep, so
-    /// every dynamic body that is not frozen counts.
+    /// Dynamic bodies awake after the last step (neither asleep nor frozen).
     pub awake: Option<usize>,
     /// The largest distance between a dynamic body's centre after the last step and at t = 0
     /// (metres).
@@ -161,7 +160,7 @@ pub struct Fidelity {
     pub box_angle_rad: Option<f64>,
     /// Distance of the turning box's centre from where it started (`tumbler`), metres.
     pub box_centre_drift: Option<f64>,
-    /// Whether the engine let bodies sleep (always false: Tumble does not sleep).
+    /// Whether the engine let bodies sleep (`WorldConfig::sleep`).
     pub sleep: Option<bool>,
     /// The largest distance between a joint's two world anchors (`joint_grid`), metres.
     pub max_joint_error: Option<f64>,
@@ -212,7 +211,7 @@ pub struct Report {
     pub escaped_bodies: usize,
     /// Highest dynamic body centre, metres.
     pub max_body_y: f64,
-    /// Dynamic bodies simulated in the last step (every one: Tumble does not sleep).
+    /// Dynamic bodies awake after the last step (neither asleep nor frozen).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub awake_bodies_last_step: Option<usize>,
     /// Largest distance of a dynamic body from its start (metres).
@@ -236,7 +235,7 @@ pub struct Report {
     /// Number of dynamic bodies.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bodies: Option<usize>,
-    /// Whether bodies could sleep (false: Tumble does not sleep).
+    /// Whether bodies could sleep (`WorldConfig::sleep`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sleep: Option<bool>,
     /// Largest distance between a joint's two world anchors, metres.

@@ -33,6 +33,8 @@ pub struct BodyBuilder {
     pub(crate) ccd: bool,
     pub(crate) local_offset: Isometry,
     pub(crate) user_data: u64,
+    pub(crate) can_sleep: bool,
+    pub(crate) sleeping: bool,
 }
 
 impl BodyBuilder {
@@ -50,6 +52,8 @@ impl BodyBuilder {
             ccd: false,
             local_offset: Isometry::identity(),
             user_data: 0,
+            can_sleep: true,
+            sleeping: false,
         }
     }
 
@@ -167,6 +171,23 @@ impl BodyBuilder {
         self
     }
 
+    /// Whether the body may fall asleep with its island (default: true; see [`crate::island`]).
+    /// A body that may not keeps every island it touches awake: nothing it rests on sleeps.
+    pub fn can_sleep(mut self, can: bool) -> Self {
+        self.can_sleep = can;
+        self
+    }
+
+    /// Inserts the body asleep (default: false), as an island of its own: it costs nothing
+    /// until something wakes it (see [`crate::island`]). Only a dynamic body that may sleep,
+    /// at rest (zero velocities), in a world with [`WorldConfig::sleep`](crate::WorldConfig::sleep)
+    /// on, can be inserted asleep; [`World::insert`](crate::World::insert) refuses the others
+    /// with [`WorldError::Config`].
+    pub fn sleeping(mut self, asleep: bool) -> Self {
+        self.sleeping = asleep;
+        self
+    }
+
     /// Validates every field and computes the mass properties.
     pub(crate) fn build(self) -> Result<Body, WorldError> {
         check_isometry("body pose", &self.pose)?;
@@ -188,6 +209,18 @@ impl BodyBuilder {
             inv_mass,
             inv_inertia_local: inv_inertia,
         } = MassProps::of(self.kind, &self.shape, self.material.density, &local_offset)?;
+        if self.sleeping {
+            if self.kind != BodyKind::Dynamic || !self.can_sleep {
+                return Err(WorldError::Config(
+                    "only a dynamic body that may sleep can be inserted asleep".into(),
+                ));
+            }
+            if self.linvel != Vector::zeros() || self.angvel != Vector::zeros() {
+                return Err(WorldError::Config(
+                    "a body inserted asleep must have zero velocities".into(),
+                ));
+            }
+        }
         let (linvel, angvel) = if self.kind == BodyKind::Static {
             (Vector::zeros(), Vector::zeros())
         } else {
@@ -201,6 +234,7 @@ impl BodyBuilder {
             material: self.material,
             pose,
             prev_pose: pose,
+            rest_pose: pose,
             linvel,
             angvel,
             force: Vector::zeros(),
@@ -214,6 +248,10 @@ impl BodyBuilder {
             ccd: self.ccd,
             user_data: self.user_data,
             frozen: false,
+            can_sleep: self.can_sleep,
+            sleep_time: 0.0,
+            // `World::insert` puts a body built asleep into an island of its own.
+            island: AWAKE,
         })
     }
 }
@@ -335,6 +373,9 @@ pub fn mass_properties(shape: &Shape, density: Real) -> (Real, Matrix) {
     (p.mass, p.inertia)
 }
 
+/// [`Body::island`] of an awake body.
+pub(crate) const AWAKE: u32 = u32::MAX;
+
 /// A body as stored by the world.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Body {
@@ -349,6 +390,8 @@ pub(crate) struct Body {
     pub pose: Isometry,
     /// Pose at the start of the last step (for interpolation).
     pub prev_pose: Isometry,
+    /// The pose at which the body's sleep timer last restarted (see [`crate::island`]).
+    pub rest_pose: Isometry,
     /// Velocity of the centre of mass, world frame, m/s.
     pub linvel: Vector,
     /// Angular velocity, world frame, rad/s.
@@ -368,19 +411,50 @@ pub(crate) struct Body {
     pub user_data: u64,
     /// Frozen after a non-finite value reached it: treated as static until unfrozen.
     pub frozen: bool,
+    /// Whether the body may fall asleep (see [`crate::island`]).
+    pub can_sleep: bool,
+    /// How long the body has stayed below the sleep thresholds, seconds (0 when asleep is not
+    /// possible or it moved faster in the last step).
+    pub sleep_time: Real,
+    /// The id of the sleeping island the body belongs to, or [`AWAKE`].
+    pub island: u32,
 }
 
 impl Body {
-    /// True when contacts and gravity move this body.
+    /// True when contacts and gravity move this body this step (dynamic, not frozen, awake).
     #[inline]
     pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic && !self.frozen && self.island == AWAKE
+    }
+
+    /// True when the body's pose may change during steps (dynamic or kinematic, not frozen,
+    /// awake): the body is *active*. Pairs with an active body go through the narrow phase;
+    /// pairs between two inactive bodies keep their cached contacts (see [`crate::island`]).
+    #[inline]
+    pub fn is_moving(&self) -> bool {
+        self.kind != BodyKind::Static && !self.frozen && self.island == AWAKE
+    }
+
+    /// True when the body is asleep (see [`crate::island`]).
+    #[inline]
+    pub fn is_sleeping(&self) -> bool {
+        self.island != AWAKE
+    }
+
+    /// True when the body is dynamic and not frozen, awake or asleep: contacts with it are
+    /// contacts (a static or kinematic body needs one of these on the other side).
+    #[inline]
+    pub fn is_dynamic_kind(&self) -> bool {
         self.kind == BodyKind::Dynamic && !self.frozen
     }
 
-    /// True when the body's pose changes during steps (dynamic or kinematic, not frozen).
+    /// True for a kinematic body (not frozen) with a non-zero velocity: it keeps the islands
+    /// it links with awake.
     #[inline]
-    pub fn is_moving(&self) -> bool {
-        self.kind != BodyKind::Static && !self.frozen
+    pub fn moves_kinematically(&self) -> bool {
+        self.kind == BodyKind::Kinematic
+            && !self.frozen
+            && (self.linvel != Vector::zeros() || self.angvel != Vector::zeros())
     }
 
     /// World pose of the shape.
@@ -398,7 +472,7 @@ impl Body {
     /// Inverse inertia tensor about the centre of mass, world frame (zero unless dynamic).
     #[inline]
     pub fn inv_inertia_world(&self) -> Matrix {
-        if !self.is_dynamic() {
+        if !self.is_dynamic_kind() {
             return Matrix::zeros();
         }
         let r = self.pose.rotation.to_rotation_matrix();
@@ -480,6 +554,20 @@ impl<'a> BodyView<'a> {
     /// True when the body was frozen because a non-finite value reached it.
     pub fn is_frozen(&self) -> bool {
         self.body.frozen
+    }
+    /// True when the body is asleep: it does not move, costs nothing in a step, and wakes with
+    /// its island (see [`crate::island`] for what wakes it).
+    pub fn is_sleeping(&self) -> bool {
+        self.body.is_sleeping()
+    }
+    /// Whether the body may fall asleep (see [`BodyBuilder::can_sleep`]).
+    pub fn can_sleep(&self) -> bool {
+        self.body.can_sleep
+    }
+    /// How long the body has stayed below the sleep thresholds, seconds (see
+    /// [`WorldConfig::time_to_sleep`](crate::WorldConfig::time_to_sleep)).
+    pub fn sleep_time(&self) -> Real {
+        self.body.sleep_time
     }
     /// True for a sensor.
     pub fn is_sensor(&self) -> bool {

@@ -83,6 +83,27 @@ pub struct WorldConfig {
     pub prediction_distance: Real,
     /// Penetration tolerated before a contact counts as touching for events, metres ≥ 0 (default: 0.005).
     pub linear_slop: Real,
+    /// Islands of resting bodies fall asleep (default: true): see [`crate::island`]. A
+    /// sleeping body costs nothing in the stages of a step until something wakes it.
+    pub sleep: bool,
+    /// Speed (m/s, finite, ≥ 0) below which a body counts as resting (default: 0.05): a body
+    /// rests while it ends every step slower than this and its centre of mass stays within
+    /// `sleep_linear_speed × time_to_sleep` (2.5 cm by default) of where its sleep timer
+    /// started. The speed alone is Box2D v3's rule; the displacement keeps a body that creeps
+    /// slowly awake. The mean speed alone would put a slow pendulum to sleep at the end of a
+    /// swing. The value is Box2D v3's `b2_defaultSleepThreshold` (5 cm/s); rapier's default is
+    /// 0.4 m/s over 2 s, looser. At 5 cm/s a body moves less than a millimetre per step at
+    /// 60 Hz.
+    pub sleep_linear_speed: Real,
+    /// Angular speed (rad/s, finite, ≥ 0) below which a body counts as resting (default:
+    /// 0.05, about 3 °/s; Box2D v3 compares `max extent × ω` with its 5 cm/s, which for the
+    /// half-metre bodies Tumble is tuned for is 0.1 rad/s; rapier's default is 0.5 rad/s): a
+    /// body rests while its rotation stays within `sleep_angular_speed × time_to_sleep`
+    /// radians (1.4° by default) of its rotation when its sleep timer started.
+    pub sleep_angular_speed: Real,
+    /// How long (seconds, finite, ≥ 0) every body of an island must rest before the island
+    /// falls asleep (default: 0.5, Box2D v3's `b2_timeToSleep`).
+    pub time_to_sleep: Real,
 }
 
 impl Default for WorldConfig {
@@ -107,6 +128,10 @@ impl Default for WorldConfig {
             max_push_velocity: 3.0,
             prediction_distance: 0.02,
             linear_slop: 0.005,
+            sleep: true,
+            sleep_linear_speed: 0.05,
+            sleep_angular_speed: 0.05,
+            time_to_sleep: 0.5,
         }
     }
 }
@@ -192,6 +217,9 @@ impl WorldConfig {
             MAX_PREDICTION_DISTANCE,
         )?;
         non_negative("linear_slop", self.linear_slop)?;
+        non_negative("sleep_linear_speed", self.sleep_linear_speed)?;
+        non_negative("sleep_angular_speed", self.sleep_angular_speed)?;
+        non_negative("time_to_sleep", self.time_to_sleep)?;
         Ok(())
     }
 }

@@ -33,13 +33,16 @@ pub(crate) struct ContactPair {
 }
 
 /// A candidate pair for the narrow phase: slot indices `a < b`, the index of the same pair in
-/// last step's contact cache (or `u32::MAX`), and the speculative distance (metres).
+/// last step's contact cache (or `u32::MAX`), and the speculative distance (metres). A `kept`
+/// candidate (two inactive bodies, see [`crate::island`]) is last step's pair copied as it
+/// is, without the narrow phase.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Candidate {
     pub a: u32,
     pub b: u32,
     pub prev: u32,
     pub prediction: Real,
+    pub kept: bool,
 }
 
 /// A contact pair as users see it (from [`World::contacts`](crate::World::contacts)).

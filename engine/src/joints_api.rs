@@ -9,8 +9,8 @@ use crate::world::World;
 
 impl World {
     /// Adds a joint between two live bodies (at least one dynamic) in their current poses,
-    /// which become the joint's rest pose; validates every field of the builder (a typed error
-    /// names the first wrong one, and nothing changes). Returns its handle.
+    /// which become the joint's rest pose, and wakes both; validates every field of the builder
+    /// (a typed error names the first wrong one, and nothing changes). Returns its handle.
     pub fn insert_joint(&mut self, builder: JointBuilder) -> Result<JointHandle, WorldError> {
         let (a, b) = builder.bodies();
         let joint = builder.build(self.get(a)?, self.get(b)?)?;
@@ -37,12 +37,21 @@ impl World {
         }
         let slot = &mut st.joints[index as usize];
         slot.joint = Some(joint);
-        Ok(JointHandle::new(index, slot.generation))
+        let handle = JointHandle::new(index, slot.generation);
+        // A new link wakes both islands (checked live above).
+        self.wake_up(a)?;
+        self.wake_up(b)?;
+        Ok(handle)
     }
 
-    /// Removes a joint; its bodies collide again if it kept them apart.
+    /// Removes a joint and wakes its bodies; they collide again if it kept them apart.
     pub fn remove_joint(&mut self, h: JointHandle) -> Result<(), WorldError> {
-        self.joint(h).ok_or(WorldError::StaleJoint(h))?;
+        let (a, b) = {
+            let j = self.joint(h).ok_or(WorldError::StaleJoint(h))?;
+            (j.body_a(), j.body_b())
+        };
+        self.wake_up(a)?;
+        self.wake_up(b)?;
         self.free_joint(h.index());
         self.state.rebuild_joint_pairs();
         Ok(())

@@ -54,6 +54,7 @@ mod contact;
 mod error;
 mod events;
 mod handle;
+pub mod island;
 pub mod joint;
 mod joints_api;
 mod material;

@@ -1,5 +1,6 @@
 //! Snapshots: the whole world state (bodies, shapes, contact cache with its warm-start
-//! impulses, sensor overlaps, accumulator) as bytes, and back.
+//! impulses, sensor overlaps, accumulator, sleep timers and sleeping islands) as bytes, and
+//! back.
 //!
 //! Format (all integers little-endian):
 //!
@@ -25,7 +26,8 @@
 //! and mass, inverse mass, inverse inertia and centre of mass exactly those its kind, shape,
 //! density and offset give), the coordinate limit of [`crate::MAX_COORDINATE`] (on the pose and
 //! shape only, as [`World::insert`] and [`World::set_pose`] check it), then [`World::validate`]
-//! (free list, sorted caches, finite non-negative impulses, accumulator in `[0, dt)`).
+//! (free list, sorted caches, finite non-negative impulses, accumulator in `[0, dt)`, the
+//! sleeping islands of [`crate::island`]).
 //!
 //! Guarantee: a snapshot of any world reached through the public API restores, to a world
 //! with the same [`World::state_hash`]. Every live broad-phase box is exactly the one restore
@@ -41,7 +43,7 @@ use tumble_broadphase::{BroadPhase, ProxyHandle};
 
 const MAGIC: &[u8; 8] = b"TUMBLSNP";
 /// The snapshot format version this build writes and reads (bytes 8..12 of a snapshot).
-pub const SNAPSHOT_VERSION: u32 = 4;
+pub const SNAPSHOT_VERSION: u32 = 5;
 const VERSION: u32 = SNAPSHOT_VERSION;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 28;

@@ -25,6 +25,9 @@ pub enum Stage {
     Ccd,
     /// The non-finite check of the final state, contact and sensor events, counts.
     Finalize,
+    /// Sleep timers, islands, the islands that fall asleep and those that wake (see
+    /// [`crate::island`]).
+    Islands,
     /// The moving bodies' new boxes into the broad phase, so that queries between steps see
     /// them.
     UpdateBroadPhase,
@@ -32,7 +35,7 @@ pub enum Stage {
 
 impl Stage {
     /// Number of stages.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 9;
 
     /// Every stage, in execution order.
     pub const fn all() -> [Stage; Stage::COUNT] {
@@ -44,6 +47,7 @@ impl Stage {
             Stage::IntegratePositions,
             Stage::Ccd,
             Stage::Finalize,
+            Stage::Islands,
             Stage::UpdateBroadPhase,
         ]
     }
@@ -58,6 +62,7 @@ impl Stage {
             Stage::IntegratePositions => "integrate_positions",
             Stage::Ccd => "ccd",
             Stage::Finalize => "finalize",
+            Stage::Islands => "islands",
             Stage::UpdateBroadPhase => "update_broad_phase",
         }
     }

@@ -18,6 +18,7 @@ use crate::body::{Body, BodyKind, MassProps};
 use crate::config::WorldConfig;
 use crate::contact::ContactPair;
 use crate::handle::BodyHandle;
+use crate::island::SleepingIslands;
 use crate::joint::JointSlot;
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{Isometry, Real, Vector};
@@ -76,6 +77,8 @@ pub(crate) struct State {
     /// every joint change and on restore.
     #[serde(skip)]
     pub joint_pairs: Vec<(u32, u32)>,
+    /// The sleeping islands (see [`crate::island`]).
+    pub sleeping: SleepingIslands,
 }
 
 impl State {
@@ -112,9 +115,13 @@ pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
     if !b.is_finite() || !b.prev_pose.translation.vector.iter().all(|x| x.is_finite()) {
         return Err("non-finite pose or velocity".into());
     }
+    if !b.rest_pose.translation.vector.iter().all(|x| x.is_finite()) {
+        return Err("non-finite rest pose".into());
+    }
     for (what, q) in [
         ("rotation", b.pose.rotation),
         ("previous rotation", b.prev_pose.rotation),
+        ("rest rotation", b.rest_pose.rotation),
         ("offset rotation", b.local_offset.rotation),
     ] {
         if !q.quaternion().coords.iter().all(|c| c.is_finite())

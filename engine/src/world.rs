@@ -13,7 +13,9 @@
 //! - the contact cache and the sensor-overlap list are sorted strictly by `(a.index, b.index)`
 //!   with `a.index < b.index`;
 //! - the accumulator lies in `[0, dt)` (so one [`World::advance`] runs a bounded number of
-//!   steps).
+//!   steps);
+//! - the sleep state is consistent: see [`crate::island`] for its invariants (sleeping bodies
+//!   dynamic, at rest, listed in their island; islands listing only their sleeping bodies).
 
 use crate::body::{Body, BodyBuilder, BodyKind, BodyView};
 use crate::config::WorldConfig;
@@ -21,6 +23,7 @@ use crate::contact::{validate_manifold, ContactInfo};
 use crate::error::{check_isometry, check_vector, WorldError};
 use crate::events::{Advance, Event, StepReport};
 use crate::handle::BodyHandle;
+use crate::island;
 use crate::material::{CombineRule, Material};
 use crate::pose::interpolate_pose;
 use crate::proxies::BodyProxies;
@@ -85,6 +88,7 @@ impl World {
                 joints: Vec::new(),
                 joint_free: Vec::new(),
                 joint_pairs: Vec::new(),
+                sleeping: Default::default(),
             },
             proxies,
             scratch: Scratch::default(),
@@ -99,12 +103,15 @@ impl World {
         &self.state.config
     }
 
-    /// Sets gravity (world frame, m/s²); errors on a non-finite vector. With continuous
-    /// collision on, the broad-phase boxes of CCD bodies (whose margin covers the velocity
-    /// gravity adds in one step) are refreshed now: O(bodies).
+    /// Sets gravity (world frame, m/s²); errors on a non-finite vector. Wakes every sleeping
+    /// island. With continuous collision on, the broad-phase boxes of CCD bodies (whose margin
+    /// covers the velocity gravity adds in one step) are refreshed now: O(bodies).
     pub fn set_gravity(&mut self, g: Vector) -> Result<(), WorldError> {
         check_vector("gravity", &g)?;
+        self.scratch.disturb();
         self.state.config.gravity = g;
+        let mut woken = Vec::new();
+        island::wake_all(&mut self.state, &mut woken);
         if self.state.config.ccd {
             let mut updates = Vec::new();
             for (i, s) in self.state.slots.iter().enumerate() {
@@ -120,6 +127,78 @@ impl World {
                 .map_err(WorldError::BroadPhase)?;
         }
         Ok(())
+    }
+
+    /// Wakes the sleeping island of body `h`, and with `touching` the islands of every body
+    /// with a cached contact pair with it (see [`crate::island`]); the woken bodies' proxies
+    /// take their awake boxes.
+    fn wake_around(&mut self, h: BodyHandle, touching: bool) {
+        self.scratch.disturb();
+        let mut woken = Vec::new();
+        if touching {
+            island::wake_touching(&mut self.state, h.index(), &mut woken);
+        } else {
+            island::wake_island(&mut self.state, h.index(), &mut woken);
+        }
+        self.refresh_woken(&woken);
+    }
+
+    /// Puts the current boxes of the bodies in slots `woken` into their proxies (a box changes
+    /// only for a body with continuous collision, whose margin a sleeping body does not have).
+    fn refresh_woken(&mut self, woken: &[u32]) {
+        for &w in woken {
+            let Some(b) = self.state.slots[w as usize].body.as_ref() else {
+                continue;
+            };
+            let proxy = self.proxies.of_body[w as usize];
+            if let Some(aabb) = broad_aabb(&self.state.config, b) {
+                if self.proxies.broad.aabb(proxy).ok() != Some(aabb) {
+                    // The proxy is live (checked by `aabb`) and the box finite: cannot fail.
+                    let _ = self.proxies.broad.update(proxy, aabb);
+                }
+            }
+        }
+    }
+
+    /// Wakes body `h`'s island (see [`crate::island`]): its bodies move again from the next
+    /// step. Nothing happens to an awake body. Errors on a stale handle.
+    pub fn wake_up(&mut self, h: BodyHandle) -> Result<(), WorldError> {
+        self.get(h)?;
+        self.wake_around(h, false);
+        Ok(())
+    }
+
+    /// Puts body `h`'s island asleep now (see [`crate::island`]): the dynamic bodies connected
+    /// to it by touching contacts in the contact cache (and the sleeping islands they touch)
+    /// stop, their velocities zero, until something wakes them. Links that only a step knows
+    /// of (joints) are not followed. O(contact pairs). Errors: a stale handle
+    /// ([`WorldError::StaleHandle`]); a body that is not dynamic or is frozen
+    /// ([`WorldError::NotDynamic`]); sleeping off, or a body of the island that may not sleep
+    /// ([`WorldError::Config`]). Nothing changes on error.
+    pub fn sleep(&mut self, h: BodyHandle) -> Result<(), WorldError> {
+        let b = self.get(h)?;
+        if !b.is_dynamic_kind() {
+            return Err(WorldError::NotDynamic(h));
+        }
+        if !self.state.config.sleep {
+            return Err(WorldError::Config(
+                "a body cannot be put to sleep in a world without sleeping".into(),
+            ));
+        }
+        if b.is_sleeping() {
+            return Ok(());
+        }
+        let slept = island::sleep_now(&mut self.state, h.index())
+            .map_err(|e| WorldError::Config(e.into()))?;
+        self.scratch.disturb();
+        // Their continuous-collision margins are gone.
+        self.refresh_woken(&slept);
+        Ok(())
+    }
+
+    /// Number of sleeping bodies.
+    pub fn sleeping_body_count(&self) -> usize {
+        self.state.sleeping.values().map(Vec::len).sum()
     }
 
     /// Puts the [`broad_aabb`](World::broad_aabb) of body `h` into its proxy, after a call
@@ -166,9 +245,20 @@ impl World {
         self.state.alpha
     }
 
-    /// Adds a body; validates every field of the builder. Returns its handle.
+    /// Adds a body; validates every field of the builder. Returns its handle. A body built
+    /// [`sleeping`](BodyBuilder::sleeping) is inserted asleep, as an island of its own; that
+    /// needs [`WorldConfig::sleep`] on ([`WorldError::Config`] otherwise). A static body wakes
+    /// the sleeping islands whose boxes its box overlaps (an awake or kinematic body meets them
+    /// in the next step, and wakes them if it touches them).
     pub fn insert(&mut self, builder: BodyBuilder) -> Result<BodyHandle, WorldError> {
+        let asleep = builder.sleeping;
+        if asleep && !self.state.config.sleep {
+            return Err(WorldError::Config(
+                "a body cannot be inserted asleep in a world without sleeping".into(),
+            ));
+        }
         let body = builder.build()?;
+        self.scratch.disturb();
         let Some(aabb) = broad_aabb(&self.state.config, &body) else {
             return Err(WorldError::NonFinite(
                 "body AABB (pose or size beyond MAX_COORDINATE)",
@@ -201,14 +291,36 @@ impl World {
         self.proxies.of_body[index as usize] = proxy;
         self.proxies.set_body_of_proxy(proxy, index);
         self.state.len += 1;
+        if asleep {
+            island::sleep_alone(&mut self.state, index);
+        } else if self.state.slots[index as usize]
+            .body
+            .as_ref()
+            .is_some_and(|b| b.kind == BodyKind::Static)
+            && !self.state.sleeping.is_empty()
+        {
+            // A static body is never active: the sleeping bodies its box overlaps would not
+            // meet it until something woke them.
+            let mut found = Vec::new();
+            self.proxies.broad.query_aabb(&aabb, &mut found);
+            let mut woken = Vec::new();
+            for p in found {
+                if let Some(&i) = self.proxies.body_of_proxy.get(p.index() as usize) {
+                    island::wake_island(&mut self.state, i, &mut woken);
+                }
+            }
+            self.refresh_woken(&woken);
+        }
         Ok(BodyHandle::new(index, generation))
     }
 
     /// Removes a body and its joints, and returns the handles of the joints removed with it
     /// (in handle order). Its contacts end with [`Event::ContactStopped`] (and sensor overlaps
-    /// with [`Event::SensorExit`]) at the next step.
+    /// with [`Event::SensorExit`]) at the next step. Wakes its island, the islands of every
+    /// body it has a cached contact with, and those of the bodies its joints held.
     pub fn remove(&mut self, h: BodyHandle) -> Result<Vec<crate::JointHandle>, WorldError> {
         self.get(h)?;
+        self.wake_around(h, true);
         let joints = self.remove_joints_of(h);
         let i = h.index() as usize;
         let proxy = self.proxies.of_body[i];
@@ -238,7 +350,9 @@ impl World {
         }
     }
 
+    /// The body `h`, to be changed: the next step runs in full ([`Scratch::disturb`]).
     pub(crate) fn get_mut(&mut self, h: BodyHandle) -> Result<&mut Body, WorldError> {
+        self.scratch.disturb();
         match self.state.slots.get_mut(h.index() as usize) {
             Some(Slot {
                 generation,
@@ -280,7 +394,8 @@ impl World {
     }
 
     /// Teleports a body: sets its pose (body frame, world) and its previous pose too, so it is
-    /// not interpolated across the jump. Errors on a non-finite pose or a stale handle.
+    /// not interpolated across the jump. Wakes its island and those of the bodies it had a
+    /// cached contact with. Errors on a non-finite pose or a stale handle.
     pub fn set_pose(&mut self, h: BodyHandle, pose: Isometry) -> Result<(), WorldError> {
         check_isometry("pose", &pose)?;
         let mut pose = pose;
@@ -303,6 +418,7 @@ impl World {
             (b.pose, b.prev_pose) = old;
             return Err(WorldError::BroadPhase(e));
         }
+        self.wake_around(h, true);
         Ok(())
     }
 
@@ -329,10 +445,13 @@ impl World {
         Ok(b)
     }
 
-    /// Sets the linear velocity of the centre of mass (world, m/s) of a dynamic or kinematic body.
+    /// Sets the linear velocity of the centre of mass (world, m/s) of a dynamic or kinematic
+    /// body; wakes its island (a kinematic body: the islands it has a cached contact with).
     pub fn set_linvel(&mut self, h: BodyHandle, v: Vector) -> Result<(), WorldError> {
         check_vector("linear velocity", &v)?;
+        let kinematic = self.movable(h)?.kind == BodyKind::Kinematic;
         self.movable(h)?.linvel = v;
+        self.wake_around(h, kinematic);
         self.refresh_proxy(h)
     }
 
@@ -344,7 +463,8 @@ impl World {
     /// which teleports. The velocities stay after the step: call this every step with the next
     /// target (with the current pose to stop). Errors on a non-finite or non-unit pose, a
     /// stale handle, a body that is not kinematic ([`WorldError::NotKinematic`]), or velocities
-    /// that would not be finite.
+    /// that would not be finite. Wakes the sleeping islands the body has a cached contact with,
+    /// as [`World::set_linvel`] does.
     pub fn set_next_kinematic_pose(
         &mut self,
         h: BodyHandle,
@@ -378,6 +498,7 @@ impl World {
         let b = self.get_mut(h)?;
         b.linvel = v;
         b.angvel = w;
+        self.wake_around(h, true);
         self.refresh_proxy(h)
     }
 
@@ -393,13 +514,16 @@ impl World {
         let b = self.get_mut(h)?;
         b.memberships = memberships;
         b.filter = filter;
+        self.wake_around(h, true);
         Ok(())
     }
 
     /// Makes a body a sensor (it reports overlaps and takes no contact response) or a solid
-    /// body, from the next step on.
+    /// body, from the next step on. Wakes its island and those of the bodies it has a cached
+    /// contact with.
     pub fn set_sensor(&mut self, h: BodyHandle, sensor: bool) -> Result<(), WorldError> {
         self.get_mut(h)?.sensor = sensor;
+        self.wake_around(h, true);
         Ok(())
     }
 
@@ -435,7 +559,9 @@ impl World {
         })
     }
 
-    /// Changes body `h`'s material by `change`, if the result is valid.
+    /// Changes body `h`'s material by `change`, if the result is valid; wakes its island and
+    /// those of the bodies it has a cached contact with (friction and restitution change how
+    /// they rest).
     fn set_surface(
         &mut self,
         h: BodyHandle,
@@ -446,23 +572,29 @@ impl World {
         change(&mut m);
         m.validate()?;
         b.material = m;
+        self.wake_around(h, true);
         Ok(())
     }
 
-    /// Sets the angular velocity (world, rad/s) of a dynamic or kinematic body.
+    /// Sets the angular velocity (world, rad/s) of a dynamic or kinematic body; wakes its
+    /// island (a kinematic body: the islands it has a cached contact with).
     pub fn set_angvel(&mut self, h: BodyHandle, w: Vector) -> Result<(), WorldError> {
         check_vector("angular velocity", &w)?;
+        let kinematic = self.movable(h)?.kind == BodyKind::Kinematic;
         self.movable(h)?.angvel = w;
+        self.wake_around(h, kinematic);
         Ok(())
     }
 
-    /// Adds a force (world frame, N) at the centre of mass of a dynamic body. Forces persist:
-    /// they act during every step until [`clear_forces`](World::clear_forces).
+    /// Adds a force (world frame, N) at the centre of mass of a dynamic body; wakes its island.
+    /// Forces persist: they act during every step until [`clear_forces`](World::clear_forces)
+    /// (a sleeping body keeps its force without being woken by it again).
     pub fn apply_force(&mut self, h: BodyHandle, f: Vector) -> Result<(), WorldError> {
         self.accumulate(h, f, ["force", "accumulated force"], |b| &mut b.force)
     }
 
-    /// Adds a torque (world frame, N·m) to a dynamic body; persists like forces.
+    /// Adds a torque (world frame, N·m) to a dynamic body; persists like forces and wakes its
+    /// island.
     pub fn apply_torque(&mut self, h: BodyHandle, t: Vector) -> Result<(), WorldError> {
         self.accumulate(h, t, ["torque", "accumulated torque"], |b| &mut b.torque)
     }
@@ -481,30 +613,33 @@ impl World {
         let sum = *slot + v;
         check_vector(names[1], &sum)?;
         *slot = sum;
+        self.wake_around(h, false);
         Ok(())
     }
 
-    /// Removes every force and torque from a body.
+    /// Removes every force and torque from a body; wakes its island.
     pub fn clear_forces(&mut self, h: BodyHandle) -> Result<(), WorldError> {
         let b = self.get_mut(h)?;
         b.force = Vector::zeros();
         b.torque = Vector::zeros();
+        self.wake_around(h, false);
         Ok(())
     }
 
     /// Applies an impulse (world frame, N·s) at the centre of mass of a dynamic body: its
-    /// velocity changes now by `j / m`.
+    /// velocity changes now by `j / m`; wakes its island.
     pub fn apply_impulse(&mut self, h: BodyHandle, j: Vector) -> Result<(), WorldError> {
         check_vector("impulse", &j)?;
         let b = self.dynamic(h)?;
         let v = b.linvel + j * b.inv_mass;
         check_vector("velocity after impulse", &v)?;
         b.linvel = v;
+        self.wake_around(h, false);
         self.refresh_proxy(h)
     }
 
     /// Applies an impulse (world frame, N·s) at a world point (metres) of a dynamic body: it
-    /// changes both the linear and the angular velocity.
+    /// changes both the linear and the angular velocity; wakes its island.
     pub fn apply_impulse_at_point(
         &mut self,
         h: BodyHandle,
@@ -521,6 +656,7 @@ impl World {
         check_vector("angular velocity after impulse", &w)?;
         b.linvel = v;
         b.angvel = w;
+        self.wake_around(h, false);
         self.refresh_proxy(h)
     }
 
@@ -763,6 +899,7 @@ impl World {
             ));
         }
         self.proxies.broad.validate()?;
+        crate::island::validate(st)?;
         let sorted = |keys: &mut dyn Iterator<Item = (u32, u32)>| -> bool {
             let mut last: Option<(u32, u32)> = None;
             for k in keys {

@@ -9,8 +9,14 @@ use tumble::{BroadPhaseKind, World, WorldConfig};
 
 /// Many boxes (and a few balls) tumbling into a pile inside a container.
 fn pile(kind: BroadPhaseKind) -> World {
+    pile_with(kind, true)
+}
+
+/// [`pile`] with sleeping on or off.
+fn pile_with(kind: BroadPhaseKind, sleep: bool) -> World {
     let mut w = World::new(WorldConfig {
         broad_phase: kind,
+        sleep,
         ..WorldConfig::default()
     })
     .unwrap();
@@ -49,7 +55,11 @@ fn pile(kind: BroadPhaseKind) -> World {
 }
 
 fn run(kind: BroadPhaseKind, steps: usize) -> World {
-    let mut w = pile(kind);
+    run_with(kind, steps, true)
+}
+
+fn run_with(kind: BroadPhaseKind, steps: usize, sleep: bool) -> World {
+    let mut w = pile_with(kind, sleep);
     for _ in 0..steps {
         w.step();
     }
@@ -58,23 +68,33 @@ fn run(kind: BroadPhaseKind, steps: usize) -> World {
 
 const STEPS: usize = 240;
 
-/// The golden hash of the pile after 240 steps (brute-force broad phase, any thread count).
+/// The golden hash of the pile after 240 steps without sleeping (brute-force broad phase, any
+/// thread count).
 ///
 /// If an intended change of the engine or of the narrow phase alters the trajectory, this test
 /// fails: check the change is meant to alter results, then replace `GOLDEN` with the hash
 /// printed in the failure message.
 const GOLDEN: u64 = 0x10dd_ece5_0ed5_265f;
 
+/// The golden hash of the same pile with sleeping on (the default): islands that come to rest
+/// fall asleep and stop moving, so the trajectory differs from [`GOLDEN`]'s.
+const GOLDEN_SLEEP: u64 = 0x2286_03a0_2631_712e;
+
 #[test]
 fn golden_hash_of_pile() {
-    let w = run(BroadPhaseKind::BruteForce, STEPS);
-    w.validate().unwrap();
-    let h = w.state_hash();
-    assert_eq!(
-        h, GOLDEN,
-        "the pile's state hash changed: got {h:#018x}. If the change in trajectory is intended, \
-         update GOLDEN in engine/tests/determinism.rs to {h:#018x}"
-    );
+    for (sleep, golden, name) in [
+        (false, GOLDEN, "GOLDEN"),
+        (true, GOLDEN_SLEEP, "GOLDEN_SLEEP"),
+    ] {
+        let w = run_with(BroadPhaseKind::BruteForce, STEPS, sleep);
+        w.validate().unwrap();
+        let h = w.state_hash();
+        assert_eq!(
+            h, golden,
+            "the pile's state hash (sleep: {sleep}) changed: got {h:#018x}. If the change in \
+             trajectory is intended, update {name} in engine/tests/determinism.rs to {h:#018x}"
+        );
+    }
 }
 
 #[test]
@@ -190,4 +210,31 @@ fn many_chunks_same_result_for_any_thread_count() {
     );
     assert_eq!(in_pool(2, lattice).0, h1);
     assert_eq!(in_pool(3, lattice).0, h1);
+}
+
+/// With sleeping on, long enough for islands to fall asleep (and some to wake when others land
+/// on them): the same world for any thread count and any broad phase, sleep states included.
+#[test]
+fn sleeping_same_result_for_any_thread_count_and_broad_phase() {
+    const LONG: usize = 600;
+    let summary = |w: &World| {
+        let asleep: Vec<bool> = w.bodies().map(|(_, b)| b.is_sleeping()).collect();
+        (w.state_hash(), asleep)
+    };
+    let (h1, asleep) = in_pool(1, || summary(&run(BroadPhaseKind::default(), LONG)));
+    let sleeping = asleep.iter().filter(|s| **s).count();
+    assert!(sleeping > 0, "no body fell asleep in {LONG} steps");
+    for threads in [2, 4] {
+        let other = in_pool(threads, || summary(&run(BroadPhaseKind::default(), LONG)));
+        assert_eq!(other, (h1, asleep.clone()), "{threads} threads");
+    }
+    for kind in [
+        BroadPhaseKind::BruteForce,
+        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::Bvh,
+    ] {
+        let w = run(kind, LONG);
+        w.validate().unwrap();
+        assert_eq!(summary(&w), (h1, asleep.clone()), "{kind:?}");
+    }
 }

@@ -276,7 +276,7 @@ fn figures_at_rest_before_any_step_and_only_for_the_resting_scenes() {
     let r = report_at_start(&pyramid);
     assert_eq!((r.bodies, r.escaped_bodies), (Some(30), 0));
     assert_eq!((r.max_displacement, r.top_drop), (Some(0.0), Some(0.0)));
-    assert_eq!(r.sleep, Some(false));
+    assert_eq!(r.sleep, Some(true), "sleeping is on by default");
     let line = r.to_json_line();
     assert!(line.contains("\"bodies\":30,"), "{line}");
     assert!(line.contains("\"awake_bodies_last_step\":30,"), "{line}");

@@ -65,8 +65,8 @@ struct Args {
     /// Warm-up steps, not counted, 0 to 1000000 [default: 600 for settle, 30 otherwise].
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     warmup: Option<u64>,
-    /// Accepted for the peer harness's command line; changes nothing: Tumble does not put
-    /// bodies to sleep, so every run is a run without sleeping.
+    /// Bodies never fall asleep (`WorldConfig::sleep` off), as the peer harness's flag: the
+    /// reference for solver cost in the scenes of resting contact.
     #[arg(long)]
     no_sleep: bool,
     /// Broad phase [default: the engine's default].
@@ -145,7 +145,10 @@ fn simulate(
     threads: usize,
     files: Option<(PathBuf, PathBuf)>,
 ) -> Result<(), String> {
-    let mut config = WorldConfig::default();
+    let mut config = WorldConfig {
+        sleep: !args.no_sleep,
+        ..WorldConfig::default()
+    };
     if let Some(b) = args.broadphase {
         config.broad_phase = b.kind();
     }

@@ -290,12 +290,12 @@ impl BuiltScene {
         let awake = self
             .dynamic()
             .filter_map(|h| self.world.body(h))
-            .filter(|b| !b.is_frozen())
+            .filter(|b| !b.is_frozen() && !b.is_sleeping())
             .count();
         let mut f = Fidelity {
             bodies: Some(starts.len()),
             awake: Some(awake),
-            sleep: Some(false),
+            sleep: Some(self.world.config().sleep),
             ..Fidelity::default()
         };
         let displacement = || {

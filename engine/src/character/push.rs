@@ -15,7 +15,7 @@ impl CharacterController {
     /// at its witness point: `v_c` the character's velocity at the hit, `v_p` the velocity of
     /// the body's point there, `m_c` the character's [`mass`](Self::mass) and `m_b(d)` the
     /// body's effective mass at that point along `d`. Bodies that are gone, static, kinematic
-    /// or frozen are skipped. Returns how many bodies were pushed. Errors on invalid settings
+    /// or frozen are skipped; a sleeping body is pushed and woken with its island. Returns how many bodies were pushed. Errors on invalid settings
     /// (nothing is pushed) or, from [`World::apply_impulse_at_point`], on an impulse that would
     /// not leave the body's velocity finite (the bodies before it keep their push).
     pub fn apply_pushes(
@@ -30,7 +30,8 @@ impl CharacterController {
                 continue;
             }
             let Ok(b) = world.get(c.body) else { continue };
-            if !b.is_dynamic() {
+            // Asleep or awake (the impulse wakes its island).
+            if !b.is_dynamic_kind() {
                 continue;
             }
             let d = -c.normal;
@@ -41,7 +42,9 @@ impl CharacterController {
                 continue;
             }
             let rd = r.cross(&d);
-            let k_body = b.inv_mass + rd.dot(&(b.inv_inertia_world() * rd));
+            let rot = b.pose.rotation.to_rotation_matrix();
+            let inv_inertia = rot.matrix() * b.inv_inertia_local * rot.matrix().transpose();
+            let k_body = b.inv_mass + rd.dot(&(inv_inertia * rd));
             let j = closing / (1.0 / self.mass + k_body);
             if !j.is_finite() {
                 continue;

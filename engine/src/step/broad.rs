@@ -26,13 +26,16 @@ pub(crate) struct UpdateScratch {
 }
 
 /// Moving bodies' AABBs into the broad phase (at the end of each step, so that queries
-/// between steps see current boxes); bodies whose box is not finite are frozen.
+/// between steps see current boxes); bodies whose box is not finite are frozen. Sleeping
+/// bodies keep their boxes, except those in `slept` (increasing slots), which fell asleep
+/// during this step and so moved (and lost their continuous-collision margin).
 #[inline(never)]
 pub(crate) fn update_broad_phase(
     state: &mut State,
     proxies: &mut BodyProxies,
     sc: &mut UpdateScratch,
     flags: &mut Vec<bool>,
+    slept: &[u32],
     report: &mut StepReport,
 ) {
     let cfg = &state.config;
@@ -57,7 +60,11 @@ pub(crate) fn update_broad_phase(
             for ((slot, frozen), &proxy) in slots.iter_mut().zip(flags).zip(proxies) {
                 // Frozen bodies too: one frozen during this step lost its CCD margin (and
                 // may have moved), and every proxy must hold exactly `broad_aabb`.
-                let Some(b) = slot.body.as_mut().filter(|b| b.kind != BodyKind::Static) else {
+                let Some(b) = slot
+                    .body
+                    .as_mut()
+                    .filter(|b| b.kind != BodyKind::Static && !b.is_sleeping())
+                else {
                     continue;
                 };
                 let aabb = broad_aabb(cfg, b).or_else(|| {
@@ -78,6 +85,13 @@ pub(crate) fn update_broad_phase(
         report_frozen(&state.slots, flags, report);
     }
     concat_into(&sc.chunks[..chunks], |c| c, &mut sc.updates);
+    for &i in slept {
+        let b = state.slots[i as usize].body.as_ref();
+        // A body that fell asleep is within the limits: it passed them at the end of the step.
+        if let Some(aabb) = b.and_then(|b| broad_aabb(cfg, b)) {
+            sc.updates.push((proxies.of_body[i as usize], aabb));
+        }
+    }
     if proxies.broad.update_batch(&sc.updates).is_err() {
         // Some AABB is not finite: update one by one and freeze the offenders.
         for k in 0..sc.updates.len() {

@@ -3,12 +3,13 @@
 //! back to its pose at the start of the step, reported).
 
 use crate::body::Body;
+use crate::body::BodyKind;
 use crate::events::StepReport;
 use crate::handle::BodyHandle;
 use crate::solver::SolverBody;
 use crate::state::{Slot, State};
 use crate::step::ccd::may_sweep;
-use crate::step::pairs::BodyInfo;
+use crate::step::pairs::{Activity, BodyInfo};
 use rayon::prelude::*;
 use tumble_narrowphase::math::{is_finite_vector, Isometry, Real, Rotation, Vector};
 
@@ -28,6 +29,7 @@ pub(crate) struct PerBody {
 /// velocities and forces cleared.
 pub(crate) fn freeze(b: &mut Body) {
     b.frozen = true;
+    b.sleep_time = 0.0;
     if !(b.pose.translation.vector.iter().all(|x| x.is_finite())
         && b.pose
             .rotation
@@ -76,13 +78,14 @@ pub(crate) fn report_frozen(slots: &[Slot], flags: &[bool], report: &mut StepRep
 /// The start of a step: each body's pose kept as its previous pose, and what the stages after
 /// need of each body recorded in `per`. Gravity and user forces reach the velocities in the solver, a
 /// substep at a time; a body whose velocity would not stay finite over the step
-/// (`v + dt·(g + F/m)`, `ω + dt·I⁻¹τ`) is frozen and reported here. Returns whether continuous
-/// collision is on and some body may be swept this step.
+/// (`v + dt·(g + F/m)`, `ω + dt·I⁻¹τ`) is frozen and reported here. Sleeping bodies are left
+/// as they are (their previous pose is their pose already). Returns whether continuous
+/// collision is on and some body may be swept this step, and which bodies are active.
 pub(crate) fn integrate_velocities(
     state: &mut State,
     per: &mut PerBody,
     report: &mut StepReport,
-) -> bool {
+) -> (bool, Activity) {
     let cfg = &state.config;
     let dt = cfg.dt;
     let g = cfg.gravity;
@@ -93,8 +96,9 @@ pub(crate) fn integrate_velocities(
     sc.shape_poses.resize(n, Isometry::identity());
     sc.flags.resize(n, false);
     // Per body, independent of the others: parallel; the bodies frozen here are reported
-    // afterwards in slot order. Also whether any body may need continuous collision.
-    let (any_frozen, any_ccd) = state
+    // afterwards in slot order. Also whether any body may need continuous collision, and
+    // whether some bodies are active and some inactive (see `crate::island`).
+    let (any_frozen, any_ccd, activity) = state
         .slots
         .par_iter_mut()
         .zip(sc.info.par_iter_mut())
@@ -105,7 +109,7 @@ pub(crate) fn integrate_velocities(
             let Some(b) = slot.body.as_mut() else {
                 *info = BodyInfo::default();
                 *shape_pose = Isometry::identity();
-                return (false, false);
+                return (false, false, Activity::default());
             };
             b.prev_pose = b.pose;
             *shape_pose = b.shape_pose();
@@ -122,13 +126,29 @@ pub(crate) fn integrate_velocities(
                 }
             }
             *info = BodyInfo::of(cfg, b);
-            (*frozen, may_sweep(b))
+            let activity = Activity {
+                any_active: b.is_moving(),
+                any_inactive: b.kind != BodyKind::Static && !b.is_moving(),
+            };
+            (*frozen, may_sweep(b), activity)
         })
-        .reduce(|| (false, false), |x, y| (x.0 | y.0, x.1 | y.1));
+        .reduce(
+            || (false, false, Activity::default()),
+            |x, y| {
+                (
+                    x.0 | y.0,
+                    x.1 | y.1,
+                    Activity {
+                        any_active: x.2.any_active | y.2.any_active,
+                        any_inactive: x.2.any_inactive | y.2.any_inactive,
+                    },
+                )
+            },
+        );
     if any_frozen {
         report_frozen(&state.slots, &sc.flags, report);
     }
-    cfg.ccd && any_ccd
+    (cfg.ccd && any_ccd, activity)
 }
 
 #[inline(never)]

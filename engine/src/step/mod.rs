@@ -18,8 +18,18 @@
 //! 6. [`Stage::Ccd`] (`ccd`): time of impact for fast bodies;
 //! 7. [`Stage::Finalize`] (`finalize`): the final non-finite check, contact and sensor events,
 //!    the new contact cache swapped in for the next step;
-//! 8. [`Stage::UpdateBroadPhase`] (`broad`): the moving bodies' new AABBs into the broad phase
+//! 8. [`Stage::Islands`] ([`crate::island`]): sleep timers, the islands of this step, those
+//!    that fall asleep and those that wake;
+//! 9. [`Stage::UpdateBroadPhase`] (`broad`): the moving bodies' new AABBs into the broad phase
 //!    (one batch), so that queries between steps see them.
+//!
+//! Sleeping bodies are skipped by every stage (see [`crate::island`]): pairs between two
+//! inactive bodies keep their cached contacts, the solver takes only the pairs with an awake
+//! dynamic body, and the broad phase is not asked for pairs when no body is active. Between
+//! the narrow phase and the solve, the sleeping islands that an active body touches wake and
+//! join the solve. When the last step ended with no active body and nothing has changed since
+//! (every `World` call that changes the state clears the flag, [`Scratch::disturb`]), a step
+//! runs no stage at all: it would change nothing.
 //!
 //! The whole step runs on a thread of a rayon pool ([`on_rayon_pool`]); each stage's parallel
 //! sections write into slots fixed before they start, so the result does not depend on the
@@ -37,10 +47,12 @@ mod solve;
 pub(crate) use output::StepOutput;
 
 use crate::events::StepReport;
+use crate::island::{self, Islands};
 use crate::parallel::on_rayon_pool;
 use crate::proxies::BodyProxies;
 use crate::stage::{Stage, Timer};
 use crate::state::State;
+use crate::step::pairs::BodyInfo;
 use broad::UpdateScratch;
 use ccd::CcdScratch;
 use finalize::FinalizeScratch;
@@ -61,6 +73,19 @@ pub(crate) struct Scratch {
     ccd: CcdScratch,
     finalize: FinalizeScratch,
     update: UpdateScratch,
+    islands: Islands,
+    /// Bodies woken during the step (pre-solve wake).
+    woken: Vec<u32>,
+    /// The last step ended with no active body, and nothing changed since: the next step has
+    /// nothing to do (false after a restore, so the first step runs in full).
+    quiet: bool,
+}
+
+impl Scratch {
+    /// Records that the world's state changed outside a step: the next step runs in full.
+    pub(crate) fn disturb(&mut self) {
+        self.quiet = false;
+    }
 }
 
 /// The parts of a world a step works on.
@@ -93,9 +118,16 @@ fn run(ctx: StepContext) -> StepReport {
     };
     out.events.clear();
     out.times.clear();
+    if sc.quiet {
+        // No active body and nothing changed: a full step would change nothing (the cached
+        // pairs stay, no event, no count but the narrow phase's changes).
+        out.counts.pairs = 0;
+        state.step_count = state.step_count.wrapping_add(1);
+        return report;
+    }
 
     let t = Timer::start();
-    let any_ccd = integrate::integrate_velocities(state, &mut sc.per_body, &mut report);
+    let (any_ccd, activity) = integrate::integrate_velocities(state, &mut sc.per_body, &mut report);
     t.stop(&mut out.times, Stage::IntegrateVelocities);
 
     let t = Timer::start();
@@ -104,6 +136,7 @@ fn run(ctx: StepContext) -> StepReport {
         &mut proxies.broad,
         &proxies.body_of_proxy,
         &sc.per_body.info,
+        activity,
         &mut sc.pairs,
     );
     t.stop(&mut out.times, Stage::FindPairs);
@@ -116,17 +149,43 @@ fn run(ctx: StepContext) -> StepReport {
         &mut sc.narrow,
         &mut report,
     );
+    if activity.any_inactive && !state.sleeping.is_empty() {
+        // Sleeping islands that an active body now touches wake and join this step's solve.
+        let info = &sc.per_body.info;
+        let active = |i: u32| info.get(i as usize).is_some_and(|b| b.moving);
+        let seeds = island::touched_sleepers(state, active, &sc.narrow.new_contacts);
+        sc.woken.clear();
+        for s in seeds {
+            island::wake_island(state, s, &mut sc.woken);
+        }
+        for &w in &sc.woken {
+            if let Some(b) = &state.slots[w as usize].body {
+                sc.per_body.info[w as usize] = BodyInfo::of(&state.config, b);
+            }
+        }
+    }
     t.stop(&mut out.times, Stage::NarrowPhase);
 
     let t = Timer::start();
-    let params = solve::prepare(
-        state,
-        &sc.per_body.info,
-        &sc.narrow.new_contacts,
-        &mut sc.solve,
-    );
-    solve::solve(&mut sc.solve, &params);
-    solve::store(state, &mut sc.narrow.new_contacts, &mut sc.solve);
+    if solve::select(&sc.per_body.info, &sc.narrow.new_contacts, &mut sc.solve) {
+        let params = solve::prepare(
+            state,
+            &sc.per_body.info,
+            &sc.narrow.new_contacts,
+            &mut sc.solve,
+        );
+        solve::solve(&mut sc.solve, &params);
+        solve::store(state, &mut sc.narrow.new_contacts, &mut sc.solve);
+    } else {
+        // Some pairs have no awake body (kept pairs of sleeping bodies): the solver takes the
+        // others, and their impulses go back into the cache.
+        let mut subset = std::mem::take(&mut sc.solve.subset);
+        let params = solve::prepare(state, &sc.per_body.info, &subset, &mut sc.solve);
+        solve::solve(&mut sc.solve, &params);
+        solve::store(state, &mut subset, &mut sc.solve);
+        solve::write_back(&mut sc.narrow.new_contacts, &subset, &sc.solve);
+        sc.solve.subset = subset;
+    }
     t.stop(&mut out.times, Stage::Solve);
 
     let t = Timer::start();
@@ -174,14 +233,27 @@ fn run(ctx: StepContext) -> StepReport {
     t.stop(&mut out.times, Stage::Finalize);
 
     let t = Timer::start();
+    sc.islands.clear_links();
+    // Joints keep their bodies in one island.
+    for j in state.joints.iter().filter_map(|s| s.joint.as_ref()) {
+        sc.islands.link(j.a.index(), j.b.index());
+    }
+    let any_active = island::update(state, &mut sc.islands);
+    t.stop(&mut out.times, Stage::Islands);
+
+    let t = Timer::start();
     broad::update_broad_phase(
         state,
         proxies,
         &mut sc.update,
         &mut sc.per_body.flags,
+        &sc.islands.slept,
         &mut report,
     );
     t.stop(&mut out.times, Stage::UpdateBroadPhase);
+    // A body frozen by the broad-phase update is no longer active; the next step's first
+    // stage would find it so: only the absence of any active body lets it be skipped.
+    sc.quiet = !any_active && report.frozen.is_empty();
     // Wrapping: a restored snapshot may hold any count, and a counter must never panic.
     state.step_count = state.step_count.wrapping_add(1);
     report

@@ -38,7 +38,8 @@ pub(crate) struct NarrowScratch {
 #[inline(never)]
 /// The contact manifolds of the contact candidates (in parallel, output in pair order) with
 /// last step's impulses carried over, and the sensor overlaps of the sensor candidates; both
-/// into `sc`. `poses` are the shapes' world poses, indexed by slot.
+/// into `sc`; kept candidates (two inactive bodies) and kept sensor overlaps are copied from
+/// last step. `poses` are the shapes' world poses, indexed by slot.
 pub(crate) fn narrow_phase(
     state: &State,
     poses: &[Isometry],
@@ -86,7 +87,13 @@ pub(crate) fn narrow_phase(
         })
         .collect_into_vec(&mut sc.sensor_out);
     sc.new_sensor_pairs.clear();
+    let mut kept = pairs.kept_sensors.iter().peekable();
+    let key = |p: &(BodyHandle, BodyHandle)| (p.0.index(), p.1.index());
     for (&(a, b), hit) in pairs.sensor_candidates.iter().zip(&sc.sensor_out) {
+        // The kept overlaps (two inactive bodies) merged in pair order.
+        while let Some(k) = kept.next_if(|k| key(k) < (a, b)) {
+            sc.new_sensor_pairs.push(*k);
+        }
         match hit {
             Some(true) => sc.new_sensor_pairs.push((
                 BodyHandle::new(a, slots[a as usize].generation),
@@ -96,6 +103,7 @@ pub(crate) fn narrow_phase(
             None => unsupported += 1,
         }
     }
+    sc.new_sensor_pairs.extend(kept);
     report.unsupported_pairs += unsupported;
 }
 
@@ -182,6 +190,11 @@ impl NarrowInput<'_> {
         };
         let mut unsupported = 0;
         for c in cands {
+            if c.kept {
+                // Two inactive bodies: last step's pair as it was (see `crate::island`).
+                out.push(self.prev[c.prev as usize]);
+                continue;
+            }
             if input.contact_pair(c, out).is_err() {
                 unsupported += 1;
             }

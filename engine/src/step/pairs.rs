@@ -5,6 +5,7 @@
 use crate::body::Body;
 use crate::config::WorldConfig;
 use crate::contact::{Candidate, ContactPair};
+use crate::handle::BodyHandle;
 use crate::parallel::concat_into;
 use crate::state::{ccd_margin, State};
 use rayon::prelude::*;
@@ -37,8 +38,13 @@ enum PairKind {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct BodyInfo {
     live: bool,
-    pub(crate) dynamic: bool,
-    moving: bool,
+    /// Dynamic and not frozen, awake or asleep.
+    dynamic: bool,
+    /// Moved by the solver this step: dynamic, not frozen, awake.
+    pub(crate) awake: bool,
+    /// Active (awake dynamic or kinematic, not frozen: `Body::is_moving`): its pairs go through
+    /// the narrow phase.
+    pub(crate) moving: bool,
     sensor: bool,
     memberships: u32,
     filter: u32,
@@ -51,7 +57,8 @@ impl BodyInfo {
     pub(crate) fn of(cfg: &WorldConfig, b: &Body) -> Self {
         Self {
             live: true,
-            dynamic: b.is_dynamic(),
+            dynamic: b.is_dynamic_kind(),
+            awake: b.is_dynamic(),
             moving: b.is_moving(),
             sensor: b.sensor,
             memberships: b.memberships,
@@ -89,21 +96,36 @@ pub(crate) struct PairScratch {
     pub(crate) candidates: Vec<Candidate>,
     /// This step's sensor candidates `(a, b)`, `a < b`, sorted.
     pub(crate) sensor_candidates: Vec<(u32, u32)>,
+    /// Last step's contact pairs kept without the narrow phase (both bodies inactive), as
+    /// candidates with `kept` set, sorted.
+    kept: Vec<Candidate>,
+    /// The active candidates before the kept ones are merged in.
+    merged: Vec<Candidate>,
+    /// Last step's sensor overlaps kept (both bodies inactive), sorted.
+    pub(crate) kept_sensors: Vec<(BodyHandle, BodyHandle)>,
 }
 
-/// The candidate pairs of this step: the broad phase's pairs mapped to body slots,
-/// filtered ([`classify`]), sorted by `(a, b)` and matched with last step's contact cache;
-/// returns their number (contact and sensor candidates).
+/// The candidate pairs of this step: the broad phase's pairs with at least one active body
+/// (see [`crate::island`]) mapped to body slots, filtered ([`classify`]), sorted by `(a, b)`
+/// and matched with last step's contact cache; then last step's pairs between two inactive
+/// bodies merged in as kept candidates (and their sensor overlaps into `kept_sensors`).
+/// Without an active body the broad phase is not asked at all. Returns the number of
+/// candidates that go through the narrow phase (contact and sensor).
 #[inline(never)]
 pub(crate) fn find_pairs(
     state: &State,
     broad: &mut AnyBroadPhase,
     body_of_proxy: &[u32],
     info: &[BodyInfo],
+    activity: Activity,
     sc: &mut PairScratch,
 ) -> usize {
     let cfg = &state.config;
-    broad.find_pairs(&mut sc.bp_pairs);
+    if activity.any_active {
+        broad.find_pairs(&mut sc.bp_pairs);
+    } else {
+        sc.bp_pairs.clear();
+    }
 
     // Fixed chunks of the (sorted) pair list, mapped in parallel; each chunk's output is
     // the same whatever the thread count, and the chunks are concatenated in order.
@@ -128,6 +150,10 @@ pub(crate) fn find_pairs(
                 let (Some(ba), Some(bb)) = (info.get(a as usize), info.get(b as usize)) else {
                     continue;
                 };
+                if !(ba.moving || bb.moving) {
+                    // Two inactive bodies: last step's pair, if any, is kept as it was.
+                    continue;
+                }
                 match classify(ba, bb) {
                     Some(PairKind::Contact) if state.joint_blocks(a, b) => {}
                     Some(PairKind::Contact) => out.contacts.push(Candidate {
@@ -135,6 +161,7 @@ pub(crate) fn find_pairs(
                         b,
                         prev: NONE,
                         prediction: cfg.prediction_distance + ba.margin + bb.margin,
+                        kept: false,
                     }),
                     Some(PairKind::Sensor) => out.sensors.push((a, b)),
                     None => {}
@@ -191,7 +218,96 @@ pub(crate) fn find_pairs(
             }
         }
     });
-    sc.candidates.len() + sc.sensor_candidates.len()
+    let found = sc.candidates.len() + sc.sensor_candidates.len();
+    keep_inactive_pairs(state, info, activity, sc);
+    found
+}
+
+/// What the first stage found of the bodies' activity.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Activity {
+    /// Some body is active (awake dynamic or kinematic).
+    pub(crate) any_active: bool,
+    /// Some body is inactive and not static (asleep or frozen): last step's pairs may be kept.
+    pub(crate) any_inactive: bool,
+}
+
+/// Last step's contact pairs and sensor overlaps between two inactive bodies, both still
+/// live (same generations) and still interacting, merged into the candidates (kept, matched
+/// with their old pair) and into `kept_sensors`.
+fn keep_inactive_pairs(state: &State, info: &[BodyInfo], activity: Activity, sc: &mut PairScratch) {
+    sc.kept.clear();
+    sc.kept_sensors.clear();
+    if !activity.any_inactive {
+        return;
+    }
+    let slots = &state.slots;
+    let still = |a: BodyHandle, b: BodyHandle| -> Option<PairKind> {
+        let (ia, ib) = (a.index() as usize, b.index() as usize);
+        let (sa, sb) = (slots.get(ia)?, slots.get(ib)?);
+        if sa.generation != a.generation() || sb.generation != b.generation() {
+            return None;
+        }
+        let (ba, bb) = (info.get(ia)?, info.get(ib)?);
+        if ba.moving || bb.moving {
+            return None;
+        }
+        classify_resting(ba, bb)
+    };
+    sc.kept.par_extend(
+        state
+            .contacts
+            .par_iter()
+            .enumerate()
+            .with_min_len(1024)
+            .filter(|(_, c)| matches!(still(c.a, c.b), Some(PairKind::Contact)))
+            .map(|(j, c)| Candidate {
+                a: c.a.index(),
+                b: c.b.index(),
+                prev: j as u32,
+                prediction: 0.0,
+                kept: true,
+            }),
+    );
+    sc.kept_sensors.extend(
+        state
+            .sensor_pairs
+            .iter()
+            .filter(|(a, b)| matches!(still(*a, *b), Some(PairKind::Sensor)))
+            .copied(),
+    );
+    if sc.kept.is_empty() {
+        return;
+    }
+    // Merge two sorted, disjoint lists (a kept pair has no active body, a found one has one).
+    std::mem::swap(&mut sc.merged, &mut sc.candidates);
+    sc.candidates.clear();
+    sc.candidates.reserve(sc.merged.len() + sc.kept.len());
+    let (found, kept) = (&sc.merged, &sc.kept);
+    let (mut i, mut j) = (0, 0);
+    while i < found.len() && j < kept.len() {
+        if (found[i].a, found[i].b) < (kept[j].a, kept[j].b) {
+            sc.candidates.push(found[i]);
+            i += 1;
+        } else {
+            sc.candidates.push(kept[j]);
+            j += 1;
+        }
+    }
+    sc.candidates.extend_from_slice(&found[i..]);
+    sc.candidates.extend_from_slice(&kept[j..]);
+}
+
+/// How a pair of two inactive bodies interacts when it is kept: as [`classify`] would, but
+/// a sensor overlap needs no moving body (it was found while one moved).
+fn classify_resting(a: &BodyInfo, b: &BodyInfo) -> Option<PairKind> {
+    if !(a.live && b.live) || (a.memberships & b.filter) == 0 || (b.memberships & a.filter) == 0 {
+        return None;
+    }
+    if a.sensor || b.sensor {
+        return (!(a.sensor && b.sensor)).then_some(PairKind::Sensor);
+    }
+    (a.dynamic || b.dynamic).then_some(PairKind::Contact)
 }
 
 /// Whether each non-empty part's first key is above the last key of the non-empty parts

@@ -29,6 +29,46 @@ pub(crate) struct SolveScratch {
     /// Joint slots whose force or torque passed its breaking limit this step, in slot order.
     pub(crate) broken: Vec<u32>,
     solver: Solver,
+    /// The contact pairs the solver takes when some pairs of the cache have no awake body
+    /// (see [`select`]), and their positions in the cache.
+    pub(crate) subset: Vec<ContactPair>,
+    subset_at: Vec<u32>,
+}
+
+/// Whether every pair of `contacts` has an awake dynamic body (`info[slot].awake`), so that
+/// the solver takes the cache as it is. Otherwise the pairs that have one (the others are
+/// between inactive bodies, or between an inactive body and a kinematic one: nothing for the
+/// solver to move) are copied into `sc.subset`, in order, for [`prepare`], [`store`] and
+/// [`write_back`].
+pub(crate) fn select(info: &[BodyInfo], contacts: &[ContactPair], sc: &mut SolveScratch) -> bool {
+    let awake =
+        |h: crate::handle::BodyHandle| info.get(h.index() as usize).is_some_and(|i| i.awake);
+    let solved = |c: &ContactPair| awake(c.a) || awake(c.b);
+    if contacts.par_iter().with_min_len(1024).all(solved) {
+        return true;
+    }
+    sc.subset_at.clear();
+    sc.subset_at.par_extend(
+        contacts
+            .par_iter()
+            .enumerate()
+            .with_min_len(1024)
+            .filter(|(_, c)| solved(c))
+            .map(|(j, _)| j as u32),
+    );
+    sc.subset.clear();
+    sc.subset
+        .par_extend(sc.subset_at.par_iter().map(|&j| contacts[j as usize]));
+    false
+}
+
+/// The solved impulses and touching flags of `subset` (see [`select`]) back into the cache.
+pub(crate) fn write_back(contacts: &mut [ContactPair], subset: &[ContactPair], sc: &SolveScratch) {
+    for (c, &j) in subset.iter().zip(&sc.subset_at) {
+        let to = &mut contacts[j as usize];
+        to.impulses = c.impulses;
+        to.touching = c.touching;
+    }
 }
 
 /// Builds the solver bodies and the constraints of `contacts`, coloured; returns the step's
@@ -46,7 +86,7 @@ pub(crate) fn prepare(
     // `integrate_velocities`: no body is frozen between it and here), so it runs beside the
     // making of the solver bodies (taken out of the solver meanwhile, put back below).
     let mut masses = std::mem::take(&mut sc.solver.masses);
-    let dynamic = |slot: u32| info.get(slot as usize).is_some_and(|i| i.dynamic);
+    let dynamic = |slot: u32| info.get(slot as usize).is_some_and(|i| i.awake);
     let solver = &mut sc.solver;
     // The colouring (serial in its greedy part) runs on this thread, the bodies are offered
     // to the others: this thread then never sleeps waiting for a stolen colouring.
@@ -73,10 +113,12 @@ pub(crate) fn prepare(
     let params = params(cfg);
     sc.linked.clear();
     sc.linked.resize(slots.len(), false);
+    let awake = |slot: u32| info.get(slot as usize).is_some_and(|i| i.awake);
     sc.solver.joints.prepare(
         &state.joints,
         slots,
         &sc.solver.masses,
+        awake,
         params.h,
         &mut sc.linked,
     );

@@ -42,6 +42,8 @@ pub(crate) struct JointConstraint {
     pub point_k_inv: Matrix,
     /// The joint's own spring, stepped with the substep (zero when it has none).
     pub spring: Softness,
+    /// A ball-and-socket joint without limits, solved in scaled coordinates (see `socket`).
+    pub socket: Option<super::socket::Socket>,
     /// Accumulated impulses (warm-started from the last step).
     pub imp: JointImpulses,
     /// Linear impulse applied to B over the step, N·s.
@@ -133,12 +135,12 @@ impl JointConstraint {
     pub fn new(
         index: u32,
         joint: &Joint,
-        (sa, ba, ma): (u32, &Body, &BodyMass),
-        (sb, bb, mb): (u32, &Body, &BodyMass),
+        (sa, ba, ma): (u32, &Body, BodyMass),
+        (sb, bb, mb): (u32, &Body, BodyMass),
         h: Real,
     ) -> Self {
-        let a = joint_body(sa, ma);
-        let b = joint_body(sb, mb);
+        let a = joint_body(sa, &ma);
+        let b = joint_body(sb, &mb);
         let (qa, qb) = (ba.pose.rotation, bb.pose.rotation);
         let fb = qb * joint.frame_b;
         let twist0 = match joint.kind {
@@ -162,7 +164,7 @@ impl JointConstraint {
             } => Softness::new(s.hertz, s.damping_ratio, h),
             _ => Softness::new(0.0, 0.0, h),
         };
-        Self {
+        let mut jc = Self {
             joint: index,
             a,
             b,
@@ -186,11 +188,21 @@ impl JointConstraint {
                 Matrix::zeros()
             },
             point_k_inv: Matrix::zeros(),
+            socket: None,
             spring,
             imp: joint.impulses,
             pb_sum: Vector::zeros(),
             tb_sum: Vector::zeros(),
+        };
+        if let JointKind::Spherical {
+            cone: None,
+            twist: None,
+        } = joint.kind
+        {
+            let c0 = jc.dc0 + jc.rb0 - jc.ra0;
+            jc.socket = Some(super::socket::Socket::new(&a, &b, &jc.ra0, &jc.rb0, c0));
         }
+        jc
     }
 
     /// Where the bodies are after moving by `da`, `db` (the solver's deltas: centre of mass

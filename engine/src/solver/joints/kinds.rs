@@ -8,11 +8,12 @@
 //! is the angle between A's axis and B's copy. Their rates are taken about A's axis (the hinge),
 //! the mean axis (the twist) and the common normal `a × b` (the cone).
 
+use super::super::params::Softness;
 use super::constraint::{wrap, Geometry, JointConstraint};
 use super::rows::{
     solve_pair, solve_point, solve_rotation, solve_row, Ctx, Masses, Mode, Row, Vel,
 };
-use crate::joint::{JointKind, Motor};
+use crate::joint::{JointImpulses, JointKind, Motor};
 use tumble_narrowphase::math::{Real, Vector};
 
 /// The rotation vector of the relative rotation error `F_b·F_a⁻¹` (world frame, radians):
@@ -26,7 +27,8 @@ fn rotation_error(jc: &JointConstraint, g: &Geometry) -> Vector {
 /// `spring_error`), the motor, the lower and upper limits.
 #[allow(clippy::too_many_arguments)]
 fn free_coordinate(
-    jc: &mut JointConstraint,
+    imp: &mut JointImpulses,
+    spring: Softness,
     vel: &mut Vel,
     m: &Masses,
     row: &Row,
@@ -37,31 +39,29 @@ fn free_coordinate(
     ctx: &Ctx,
 ) {
     if let Some(c) = spring_error {
-        let soft = jc.spring;
-        solve_row(vel, m, row, c, Mode::Spring(soft), &mut jc.imp.spring, ctx);
+        solve_row(vel, m, row, c, Mode::Spring(spring), &mut imp.spring, ctx);
     }
     if let Some(mo) = motor {
         let mode = Mode::Motor {
             speed: mo.target_speed,
             max_impulse: mo.max_force * ctx.h,
         };
-        solve_row(vel, m, row, 0.0, mode, &mut jc.imp.motor, ctx);
+        solve_row(vel, m, row, 0.0, mode, &mut imp.motor, ctx);
     }
     if let Some([lo, hi]) = limits {
-        solve_row(vel, m, row, x - lo, Mode::Lower, &mut jc.imp.lower, ctx);
+        solve_row(vel, m, row, x - lo, Mode::Lower, &mut imp.lower, ctx);
         let neg = Row {
             lin: -row.lin,
             ang_a: -row.ang_a,
             ang_b: -row.ang_b,
         };
-        solve_row(vel, m, &neg, hi - x, Mode::Lower, &mut jc.imp.upper, ctx);
+        solve_row(vel, m, &neg, hi - x, Mode::Lower, &mut imp.upper, ctx);
     }
 }
 
 /// One pass of joint `jc` with its bodies at `g`, velocities `vel`.
 pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, ctx: &Ctx) {
-    let (ja, jb) = (jc.a, jc.b);
-    let m = Masses { a: &ja, b: &jb };
+    let m = Masses { a: &jc.a, b: &jc.b };
     match jc.kind {
         JointKind::Fixed => {
             let c = rotation_error(jc, g);
@@ -92,7 +92,18 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
                 // The spring's error the short way round.
                 let err = spring.map(|_| wrap(angle - spring_target));
                 let row = Row::angular(a);
-                free_coordinate(jc, vel, &m, &row, angle, limits, motor, err, ctx);
+                free_coordinate(
+                    &mut jc.imp,
+                    jc.spring,
+                    vel,
+                    &m,
+                    &row,
+                    angle,
+                    limits,
+                    motor,
+                    err,
+                    ctx,
+                );
             }
             let e2 = a.cross(&e1);
             let b = g.on_b(&jc.axis_b);
@@ -127,7 +138,18 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
                 let row = Row::linear(a, &ra, &g.rb);
                 let x = a.dot(&g.d);
                 let err = spring.map(|_| x - spring_target);
-                free_coordinate(jc, vel, &m, &row, x, limits, motor, err, ctx);
+                free_coordinate(
+                    &mut jc.imp,
+                    jc.spring,
+                    vel,
+                    &m,
+                    &row,
+                    x,
+                    limits,
+                    motor,
+                    err,
+                    ctx,
+                );
             }
             let c = rotation_error(jc, g);
             let k = jc.rot_k_inv;

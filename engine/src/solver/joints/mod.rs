@@ -25,6 +25,7 @@
 mod constraint;
 mod kinds;
 mod rows;
+mod socket;
 
 pub(crate) use constraint::JointConstraint;
 
@@ -57,13 +58,16 @@ pub(crate) struct JointSolver {
 
 impl JointSolver {
     /// The constraints of the live joints of `joints` between the bodies of `slots`, whose
-    /// solver masses are `masses`; substeps of `h` seconds. Marks in `linked` (per slot) every
-    /// body a joint reaches.
+    /// solver masses are `masses`; substeps of `h` seconds. A sleeping body (`awake` false)
+    /// counts as fixed, and a joint with no awake dynamic body is left out (its island sleeps;
+    /// a joint between a sleeping and an awake body wakes the sleeping one's island at the end
+    /// of the step, see `island`). Marks in `linked` (per slot) every body a joint reaches.
     pub fn prepare(
         &mut self,
         joints: &[JointSlot],
         slots: &[Slot],
         masses: &[BodyMass],
+        awake: impl Fn(u32) -> bool,
         h: tumble_narrowphase::math::Real,
         linked: &mut [bool],
     ) {
@@ -78,7 +82,7 @@ impl JointSolver {
         let mut counts = [0usize; COLOURS + 1];
         for (index, js) in joints.iter().enumerate() {
             let Some(j) = &js.joint else { continue };
-            let Some(((sa, _, ma), (sb, _, mb))) = Self::ends(j, slots, masses) else {
+            let Some(((sa, _, ma), (sb, _, mb))) = Self::ends(j, slots, masses, &awake) else {
                 continue;
             };
             if !ma.dynamic && !mb.dynamic {
@@ -124,29 +128,41 @@ impl JointSolver {
             let Some(j) = joints.get(index as usize).and_then(|s| s.joint.as_ref()) else {
                 continue;
             };
-            if let Some((a, b)) = Self::ends(j, slots, masses) {
+            if let Some((a, b)) = Self::ends(j, slots, masses, &awake) {
                 self.constraints
                     .push(JointConstraint::new(index, j, a, b, h));
             }
         }
     }
 
-    /// The slots, bodies and solver masses of a joint's two bodies, when both are live.
+    /// The slots, bodies and solver masses of a joint's two bodies, when both are live; a
+    /// sleeping body's masses as a fixed body's.
     #[allow(clippy::type_complexity)]
     fn ends<'a>(
         j: &Joint,
         slots: &'a [Slot],
         masses: &'a [BodyMass],
+        awake: &impl Fn(u32) -> bool,
     ) -> Option<(
-        (u32, &'a crate::body::Body, &'a BodyMass),
-        (u32, &'a crate::body::Body, &'a BodyMass),
+        (u32, &'a crate::body::Body, BodyMass),
+        (u32, &'a crate::body::Body, BodyMass),
     )> {
         let end = |h: crate::BodyHandle| {
             let i = h.index() as usize;
             let slot = slots.get(i)?;
             let body = slot.body.as_ref()?;
             (slot.generation == h.generation()).then_some(())?;
-            Some((h.index(), body, masses.get(i)?))
+            let mut m = *masses.get(i)?;
+            if m.dynamic && !awake(h.index()) {
+                m = BodyMass::new(
+                    0.0,
+                    &tumble_narrowphase::math::Matrix::zeros(),
+                    &body.com(),
+                    &m.material,
+                    false,
+                );
+            }
+            Some((h.index(), body, m))
         };
         Some((end(j.a)?, end(j.b)?))
     }
@@ -204,6 +220,41 @@ pub(super) unsafe fn solve_joints(
 ) {
     for jc in cons {
         let (ia, ib) = (jc.a.slot as usize, jc.b.slot as usize);
+        if let Some(sock) = &mut jc.socket {
+            // SAFETY: as below.
+            let (mut ba, mut bb, da, db) = unsafe {
+                (
+                    *bodies.at(ia),
+                    *bodies.at(ib),
+                    *deltas.at(ia),
+                    *deltas.at(ib),
+                )
+            };
+            let lambda = socket::solve(
+                sock,
+                &jc.a,
+                &jc.b,
+                &mut ba,
+                &mut bb,
+                &da,
+                &db,
+                &mut jc.imp.linear,
+                ctx,
+            );
+            jc.pb_sum += lambda;
+            jc.tb_sum += jc.rb0.cross(&lambda);
+            // SAFETY: dynamic bodies of this joint: no one else touches them during the call
+            // (the caller's contract); the slots are in bounds.
+            unsafe {
+                if jc.a.inv_mass > 0.0 {
+                    *bodies.at(ia) = ba;
+                }
+                if jc.b.inv_mass > 0.0 {
+                    *bodies.at(ib) = bb;
+                }
+            }
+            continue;
+        }
         // SAFETY: in bounds and not written by anyone else meanwhile (the caller's contract).
         let (ba, bb, da, db): (SolverBody, SolverBody, SolverBody, SolverBody) = unsafe {
             (
