@@ -230,6 +230,29 @@ impl CollisionWorld {
         }
     }
 
+    /// The colliders a query over `aabb` must test: those whose broad-phase box overlaps it,
+    /// and those moved since the last [`update`](Self::update) (their box there is stale),
+    /// written into `out` (cleared first) as slot indices, increasing, each once.
+    pub(crate) fn query_candidates(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {
+        self.broad.query_aabb(aabb, out);
+        if !self.moved.is_empty() {
+            out.extend_from_slice(&self.moved);
+            out.sort_unstable_by_key(|p| p.index());
+            out.dedup_by_key(|p| p.index());
+        }
+    }
+
+    /// The live collider in slot `p`: its handle, shape and pose.
+    pub(crate) fn collider_at(
+        &self,
+        p: ProxyHandle,
+    ) -> Option<(ColliderHandle, &Shape, &Isometry)> {
+        match self.colliders.get(p.index() as usize) {
+            Some(Some(c)) => Some((c.handle, &c.shape, &c.pose)),
+            _ => None,
+        }
+    }
+
     /// Number of colliders.
     pub fn len(&self) -> usize {
         self.broad.len()

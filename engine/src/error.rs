@@ -47,6 +47,8 @@ pub enum WorldError {
     StaleCollider(u32),
     /// The operation needs a dynamic body (forces, impulses) and this one is static or kinematic.
     NotDynamic(BodyHandle),
+    /// The operation drives a kinematic body (a target pose) and this one is static or dynamic.
+    NotKinematic(BodyHandle),
     /// The shape refused its parameters.
     Shape(ShapeError),
     /// The broad phase refused an operation (its typed error is kept).
@@ -104,6 +106,10 @@ impl fmt::Display for WorldError {
             WorldError::NotDynamic(h) => write!(
                 f,
                 "body {h:?} is not dynamic: forces and impulses act on dynamic bodies only"
+            ),
+            WorldError::NotKinematic(h) => write!(
+                f,
+                "body {h:?} is not kinematic: only kinematic bodies follow a target pose"
             ),
             WorldError::Shape(e) => write!(f, "invalid shape: {e}"),
             WorldError::BroadPhase(e) => write!(f, "broad phase error: {e}"),

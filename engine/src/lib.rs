@@ -47,6 +47,7 @@ pub use broadphase::BroadPhaseKind;
 pub use narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
 
 mod body;
+pub mod character;
 mod collision_world;
 mod config;
 mod contact;
@@ -69,6 +70,7 @@ mod step;
 mod world;
 
 pub use body::{mass_properties, BodyBuilder, BodyKind, BodyView};
+pub use character::{Autostep, CharacterCollision, CharacterController, CharacterMove};
 pub use collision_world::{ColliderContact, ColliderHandle, CollisionWorld};
 pub use config::{
     WorldConfig, MAX_DT, MAX_FRAME_TIME, MAX_PREDICTION_DISTANCE, MAX_STEPS_PER_FRAME, MIN_DT,
@@ -80,7 +82,10 @@ pub use handle::BodyHandle;
 pub use joint::{JointBuilder, JointHandle, JointKind, JointView, Motor, Spring};
 pub use material::{CombineRule, Material};
 pub use pose::interpolate_pose;
-pub use query::{ray_shape, RayCastHit};
+pub use query::{
+    project_point_on_shape, ray_shape, ColliderFilter, ContactsOf, PointProjection, QueryFilter,
+    RayCastHit, SensorMode, ShapeHit,
+};
 pub use snapshot::{snapshot_checksum, SNAPSHOT_VERSION};
 pub use stage::{Stage, StageTimes};
 pub use state::MAX_COORDINATE;

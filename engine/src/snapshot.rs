@@ -193,6 +193,7 @@ impl World {
             scratch: Scratch::default(),
             out: StepOutput::default(),
             events: Vec::new(),
+            contact_index: std::sync::OnceLock::new(),
             state,
         };
         // Sized from the slots actually decoded, never from a length field read from the bytes.

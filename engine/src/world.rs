@@ -54,6 +54,9 @@ pub struct World {
     /// The events of every step of the last [`World::step`] or [`World::advance`] call, in
     /// order (what [`World::events`] shows).
     pub(crate) events: Vec<Event>,
+    /// The contact cache's pairs grouped by their body `b`, built by the first
+    /// [`World::contacts_of`] after a step (emptied by every step and restore).
+    pub(crate) contact_index: std::sync::OnceLock<crate::query::ContactIndex>,
 }
 
 impl std::fmt::Debug for World {
@@ -91,6 +94,7 @@ impl World {
             scratch: Scratch::default(),
             out: StepOutput::default(),
             events: Vec::new(),
+            contact_index: std::sync::OnceLock::new(),
         })
     }
 
@@ -453,6 +457,53 @@ impl World {
         self.refresh_proxy(h)
     }
 
+    /// Drives kinematic body `h` to `pose` (body frame, world) over the next step: sets its
+    /// linear and angular velocities so that the step's integration of a kinematic body
+    /// (centre of mass moved by `dt·v`, rotation turned by `ω·dt`) ends at `pose`, up to
+    /// rounding. The body moves through the step like any other (contacts see its velocity,
+    /// [`World::render_pose`] blends from its previous pose), unlike [`World::set_pose`],
+    /// which teleports. The velocities stay after the step: call this every step with the next
+    /// target (with the current pose to stop). Errors on a non-finite or non-unit pose, a
+    /// stale handle, a body that is not kinematic ([`WorldError::NotKinematic`]), or velocities
+    /// that would not be finite. Wakes the sleeping islands the body has a cached contact with,
+    /// as [`World::set_linvel`] does.
+    pub fn set_next_kinematic_pose(
+        &mut self,
+        h: BodyHandle,
+        pose: Isometry,
+    ) -> Result<(), WorldError> {
+        check_isometry("kinematic target pose", &pose)?;
+        let dt = self.state.config.dt;
+        let b = self.get(h)?;
+        if b.kind != BodyKind::Kinematic {
+            return Err(WorldError::NotKinematic(h));
+        }
+        let mut target = pose;
+        target.rotation.renormalize();
+        let com_target = target.translation.vector + target.rotation * b.com_local;
+        let v = (com_target - b.com()) / dt;
+        // The turn from the current rotation to the target's, as an angular velocity over dt.
+        // The integrator turns small steps (ω·dt < 0.1) to first order, `q + dt/2·(0, ω)·q`
+        // normalised, which turns by 2·atan(|ω|·dt/2): ask it for 2·tan(θ/2)/dt there.
+        let delta = target.rotation * b.pose.rotation.inverse();
+        let (axis, angle) = delta
+            .axis_angle()
+            .map_or((Vector::zeros(), 0.0), |(a, t)| (a.into_inner(), t));
+        let first_order = 2.0 * (0.5 * angle).tan();
+        let w = if first_order < 0.1 {
+            axis * (first_order / dt)
+        } else {
+            axis * (angle / dt)
+        };
+        check_vector("kinematic velocity", &v)?;
+        check_vector("kinematic angular velocity", &w)?;
+        let b = self.get_mut(h)?;
+        b.linvel = v;
+        b.angvel = w;
+        self.wake_around(h, true);
+        self.refresh_proxy(h)
+    }
+
     /// Sets a body's collision groups from the next step on: two bodies interact when
     /// `a.memberships & b.filter != 0` and `b.memberships & a.filter != 0`. Contacts with bodies
     /// it no longer interacts with end (with [`Event::ContactStopped`]) at the next step.
@@ -666,6 +717,7 @@ impl World {
             out: &mut self.out,
         });
         self.events.extend_from_slice(&self.out.events);
+        self.contact_index = std::sync::OnceLock::new();
         report
     }
 

@@ -5,7 +5,7 @@ use common::*;
 use tumble::math::{Isometry, Point, Vector};
 use tumble::narrowphase::shape::{Ball, Cuboid, Shape};
 use tumble::narrowphase::Aabb;
-use tumble::{BodyBuilder, BroadPhaseKind, CollisionWorld, Event, World};
+use tumble::{BodyBuilder, BroadPhaseKind, CollisionWorld, Event, QueryFilter, World};
 
 /// Steps `w` `steps` times and returns the events of every step, in order.
 fn events_of_steps(w: &mut World, steps: usize) -> Vec<Event> {
@@ -100,26 +100,27 @@ fn queries_find_bodies() {
         .insert(cuboid(Vector::repeat(0.5), Vector::new(3.0, 3.0, 0.0)))
         .unwrap();
     w.step();
+    let sensorless = QueryFilter::new().exclude_sensors();
     // Ray straight down from above the ball hits the ball's top at y = 3.5.
     let hit = w
-        .cast_ray(Point::new(0.0, 10.0, 0.0), -Vector::y(), 100.0, true)
+        .cast_ray(Point::new(0.0, 10.0, 0.0), -Vector::y(), 100.0, &sensorless)
         .unwrap()
         .unwrap();
     assert_eq!(hit.body, b);
     assert!((hit.point.y - 3.5).abs() < 1e-3 && (hit.normal - Vector::y()).norm() < 1e-3);
     // Beside the ball it reaches the floor (t = 10 with a unit direction).
     let hit = w
-        .cast_ray(Point::new(1.5, 10.0, 0.0), -Vector::y(), 100.0, true)
+        .cast_ray(Point::new(1.5, 10.0, 0.0), -Vector::y(), 100.0, &sensorless)
         .unwrap()
         .unwrap();
     assert_eq!(hit.body, floor);
     assert!((hit.t - 10.0).abs() < 1e-3);
     assert!(w
-        .cast_ray(Point::new(1.5, 10.0, 0.0), Vector::y(), 100.0, true)
+        .cast_ray(Point::new(1.5, 10.0, 0.0), Vector::y(), 100.0, &sensorless)
         .unwrap()
         .is_none());
     assert!(w
-        .cast_ray(Point::origin(), Vector::zeros(), 1.0, true)
+        .cast_ray(Point::origin(), Vector::zeros(), 1.0, &sensorless)
         .is_err());
     let box_query = Aabb::new(Point::new(-1.0, 2.0, -1.0), Point::new(4.0, 4.0, 1.0)).unwrap();
     assert_eq!(w.query_aabb(&box_query).unwrap(), vec![b, c]);
