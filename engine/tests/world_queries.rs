@@ -784,3 +784,34 @@ fn collision_world_queries_match_brute_force() {
     }
     assert!(found > 150, "the rays hit something: {found}");
 }
+
+/// A point above a static heightfield and above the equivalent triangle mesh projects onto
+/// the surface: a flat 3 × 3-sample field at y = 0.5 (scale 4 × 1 × 4) seen from 2 m above
+/// gives the foot 1.5 m below, not inside; both shapes the same answer.
+#[test]
+fn project_point_onto_meshes() {
+    use tumble::narrowphase::mesh::HeightField;
+    let field = HeightField::new(3, 3, &[0.5; 9], Vector::new(4.0, 1.0, 4.0)).unwrap();
+    let mesh = field.to_trimesh().unwrap();
+    for shape in [Shape::from(field.clone()), Shape::from(mesh)] {
+        let mut w = World::new(WorldConfig::default()).unwrap();
+        let h = w.insert(tumble::BodyBuilder::fixed(shape)).unwrap();
+        let p = Point::new(0.3, 2.0, -0.4);
+        let (hit, proj) = w
+            .project_point(&p, &tumble::QueryFilter::default())
+            .unwrap()
+            .expect("the ground is found");
+        assert_eq!(hit, h);
+        assert!(!proj.inside);
+        assert!(
+            (proj.distance - 1.5).abs() < 1e-5,
+            "distance {}",
+            proj.distance
+        );
+        assert!(
+            (proj.point - Point::new(0.3, 0.5, -0.4)).norm() < 1e-5,
+            "{:?}",
+            proj.point
+        );
+    }
+}

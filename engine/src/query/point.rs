@@ -229,8 +229,39 @@ pub fn project_point_on_shape(
                 ..local
             }
         }
+        // A mesh has no inside: the nearest point of its triangles, by a scan over all of them
+        // (O(triangles); a mesh is usually one body among many, found by the broad phase).
+        Shape::TriMesh(m) => nearest_triangle(point, pose, m.triangle_count(), |i| m.triangle(i))?,
+        Shape::HeightField(h) => {
+            nearest_triangle(point, pose, h.triangle_count(), |i| h.triangle(i))?
+        }
     };
     (r.point.coords.iter().all(|x| x.is_finite()) && r.distance.is_finite()).then_some(r)
+}
+
+/// The nearest point to `point` on the triangles `0..count` (`triangle(i)`, in the shape's
+/// frame) of a shape at `pose`; `None` without a triangle.
+fn nearest_triangle(
+    point: &Point,
+    pose: &Isometry,
+    count: usize,
+    triangle: impl Fn(u32) -> Option<tumble_narrowphase::shape::Triangle>,
+) -> Option<PointProjection> {
+    let mut best: Option<PointProjection> = None;
+    for i in 0..count as u32 {
+        let Some(t) = triangle(i) else { continue };
+        let [a, b, c] = t.world_corners(pose);
+        let f = closest_on_triangle(point, &a, &b, &c);
+        let d = (f - point).norm();
+        if best.is_none_or(|p| d < p.distance) {
+            best = Some(PointProjection {
+                point: f,
+                inside: false,
+                distance: d,
+            });
+        }
+    }
+    best
 }
 
 impl World {
