@@ -59,6 +59,13 @@ fn free_coordinate(
     }
 }
 
+/// The anchor-point block of `jc` (the rows that keep its anchors together).
+fn hold_point(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, ctx: &Ctx) {
+    let m = Masses { a: &jc.a, b: &jc.b };
+    let (k, acc) = (&mut jc.point_k_inv, &mut jc.imp.linear);
+    solve_point(vel, &m, &g.ra, &g.rb, &g.d, k, acc, ctx);
+}
+
 /// One pass of joint `jc` with its bodies at `g`, velocities `vel`.
 pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, ctx: &Ctx) {
     let m = Masses { a: &jc.a, b: &jc.b };
@@ -67,16 +74,7 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
             let c = rotation_error(jc, g);
             let k = jc.rot_k_inv;
             solve_rotation(vel, &m, &c, &k, &mut jc.imp.angular, ctx);
-            solve_point(
-                vel,
-                &m,
-                &g.ra,
-                &g.rb,
-                &g.d,
-                &mut jc.point_k_inv,
-                &mut jc.imp.linear,
-                ctx,
-            );
+            hold_point(jc, g, vel, ctx);
         }
         JointKind::Revolute {
             limits,
@@ -113,16 +111,7 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
             solve_pair(vel, &m, &rows, [ab.dot(&e1), ab.dot(&e2)], &mut acc, ctx);
             jc.imp.angular.x = acc[0];
             jc.imp.angular.y = acc[1];
-            solve_point(
-                vel,
-                &m,
-                &g.ra,
-                &g.rb,
-                &g.d,
-                &mut jc.point_k_inv,
-                &mut jc.imp.linear,
-                ctx,
-            );
+            hold_point(jc, g, vel, ctx);
         }
         JointKind::Prismatic {
             limits,
@@ -207,16 +196,7 @@ pub(crate) fn solve_kind(jc: &mut JointConstraint, g: &Geometry, vel: &mut Vel, 
                     ctx,
                 );
             }
-            solve_point(
-                vel,
-                &m,
-                &g.ra,
-                &g.rb,
-                &g.d,
-                &mut jc.point_k_inv,
-                &mut jc.imp.linear,
-                ctx,
-            );
+            hold_point(jc, g, vel, ctx);
         }
         JointKind::Distance {
             length,
