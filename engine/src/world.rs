@@ -112,6 +112,34 @@ impl World {
         self.state.config.gravity = g;
         let mut woken = Vec::new();
         island::wake_all(&mut self.state, &mut woken);
+        self.refresh_ccd_boxes()
+    }
+
+    /// Sets the fixed step `dt` (seconds), checked as [`WorldConfig::validate`] checks it (in
+    /// `[MIN_DT, MAX_DT]` and at most `max_frame_time`); nothing changes on error. Wakes every
+    /// sleeping island. Unsimulated time in the accumulator is kept while shorter than the new
+    /// step, else cut to just under it, and [`World::alpha`] follows; the broad-phase boxes of
+    /// CCD bodies (whose margin is a step's motion) are refreshed: O(bodies).
+    pub fn set_dt(&mut self, dt: Real) -> Result<(), WorldError> {
+        let mut config = self.state.config.clone();
+        config.dt = dt;
+        config.validate()?;
+        self.scratch.disturb();
+        self.state.config = config;
+        let step = dt as f64;
+        if self.state.accumulator >= step {
+            // The largest f64 below `step`: the accumulator stays in `[0, dt)`.
+            self.state.accumulator = f64::from_bits(step.to_bits() - 1);
+        }
+        self.state.alpha = ((self.state.accumulator / step) as Real).clamp(0.0, 1.0);
+        let mut woken = Vec::new();
+        island::wake_all(&mut self.state, &mut woken);
+        self.refresh_ccd_boxes()
+    }
+
+    /// With continuous collision on, puts every body's current broad-phase box into its proxy
+    /// (the margins of CCD bodies depend on gravity and `dt`).
+    fn refresh_ccd_boxes(&mut self) -> Result<(), WorldError> {
         if self.state.config.ccd {
             let mut updates = Vec::new();
             for (i, s) in self.state.slots.iter().enumerate() {
