@@ -507,9 +507,18 @@ impl Body {
 #[derive(Clone, Copy)]
 pub struct BodyView<'a> {
     pub(crate) body: &'a Body,
+    /// The world's blend factor between the last two steps ([`World::alpha`](crate::World::alpha)).
+    pub(crate) alpha: Real,
 }
 
 impl<'a> BodyView<'a> {
+    /// The pose to draw: the body frame blended between the start and the end of the last
+    /// step by the world's `alpha` (world frame; the same as
+    /// [`World::render_pose`](crate::World::render_pose)).
+    pub fn render_pose(&self) -> Isometry {
+        crate::pose::interpolate_pose(&self.body.prev_pose, &self.body.pose, self.alpha)
+    }
+
     /// Pose of the body frame, world frame (the state at the end of the last step).
     pub fn pose(&self) -> Isometry {
         self.body.pose

@@ -399,15 +399,22 @@ impl World {
 
     /// A read-only view of a body, or None for a stale handle.
     pub fn body(&self, h: BodyHandle) -> Option<BodyView<'_>> {
-        self.get(h).ok().map(|body| BodyView { body })
+        self.get(h).ok().map(|body| BodyView {
+            body,
+            alpha: self.state.alpha,
+        })
     }
 
     /// Every live body, in handle order.
     pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, BodyView<'_>)> + '_ {
         self.state.slots.iter().enumerate().filter_map(|(i, s)| {
-            s.body
-                .as_ref()
-                .map(|body| (BodyHandle::new(i as u32, s.generation), BodyView { body }))
+            s.body.as_ref().map(|body| {
+                let view = BodyView {
+                    body,
+                    alpha: self.state.alpha,
+                };
+                (BodyHandle::new(i as u32, s.generation), view)
+            })
         })
     }
 

@@ -147,3 +147,28 @@ fn set_dt_changes_the_step_and_refuses_bad_values() {
     );
     w.validate().unwrap();
 }
+
+/// `BodyView::render_pose` is `World::render_pose`: after an `advance` that leaves time
+/// pending, both give the same blended pose, between the last two steps' poses.
+#[test]
+fn body_view_render_pose_matches_the_world_s() {
+    use tumble::math::Vector;
+    let mut w = tumble::World::new(tumble::WorldConfig::default()).unwrap();
+    let b = w
+        .insert(
+            tumble::BodyBuilder::dynamic(tumble::Ball::new(0.1).unwrap())
+                .translation(Vector::new(0.0, 10.0, 0.0))
+                .linvel(Vector::new(3.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    w.advance(2.5 / 60.0).unwrap();
+    assert!(w.alpha() > 0.4 && w.alpha() < 0.6, "alpha {}", w.alpha());
+    let view = w.body(b).unwrap().render_pose();
+    assert_eq!(Some(view), w.render_pose(b));
+    let (prev, now) = (w.previous_pose(b).unwrap(), w.body(b).unwrap().pose());
+    let x = view.translation.vector.x;
+    assert!(
+        x > prev.translation.vector.x && x < now.translation.vector.x,
+        "x {x}"
+    );
+}
