@@ -150,3 +150,38 @@ mod tests {
         }
     }
 }
+
+/// The contact cache's positions grouped by the slot of body `b` (see `query::contacts`).
+#[derive(Debug, Default)]
+pub(crate) struct ContactIndex {
+    /// Per slot `s`, `order[start[s]..start[s + 1]]` are the pairs whose `b` is slot `s`;
+    /// `slots + 1` entries.
+    pub(crate) start: Vec<u32>,
+    /// Positions in the contact cache, grouped by `b` slot, increasing within a group (so by
+    /// `a.index`).
+    pub(crate) order: Vec<u32>,
+}
+
+impl ContactIndex {
+    /// The index of `contacts` for a world of `slots` body slots.
+    pub(crate) fn build(contacts: &[ContactPair], slots: usize) -> Self {
+        let mut start = vec![0u32; slots + 1];
+        for c in contacts {
+            if let Some(s) = start.get_mut(c.b.index() as usize + 1) {
+                *s += 1;
+            }
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut next = start.clone();
+        let mut order = vec![0u32; contacts.len()];
+        for (k, c) in contacts.iter().enumerate() {
+            if let Some(n) = next.get_mut(c.b.index() as usize) {
+                order[*n as usize] = k as u32;
+                *n += 1;
+            }
+        }
+        Self { start, order }
+    }
+}

@@ -58,7 +58,7 @@ pub enum WorldError {
     /// A snapshot could not be decoded or failed validation after decoding.
     Snapshot(String),
     /// The handle refers to a joint that was removed (or never existed in this world).
-    StaleJoint(crate::JointHandle),
+    StaleJoint(crate::handle::JointHandle),
     /// A joint description is invalid (the message says why).
     Joint(&'static str),
     /// A dynamic body was given a triangle mesh or heightfield ([`Shape::TriMesh`],

@@ -42,7 +42,7 @@ pub enum Event {
     /// removed at the end of it (its handle is stale from then on).
     JointBroken {
         /// The removed joint.
-        joint: crate::JointHandle,
+        joint: crate::handle::JointHandle,
         /// Its body A.
         a: BodyHandle,
         /// Its body B.

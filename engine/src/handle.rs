@@ -47,3 +47,29 @@ impl BodyHandle {
         self.generation
     }
 }
+
+/// Names one joint of a [`World`](crate::World): a slot index plus the slot's generation, like
+/// [`BodyHandle`](crate::BodyHandle). A removed joint's handle is stale from then on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct JointHandle {
+    index: u32,
+    generation: u32,
+}
+
+impl JointHandle {
+    pub(crate) const fn new(index: u32, generation: u32) -> Self {
+        Self { index, generation }
+    }
+
+    /// The slot index (dense, reused after removal).
+    #[inline]
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// The slot's generation when this handle was made.
+    #[inline]
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+}

@@ -18,11 +18,14 @@ use crate::body::{Body, BodyKind, MassProps};
 use crate::config::WorldConfig;
 use crate::contact::ContactPair;
 use crate::handle::BodyHandle;
-use crate::island::SleepingIslands;
 use crate::joint::JointSlot;
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{Isometry, Real, Vector};
 use tumble_narrowphase::Aabb;
+
+/// The sleeping islands (see `island`): id (the smallest slot of the island) → its slots,
+/// increasing.
+pub(crate) type SleepingIslands = std::collections::BTreeMap<u32, Vec<u32>>;
 
 /// Largest absolute world coordinate (metres) a body may reach. f32 resolution there is about
 /// a metre, so nothing meaningful is simulated beyond it.

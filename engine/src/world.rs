@@ -56,7 +56,7 @@ pub struct World {
     pub(crate) events: Vec<Event>,
     /// The contact cache's pairs grouped by their body `b`, built by the first
     /// [`World::contacts_of`] after a step (emptied by every step and restore).
-    pub(crate) contact_index: std::sync::OnceLock<crate::query::ContactIndex>,
+    pub(crate) contact_index: std::sync::OnceLock<crate::contact::ContactIndex>,
 }
 
 impl std::fmt::Debug for World {
@@ -348,7 +348,7 @@ impl World {
     /// (in handle order). Its contacts end with [`Event::ContactStopped`] (and sensor overlaps
     /// with [`Event::SensorExit`]) at the next step. Wakes its island, the islands of every
     /// body it has a cached contact with, and those of the bodies its joints held.
-    pub fn remove(&mut self, h: BodyHandle) -> Result<Vec<crate::JointHandle>, WorldError> {
+    pub fn remove(&mut self, h: BodyHandle) -> Result<Vec<crate::handle::JointHandle>, WorldError> {
         self.get(h)?;
         self.wake_around(h, true);
         let joints = self.remove_joints_of(h);

@@ -36,7 +36,7 @@ impl CharacterController {
         if !step.include_dynamic
             && world
                 .body(hit.body)
-                .is_some_and(|b| b.kind() == crate::BodyKind::Dynamic)
+                .is_some_and(|b| b.kind() == crate::body::BodyKind::Dynamic)
         {
             return Ok(None);
         }

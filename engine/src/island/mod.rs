@@ -70,11 +70,7 @@ use crate::body::{Body, AWAKE};
 use crate::contact::ContactPair;
 use crate::state::{broad_aabb, State};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 use tumble_narrowphase::math::{Real, Vector};
-
-/// The sleeping islands: id (the smallest slot of the island) → its slots, increasing.
-pub(crate) type SleepingIslands = BTreeMap<u32, Vec<u32>>;
 
 /// True when the contact pair links the islands of its bodies: some point has separation ≤ 0
 /// (depth ≥ 0), or some point took a positive normal impulse in the last solve.

@@ -1,8 +1,9 @@
 //! `JointBuilder`: what a joint is made of, checked when it is inserted.
 
-use super::{Joint, JointImpulses, JointKind, Motor, Spring};
+use super::kind::{check_kind, JointKind, Motor, Spring};
+use super::stored::{Joint, JointImpulses};
 use crate::body::{Body, BodyKind};
-use crate::error::{check_finite, check_vector, WorldError};
+use crate::error::{check_vector, WorldError};
 use crate::handle::BodyHandle;
 use tumble_narrowphase::math::{Real, Vector};
 
@@ -344,107 +345,4 @@ pub(crate) fn perpendicular(a: &Vector) -> Vector {
     };
     let p = other - a * a.dot(&other);
     p / p.norm()
-}
-
-/// Checks a kind's parameters: finite, limits ordered and within range, motors and springs
-/// valid.
-pub(crate) fn check_kind(kind: &JointKind) -> Result<(), WorldError> {
-    use std::f32::consts::PI;
-    let angle_limits = |l: &Option<[Real; 2]>| -> Result<(), WorldError> {
-        if let Some([lo, hi]) = l {
-            check_finite("joint limit", *lo)?;
-            check_finite("joint limit", *hi)?;
-            if lo > hi || *lo < -PI || *hi > PI {
-                return Err(WorldError::Joint(
-                    "angle limits must satisfy -pi <= lower <= upper <= pi",
-                ));
-            }
-        }
-        Ok(())
-    };
-    let motor = |m: &Option<Motor>| -> Result<(), WorldError> {
-        if let Some(m) = m {
-            check_finite("motor target_speed", m.target_speed)?;
-            check_finite("motor max_force", m.max_force)?;
-            if m.max_force < 0.0 {
-                return Err(WorldError::Negative("motor max_force", m.max_force));
-            }
-        }
-        Ok(())
-    };
-    let spring = |s: &Option<Spring>| -> Result<(), WorldError> {
-        if let Some(s) = s {
-            check_finite("spring hertz", s.hertz)?;
-            check_finite("spring damping_ratio", s.damping_ratio)?;
-            if s.hertz <= 0.0 {
-                return Err(WorldError::NonPositive("spring hertz", s.hertz));
-            }
-            if s.damping_ratio < 0.0 {
-                return Err(WorldError::Negative(
-                    "spring damping_ratio",
-                    s.damping_ratio,
-                ));
-            }
-        }
-        Ok(())
-    };
-    match kind {
-        JointKind::Fixed => Ok(()),
-        JointKind::Revolute {
-            limits,
-            motor: m,
-            spring: s,
-            spring_target,
-        } => {
-            angle_limits(limits)?;
-            motor(m)?;
-            spring(s)?;
-            check_finite("spring target", *spring_target)
-        }
-        JointKind::Prismatic {
-            limits,
-            motor: m,
-            spring: s,
-            spring_target,
-        } => {
-            if let Some([lo, hi]) = limits {
-                check_finite("joint limit", *lo)?;
-                check_finite("joint limit", *hi)?;
-                if lo > hi {
-                    return Err(WorldError::Joint("limits must satisfy lower <= upper"));
-                }
-            }
-            motor(m)?;
-            spring(s)?;
-            check_finite("spring target", *spring_target)
-        }
-        JointKind::Spherical { cone, twist } => {
-            if let Some(c) = cone {
-                check_finite("cone limit", *c)?;
-                if !(0.0..=PI).contains(c) {
-                    return Err(WorldError::Joint("the cone limit must lie in [0, pi]"));
-                }
-            }
-            angle_limits(twist)
-        }
-        JointKind::Distance {
-            length,
-            min,
-            max,
-            spring: s,
-            ..
-        } => {
-            check_finite("distance length", *length)?;
-            check_finite("distance min", *min)?;
-            if max.is_nan() {
-                return Err(WorldError::NonFinite("distance max"));
-            }
-            if *length < 0.0 || *min < 0.0 || min > max {
-                return Err(WorldError::Joint(
-                    "distance joint needs 0 <= length and 0 <= min <= max",
-                ));
-            }
-            spring(s)
-        }
-    }
 }

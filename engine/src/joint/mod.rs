@@ -44,114 +44,15 @@
 //! slots' free-list rules.
 
 mod builder;
+mod kind;
 mod stored;
 
+pub use crate::handle::JointHandle;
 pub use builder::JointBuilder;
+pub use kind::{JointKind, Motor, Spring};
 pub(crate) use stored::{Joint, JointImpulses, JointSlot};
 
-use serde::{Deserialize, Serialize};
-use tumble_narrowphase::math::{Real, Vector};
-
-/// Names one joint of a [`World`](crate::World): a slot index plus the slot's generation, like
-/// [`BodyHandle`](crate::BodyHandle). A removed joint's handle is stale from then on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct JointHandle {
-    index: u32,
-    generation: u32,
-}
-
-impl JointHandle {
-    pub(crate) const fn new(index: u32, generation: u32) -> Self {
-        Self { index, generation }
-    }
-
-    /// The slot index (dense, reused after removal).
-    #[inline]
-    pub fn index(&self) -> u32 {
-        self.index
-    }
-
-    /// The slot's generation when this handle was made.
-    #[inline]
-    pub fn generation(&self) -> u32 {
-        self.generation
-    }
-}
-
-/// A velocity motor: drives the joint's free coordinate (the hinge angle, rad; the slider
-/// translation, m) at `target_speed` (rad/s or m/s, B relative to A) with at most `max_force`
-/// (N·m or N, ≥ 0).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Motor {
-    /// Target speed of the free coordinate, rad/s (revolute) or m/s (prismatic).
-    pub target_speed: Real,
-    /// Largest torque (N·m, revolute) or force (N, prismatic) the motor applies, ≥ 0.
-    pub max_force: Real,
-}
-
-/// A spring on a joint's free coordinate (or a distance joint's length), as a frequency and a
-/// damping ratio: the joint oscillates at about `hertz` when its bodies' masses are as the
-/// solver sees them, critically damped at `damping_ratio` = 1.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Spring {
-    /// Natural frequency, Hz, > 0.
-    pub hertz: Real,
-    /// Damping ratio, ≥ 0.
-    pub damping_ratio: Real,
-}
-
-/// What a joint keeps, and its limits, motor and spring (see the module docs for frames and
-/// signs). Made through [`JointBuilder`].
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum JointKind {
-    /// Keeps the anchors together and the relative rotation of the bodies at insert.
-    Fixed,
-    /// Keeps the anchors together and the axis of A aligned with B's copy; B turns about it.
-    Revolute {
-        /// Lower and upper hinge angle, rad, `lower ≤ upper`, within `[−π, π]`.
-        limits: Option<[Real; 2]>,
-        /// Velocity motor on the hinge angle.
-        motor: Option<Motor>,
-        /// Spring pulling the hinge angle toward `spring_target`.
-        spring: Option<Spring>,
-        /// The angle the spring pulls toward, rad.
-        spring_target: Real,
-    },
-    /// Keeps the relative rotation at insert and B's anchor on the line through A's anchor
-    /// along the axis; B slides along it.
-    Prismatic {
-        /// Lower and upper translation along the axis, metres, `lower ≤ upper`.
-        limits: Option<[Real; 2]>,
-        /// Velocity motor along the axis.
-        motor: Option<Motor>,
-        /// Spring pulling the translation toward `spring_target`.
-        spring: Option<Spring>,
-        /// The translation the spring pulls toward, metres.
-        spring_target: Real,
-    },
-    /// Keeps the anchors together; rotations are free, up to the limits.
-    Spherical {
-        /// Largest angle between A's axis and B's copy of it, rad, in `[0, π]`.
-        cone: Option<Real>,
-        /// Lower and upper twist of B about the axis relative to A, rad, within `[−π, π]`.
-        twist: Option<[Real; 2]>,
-    },
-    /// Keeps the distance between the anchors: at `length` when rigid or sprung, within
-    /// `[min, max]` always.
-    Distance {
-        /// Rest length, metres, ≥ 0.
-        length: Real,
-        /// Shortest allowed distance, metres, `0 ≤ min ≤ max`.
-        min: Real,
-        /// Longest allowed distance, metres (`Real::INFINITY` for none).
-        max: Real,
-        /// Whether the distance is held at `length` (a rod) rather than left free within
-        /// `[min, max]` (a rope when `min` is 0). Ignored with a spring.
-        rigid: bool,
-        /// Spring pulling the distance toward `length`.
-        spring: Option<Spring>,
-    },
-}
+use tumble_narrowphase::math::Vector;
 
 /// A read-only view of a joint (see [`World::joint`](crate::World::joint)).
 #[derive(Clone, Copy, Debug)]
@@ -161,12 +62,12 @@ pub struct JointView<'a> {
 
 impl JointView<'_> {
     /// Body A.
-    pub fn body_a(&self) -> crate::BodyHandle {
+    pub fn body_a(&self) -> crate::handle::BodyHandle {
         self.joint.a
     }
 
     /// Body B.
-    pub fn body_b(&self) -> crate::BodyHandle {
+    pub fn body_b(&self) -> crate::handle::BodyHandle {
         self.joint.b
     }
 

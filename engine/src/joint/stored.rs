@@ -1,7 +1,7 @@
 //! What the world stores of a joint: its bodies and kind, the frames fixed at insert, the
 //! accumulated impulses kept for warm starting, and the last step's force and torque.
 
-use super::JointKind;
+use super::kind::{check_kind, JointKind};
 use crate::handle::BodyHandle;
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{is_finite_vector, Real, Rotation, Vector};
@@ -98,7 +98,7 @@ impl Joint {
         {
             return Err("joint breaking limits must be positive".into());
         }
-        super::builder::check_kind(&self.kind).map_err(|e| e.to_string())
+        check_kind(&self.kind).map_err(|e| e.to_string())
     }
 }
 

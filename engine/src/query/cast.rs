@@ -6,7 +6,7 @@
 //! advancement on GJK distances otherwise), each search limited to the best time found so far.
 //! The shape does not rotate.
 
-use super::QueryFilter;
+use super::filter::QueryFilter;
 use crate::error::{check_isometry, check_vector, WorldError};
 use crate::handle::BodyHandle;
 use crate::world::World;

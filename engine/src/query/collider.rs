@@ -10,7 +10,7 @@
 use super::cast::check_options;
 use super::overlap::clipped_to_world;
 use super::point::{project_point_on_shape, PointProjection};
-use super::{with_buffer, PROXIES};
+use super::shared::{with_buffer, PROXIES};
 use crate::collision_world::{ColliderHandle, CollisionWorld};
 use crate::error::{check_isometry, check_vector, WorldError};
 use tumble_narrowphase::math::{Isometry, Point, Real, Vector};

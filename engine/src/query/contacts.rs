@@ -8,45 +8,10 @@
 //! until the next step. So one call costs O(log pairs + its own contacts) once the index
 //! exists.
 
-use crate::contact::{ContactInfo, ContactPair};
+use crate::contact::{ContactIndex, ContactInfo, ContactPair};
 use crate::error::WorldError;
 use crate::handle::BodyHandle;
 use crate::world::World;
-
-/// The contact cache's positions grouped by the slot of body `b` (see the module docs).
-#[derive(Debug, Default)]
-pub(crate) struct ContactIndex {
-    /// Per slot `s`, `order[start[s]..start[s + 1]]` are the pairs whose `b` is slot `s`;
-    /// `slots + 1` entries.
-    start: Vec<u32>,
-    /// Positions in the contact cache, grouped by `b` slot, increasing within a group (so by
-    /// `a.index`).
-    order: Vec<u32>,
-}
-
-impl ContactIndex {
-    /// The index of `contacts` for a world of `slots` body slots.
-    pub(crate) fn build(contacts: &[ContactPair], slots: usize) -> Self {
-        let mut start = vec![0u32; slots + 1];
-        for c in contacts {
-            if let Some(s) = start.get_mut(c.b.index() as usize + 1) {
-                *s += 1;
-            }
-        }
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let mut next = start.clone();
-        let mut order = vec![0u32; contacts.len()];
-        for (k, c) in contacts.iter().enumerate() {
-            if let Some(n) = next.get_mut(c.b.index() as usize) {
-                order[*n as usize] = k as u32;
-                *n += 1;
-            }
-        }
-        Self { start, order }
-    }
-}
 
 /// The contact pairs of one body, from [`World::contacts_of`]: ordered by the other body's
 /// handle.

@@ -21,49 +21,20 @@ pub(crate) mod filter;
 mod overlap;
 mod point;
 mod ray;
+mod shared;
 
 pub use cast::ShapeHit;
 pub use collider::ColliderFilter;
-pub(crate) use contacts::ContactIndex;
 pub use contacts::ContactsOf;
 pub use filter::{QueryFilter, SensorMode};
 pub use point::{project_point_on_shape, PointProjection};
 pub use ray::RayCastHit;
+pub use shared::ray_shape;
 
 use crate::body::Body;
 use crate::handle::BodyHandle;
 use crate::world::World;
-use std::cell::RefCell;
-use std::thread::LocalKey;
 use tumble_broadphase::ProxyHandle;
-use tumble_narrowphase::math::{Isometry, Real};
-use tumble_narrowphase::ray::{Ray, RayHit};
-use tumble_narrowphase::shape::Shape;
-
-/// Exact ray cast against one shape at `pose` (solid shapes: a ray starting inside hits at 0).
-/// Every shape is exact; see [`tumble_narrowphase::ray::ray_shape`].
-pub fn ray_shape(ray: &Ray, shape: &Shape, pose: &Isometry, max_t: Real) -> Option<RayHit> {
-    tumble_narrowphase::ray::ray_shape(ray, pose, shape, max_t)
-}
-
-thread_local! {
-    /// Broad-phase candidates of box and point queries.
-    static PROXIES: RefCell<Vec<ProxyHandle>> = const { RefCell::new(Vec::new()) };
-    /// Broad-phase candidates of ray casts, with the ray parameter where each box is entered.
-    static RAY_PROXIES: RefCell<Vec<(ProxyHandle, Real)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Runs `f` on this thread's buffer `key`, or on a fresh one when the buffer is in use (a
-/// filter's predicate that runs a query of its own).
-fn with_buffer<T: 'static, R>(
-    key: &'static LocalKey<RefCell<Vec<T>>>,
-    f: impl FnOnce(&mut Vec<T>) -> R,
-) -> R {
-    key.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut v) => f(&mut v),
-        Err(_) => f(&mut Vec::new()),
-    })
-}
 
 impl World {
     /// The live body behind broad-phase proxy `p`, with its handle, when `filter` accepts it.

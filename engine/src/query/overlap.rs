@@ -1,7 +1,8 @@
 //! Overlap queries: the bodies whose box overlaps a query box, and the bodies whose shape
 //! overlaps a query shape (exact test, touching counts).
 
-use super::{with_buffer, QueryFilter, PROXIES};
+use super::filter::QueryFilter;
+use super::shared::{with_buffer, PROXIES};
 use crate::error::{check_isometry, WorldError};
 use crate::handle::BodyHandle;
 use crate::world::World;

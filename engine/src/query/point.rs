@@ -14,7 +14,7 @@
 //! than that cannot be nearer, and none is missed (its surface within `r` puts its box
 //! within the cube of half-side `r`).
 
-use super::QueryFilter;
+use super::filter::QueryFilter;
 use crate::error::{check_vector, WorldError};
 use crate::handle::BodyHandle;
 use crate::world::World;

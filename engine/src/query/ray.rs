@@ -7,7 +7,8 @@
 //! ([`QueryFilter::exclude_body`]). A triangle has no inside: a ray starting on it hits at 0,
 //! one starting beside it does not.
 
-use super::{with_buffer, QueryFilter, RAY_PROXIES};
+use super::filter::QueryFilter;
+use super::shared::{with_buffer, RAY_PROXIES};
 use crate::error::WorldError;
 use crate::handle::BodyHandle;
 use crate::world::World;
@@ -70,7 +71,8 @@ impl World {
                     continue;
                 };
                 let limit = best.map_or(max_t, |h| h.t);
-                if let Some(hit) = super::ray_shape(&ray, &b.shape, &b.shape_pose(), limit) {
+                if let Some(hit) = super::shared::ray_shape(&ray, &b.shape, &b.shape_pose(), limit)
+                {
                     let better = match best {
                         None => true,
                         Some(h) => hit.t < h.t || (hit.t == h.t && handle < h.body),
@@ -111,7 +113,8 @@ impl World {
                 let Some((handle, b)) = self.filtered_body(proxy, filter) else {
                     continue;
                 };
-                if let Some(hit) = super::ray_shape(&ray, &b.shape, &b.shape_pose(), max_t) {
+                if let Some(hit) = super::shared::ray_shape(&ray, &b.shape, &b.shape_pose(), max_t)
+                {
                     out.push(RayCastHit {
                         body: handle,
                         t: hit.t,

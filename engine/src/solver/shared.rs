@@ -117,7 +117,7 @@ impl BodiesPtr {
 /// range of them (whole blocks of one colour), so no two blocks touch the same constraint.
 #[derive(Clone, Copy)]
 pub(super) struct JointsPtr {
-    ptr: *mut super::joints::JointConstraint,
+    ptr: *mut super::joints::constraint::JointConstraint,
     len: usize,
 }
 
@@ -129,7 +129,7 @@ unsafe impl Sync for JointsPtr {}
 
 impl JointsPtr {
     /// The constraints of `cons`.
-    pub(super) fn of(cons: &mut Vec<super::joints::JointConstraint>) -> Self {
+    pub(super) fn of(cons: &mut Vec<super::joints::constraint::JointConstraint>) -> Self {
         Self {
             ptr: cons.as_mut_ptr(),
             len: cons.len(),
@@ -145,7 +145,7 @@ impl JointsPtr {
         self,
         from: usize,
         to: usize,
-    ) -> Option<&'a mut [super::joints::JointConstraint]> {
+    ) -> Option<&'a mut [super::joints::constraint::JointConstraint]> {
         if from > to || to > self.len {
             return None;
         }

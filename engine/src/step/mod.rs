@@ -217,10 +217,10 @@ fn run(ctx: StepContext) -> StepReport {
             continue;
         };
         if let Some(j) = slot.joint.take() {
-            let joint = crate::JointHandle::new(i, slot.generation);
+            let joint = crate::handle::JointHandle::new(i, slot.generation);
             slot.generation = slot.generation.wrapping_add(1);
             state.joint_free.push(i);
-            out.events.push(crate::Event::JointBroken {
+            out.events.push(crate::events::Event::JointBroken {
                 joint,
                 a: j.a,
                 b: j.b,

@@ -2,11 +2,11 @@
 //! frames relative to the centres of mass, the mass matrices of its blocks, and where its
 //! bodies are at any moment of the step (from how far the substeps have moved them).
 
-use super::super::body::{BodyMass, SolverBody};
-use super::super::params::Softness;
 use super::rows::JointBody;
 use crate::body::Body;
 use crate::joint::{Joint, JointImpulses, JointKind};
+use crate::solver::body::{BodyMass, SolverBody};
+use crate::solver::params::Softness;
 use tumble_narrowphase::math::{Matrix, Real, Rotation, Vector};
 
 /// One joint for one step. Directions and anchors are in the world frame at the start of the

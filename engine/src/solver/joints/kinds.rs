@@ -8,12 +8,12 @@
 //! is the angle between A's axis and B's copy. Their rates are taken about A's axis (the hinge),
 //! the mean axis (the twist) and the common normal `a × b` (the cone).
 
-use super::super::params::Softness;
 use super::constraint::{wrap, Geometry, JointConstraint};
 use super::rows::{
     solve_pair, solve_point, solve_rotation, solve_row, Ctx, Masses, Mode, Row, Vel,
 };
 use crate::joint::{JointImpulses, JointKind, Motor};
+use crate::solver::params::Softness;
 use tumble_narrowphase::math::{Real, Vector};
 
 /// The rotation vector of the relative rotation error `F_b·F_a⁻¹` (world frame, radians):

@@ -22,7 +22,7 @@
 //! of its dynamic bodies back. It sums the impulses it gave body B over the step: divided by
 //! `dt`, the force and torque reported to the user.
 
-mod constraint;
+pub(super) mod constraint;
 mod kinds;
 mod rows;
 mod socket;
@@ -147,7 +147,7 @@ impl JointSolver {
         (u32, &'a crate::body::Body, BodyMass),
         (u32, &'a crate::body::Body, BodyMass),
     )> {
-        let end = |h: crate::BodyHandle| {
+        let end = |h: crate::handle::BodyHandle| {
             let i = h.index() as usize;
             let slot = slots.get(i)?;
             let body = slot.body.as_ref()?;

@@ -5,7 +5,7 @@
 //! A row `Ċ = lin·(v_b − v_a) + ang_b·w_b − ang_a·w_a` takes an impulse `λ`: `+λ·lin` on B and
 //! `−λ·lin` on A at their centres of mass, and the angular impulses `+λ·ang_b`, `−λ·ang_a`.
 //! Velocities are in the world frame here; the passes keep scaled angular velocities
-//! `w̃ = L⁻¹·w` (see [`super::super::BodyMass`]), so a joint reads `w = Uᵀ·w̃` when it starts
+//! `w̃ = L⁻¹·w` (see [`crate::solver::BodyMass`]), so a joint reads `w = Uᵀ·w̃` when it starts
 //! and adds `U·τ` of the angular impulses `τ` it applied when it ends (`U = Lᵀ`).
 //!
 //! Soft rows follow Box2D v3 (`b2MakeSoft`; Catto, "Solver2D", 2024):
@@ -13,7 +13,7 @@
 //! scale `s_i` of a spring-damper; relax passes solve `Ċ = 0` rigidly (`β = 0`, `s_m = 1`,
 //! `s_i = 0`).
 
-use super::super::params::{Pass, Softness};
+use crate::solver::params::{Pass, Softness};
 use tumble_narrowphase::math::{Matrix, Real, Vector};
 
 /// One body of a joint, as fixed when the step starts.

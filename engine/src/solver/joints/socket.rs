@@ -13,9 +13,9 @@
 //! to first order). A pass then costs a few 3 × 3 products and no change of coordinates, where
 //! the general path (`kinds`) turns velocities to the world frame and back.
 
-use super::super::body::SolverBody;
-use super::super::params::Pass;
 use super::rows::{invert_mass, Ctx, JointBody};
+use crate::solver::body::SolverBody;
+use crate::solver::params::Pass;
 use tumble_narrowphase::math::{Matrix, Vector};
 
 /// The precomputed block of one ball-and-socket joint for one step.
