@@ -18,6 +18,7 @@ use super::filter::QueryFilter;
 use crate::error::{check_vector, WorldError};
 use crate::handle::BodyHandle;
 use crate::world::World;
+use tumble_narrowphase::contact::closest::closest_point_on_triangle as closest_on_triangle;
 use tumble_narrowphase::gjk::{self, GjkResult, SinglePoint};
 use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 use tumble_narrowphase::shape::{ConvexPolyhedron, Shape};
@@ -45,52 +46,6 @@ impl PointProjection {
             self.distance
         }
     }
-}
-
-/// Closest point of triangle `abc` to `p` (Ericson, RTCD §5.1.5: which Voronoi region of the
-/// triangle `p` lies in, from the signs of six dot products and three barycentric terms).
-pub(crate) fn closest_on_triangle(p: &Point, a: &Point, b: &Point, c: &Point) -> Point {
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return *a;
-    }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return *b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return a + ab * (d1 / (d1 - d3));
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return *c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return a + ac * (d2 / (d2 - d6));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-    }
-    let denom = va + vb + vc;
-    if !(denom.is_finite() && denom > 0.0) {
-        // A degenerate triangle: the nearest of its three edges' closest points.
-        let seg = |u: &Point, v: &Point| {
-            tumble_narrowphase::contact::closest::closest_point_on_segment(p, u, v).0
-        };
-        let cands = [seg(a, b), seg(b, c), seg(c, a)];
-        return cands
-            .into_iter()
-            .min_by(|x, y| (x - p).norm_squared().total_cmp(&(y - p).norm_squared()))
-            .unwrap_or(*a);
-    }
-    let (v, w) = (vb / denom, vc / denom);
-    a + ab * v + ac * w
 }
 
 /// A point pushed from a core point `core` onto a sphere of `radius` about it; `fallback`

@@ -135,6 +135,25 @@ pub(crate) fn closest_on_triangle_regions<T: RealField + Copy>(
     a + ab * (vb / denom) + ac * (vc / denom)
 }
 
+/// The point of triangle `a, b, c` nearest to `p` (world or any common frame), by Voronoi
+/// regions (RTCD §5.1.5); for a degenerate (collinear) triangle, the nearest point of its edges.
+pub fn closest_point_on_triangle(p: &Point, a: &Point, b: &Point, c: &Point) -> Point {
+    let ab = b - a;
+    let ac = c - a;
+    let n2 = ab.cross(&ac).norm_squared();
+    if n2 <= Real::EPSILON * Real::EPSILON * ab.norm_squared() * ac.norm_squared() {
+        // Degenerate (collinear) triangle: the nearest of its three edges.
+        return [(a, b), (b, c), (c, a)]
+            .iter()
+            .map(|(s, e)| closest_point_on_segment(p, s, e).0)
+            .min_by(|x, y| (x - p).norm_squared().total_cmp(&(y - p).norm_squared()))
+            .unwrap_or(*a);
+    }
+    Point::from(closest_on_triangle_regions(
+        &p.coords, &a.coords, &b.coords, &c.coords,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! Closest points on obstacles, for initial overlaps (Ericson RTCD §5.1.2, §5.1.5).
 
-use crate::contact::closest::{closest_on_triangle_regions, closest_point_on_segment};
+pub(crate) use crate::contact::closest::closest_point_on_triangle as closest_on_triangle;
 use crate::math::{Point, Real, Vector};
 
 /// The point of the box surface `[−h, h]` (local frame) nearest to `p`, a unit outward
@@ -31,22 +31,4 @@ pub(crate) fn closest_on_box_local(p: &Point, h: &Vector) -> (Point, Vector, boo
     let mut on_face = *p;
     on_face[best] = n[best] * h[best];
     (on_face, n, true)
-}
-
-/// The point of triangle `a, b, c` nearest to `p`, by Voronoi regions (RTCD §5.1.5).
-pub(crate) fn closest_on_triangle(p: &Point, a: &Point, b: &Point, c: &Point) -> Point {
-    let ab = b - a;
-    let ac = c - a;
-    let n2 = ab.cross(&ac).norm_squared();
-    if n2 <= Real::EPSILON * Real::EPSILON * ab.norm_squared() * ac.norm_squared() {
-        // Degenerate (collinear) triangle: the nearest of its three edges.
-        return [(a, b), (b, c), (c, a)]
-            .iter()
-            .map(|(s, e)| closest_point_on_segment(p, s, e).0)
-            .min_by(|x, y| (x - p).norm_squared().total_cmp(&(y - p).norm_squared()))
-            .unwrap_or(*a);
-    }
-    Point::from(closest_on_triangle_regions(
-        &p.coords, &a.coords, &b.coords, &c.coords,
-    ))
 }
