@@ -4,7 +4,6 @@
 
 use super::internal_edges::correct;
 use crate::bounding::Aabb;
-use crate::contact::closest::closest_point_on_triangle as closest_on_triangle;
 use crate::contact::Manifold;
 use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
 use crate::query::{contact_any, intersects_any, UnsupportedPair};
@@ -142,6 +141,43 @@ fn ball_triangle(
         id: 0,
     });
     Some(m)
+}
+
+/// The point of triangle `abc` closest to `p` (Ericson, RTCD §5.1.5: Voronoi regions of the
+/// corners, then the edges, then the face). The mesh's triangles are never degenerate, so this
+/// skips the degenerate case of `contact::closest::closest_point_on_triangle`; it also scales
+/// by one reciprocal of the denominator where that divides twice, and the ball–mesh contacts,
+/// and so the `terrain` scenes' trajectories, are pinned to these roundings.
+fn closest_on_triangle(p: &Point, a: &Point, b: &Point, c: &Point) -> Point {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return *a;
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return *b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return *c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    a + ab * (vb * denom) + ac * (vc * denom)
 }
 
 pub(crate) fn contacts<S: TriangleSource + ?Sized>(
