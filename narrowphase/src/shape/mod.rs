@@ -21,6 +21,7 @@ mod view;
 pub use ball::Ball;
 pub use capsule::Capsule;
 pub use cuboid::Cuboid;
+pub use hull::MAX_HULL_VERTICES;
 pub use mass::MassProperties;
 pub use obb::{Obb, ORTHONORMAL_TOLERANCE};
 pub use polyhedron::{ConvexPolyhedron, PolyFace};
