@@ -44,6 +44,7 @@ pub use tumble_narrowphase as narrowphase;
 pub use tumble_narrowphase::math;
 
 pub use broadphase::BroadPhaseKind;
+pub use narrowphase::mesh::{HeightField, TriMesh};
 pub use narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
 
 mod body;

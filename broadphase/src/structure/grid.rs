@@ -1332,6 +1332,8 @@ struct KeySink<'a> {
     len: usize,
     /// The pair budget: the kept keys are trimmed to it before they pass its limit.
     budget: &'a PairBudget,
+    /// The budget's limit (see [`PairBudget::limit`]).
+    limit: usize,
 }
 
 impl<'a> KeySink<'a> {
@@ -1341,17 +1343,27 @@ impl<'a> KeySink<'a> {
             buf,
             len: 0,
             budget,
+            limit: budget.limit(),
         }
     }
 
     /// Makes room for `n` more keys.
     #[inline]
     fn reserve(&mut self, n: usize) {
-        self.len = self.budget.trim_for(self.buf, self.len, n);
+        if self.len + n > self.limit {
+            self.trim(n);
+        }
         let need = self.len + n;
         if self.buf.len() < need {
             self.buf.resize(need.max(2 * self.buf.len()), 0);
         }
+    }
+
+    /// Trims the kept keys to the budget (a pile-up: off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn trim(&mut self, n: usize) {
+        self.len = self.budget.trim_for(self.buf, self.len, n);
     }
 
     /// Writes `key` after the kept keys; keeps it iff `keep`. Needs room (see `reserve`).
