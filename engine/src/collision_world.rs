@@ -107,6 +107,8 @@ pub struct CollisionWorld {
     contacts: Vec<ColliderContact>,
     unsupported: usize,
     times: StageTimes,
+    /// See [`CollisionWorld::set_keep_pool_awake`].
+    keep_pool_awake: bool,
 }
 
 impl Default for CollisionWorld {
@@ -128,6 +130,7 @@ impl Default for CollisionWorld {
             contacts: Vec::new(),
             unsupported: 0,
             times: StageTimes::default(),
+            keep_pool_awake: true,
         }
     }
 }
@@ -157,6 +160,13 @@ impl CollisionWorld {
         crate::config::check_max_pairs(max_pairs)?;
         self.broad.set_max_pairs(max_pairs as usize);
         Ok(())
+    }
+
+    /// Whether an [`update`](Self::update) keeps the rayon pool's other threads awake between
+    /// its parallel sections (default: true; see
+    /// [`WorldConfig::keep_pool_awake`](crate::WorldConfig::keep_pool_awake)).
+    pub fn set_keep_pool_awake(&mut self, keep_awake: bool) {
+        self.keep_pool_awake = keep_awake;
     }
 
     /// Overlapping pairs the last [`update`](Self::update) left out for the pair budget.
@@ -286,7 +296,7 @@ impl CollisionWorld {
     /// ([`Stage::UpdateBroadPhase`], [`Stage::FindPairs`], [`Stage::NarrowPhase`]): afterwards [`contacts`](Self::contacts) holds every pair
     /// within the prediction distance, in pair order.
     pub fn update(&mut self) {
-        on_rayon_pool(|| self.update_stages());
+        on_rayon_pool(self.keep_pool_awake, || self.update_stages());
     }
 
     fn update_stages(&mut self) {

@@ -100,6 +100,13 @@ pub struct WorldConfig {
     pub prediction_distance: Real,
     /// Penetration tolerated before a contact counts as touching for events, metres ≥ 0 (default: 0.005).
     pub linear_slop: Real,
+    /// While a step runs, the rayon pool's other threads look for work instead of falling
+    /// asleep between the step's parallel sections (default: true). A thread asleep at the
+    /// start of a section joins it only once woken, tens of microseconds on a virtual machine,
+    /// several times a step; kept awake, the threads spin for the step's duration and compete
+    /// with an embedder's own threads for their cores. Turn it off when those threads matter
+    /// more than the step's latency. Results are bit-identical either way.
+    pub keep_pool_awake: bool,
     /// Islands of resting bodies fall asleep (default: true): see [`crate::island`]. A
     /// sleeping body costs nothing in the stages of a step until something wakes it.
     pub sleep: bool,
@@ -146,6 +153,7 @@ impl Default for WorldConfig {
             max_push_velocity: 3.0,
             prediction_distance: 0.02,
             linear_slop: 0.005,
+            keep_pool_awake: true,
             sleep: true,
             sleep_linear_speed: 0.05,
             sleep_angular_speed: 0.05,

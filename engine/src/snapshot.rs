@@ -221,4 +221,28 @@ impl World {
         world.validate().map_err(WorldError::Snapshot)?;
         Ok(world)
     }
+
+    /// Replaces this world's contents by those of [`World::snapshot`] bytes, as
+    /// [`World::restore`] would make them, keeping this world's step buffers (for a rollback
+    /// that restores every frame, the buffers of the solver and the pair search are not
+    /// grown again). The world then steps on bit-identically to a freshly restored one. On
+    /// error (the same as [`World::restore`]'s) this world is left as it was.
+    pub fn restore_from(&mut self, bytes: &[u8]) -> Result<(), WorldError> {
+        let fresh = World::restore(bytes)?;
+        let World {
+            state,
+            proxies,
+            scratch: _,
+            out,
+            events,
+            contact_index,
+        } = fresh;
+        self.state = state;
+        self.proxies = proxies;
+        self.out = out;
+        self.events = events;
+        self.contact_index = contact_index;
+        self.scratch.reset_for_restore();
+        Ok(())
+    }
 }

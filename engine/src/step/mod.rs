@@ -131,6 +131,15 @@ impl Scratch {
         proxies.broad.shrink_buffers();
     }
 
+    /// Readies the buffers for a world restored in place ([`crate::World::restore_from`]):
+    /// what they record of the last step (the islands' working state, the quiet flag, the
+    /// high-water mark) is forgotten, their capacity kept.
+    pub(crate) fn reset_for_restore(&mut self) {
+        self.islands = Islands::default();
+        self.quiet = false;
+        self.high_water = 0;
+    }
+
     /// Records that the world's state changed outside a step: the next step runs in full.
     pub(crate) fn disturb(&mut self) {
         self.quiet = false;
@@ -150,7 +159,7 @@ pub(crate) struct StepContext<'a> {
 
 /// Runs one fixed step on a rayon pool's thread ([`on_rayon_pool`]).
 pub(crate) fn step(ctx: StepContext) -> StepReport {
-    on_rayon_pool(|| run(ctx))
+    on_rayon_pool(ctx.state.config.keep_pool_awake, || run(ctx))
 }
 
 /// The stages of [`Stage::all`], in order, each timed.
