@@ -26,30 +26,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// few keys).
 const MIN_LIMIT: usize = 4096;
 
-/// The pair budget of a structure and the count of pairs its last search dropped.
-#[derive(Debug)]
+/// The pair budget of a structure and the count of pairs its last search dropped. Plain data,
+/// no atomics: a structure holding one keeps no interior mutability, so a shared reference to
+/// it keeps the no-alias guarantee that lets the compiler hoist its fields out of the pair
+/// loops (an atomic counter in here cost the `balls` step 2 % more instructions). The
+/// parallel part of a search counts into a [`Trim`]'s counter instead.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct PairBudget {
     /// The most pairs reported ([`usize::MAX`]: no bound).
     max: usize,
-    /// Pairs dropped by the search under way or the last one (searches run in parallel tasks
-    /// that add to it; the sum does not depend on their order).
-    dropped: AtomicUsize,
+    /// Pairs the last search dropped.
+    dropped: usize,
 }
 
 impl Default for PairBudget {
     fn default() -> Self {
         Self {
             max: usize::MAX,
-            dropped: AtomicUsize::new(0),
-        }
-    }
-}
-
-impl Clone for PairBudget {
-    fn clone(&self) -> Self {
-        Self {
-            max: self.max,
-            dropped: AtomicUsize::new(self.dropped()),
+            dropped: 0,
         }
     }
 }
@@ -67,51 +61,73 @@ impl PairBudget {
 
     /// Pairs dropped by the last search.
     pub fn dropped(&self) -> usize {
-        self.dropped.load(Ordering::Relaxed)
+        self.dropped
     }
 
-    /// Starts a search: nothing dropped yet.
-    pub fn start(&self) {
-        self.dropped.store(0, Ordering::Relaxed);
+    /// Starts a search: the trimming of its buffers, counting what it drops into `counter`.
+    pub fn start<'a>(&self, counter: &'a AtomicUsize) -> Trim<'a> {
+        Trim {
+            max: self.max,
+            limit: self.max.saturating_mul(2).max(MIN_LIMIT),
+            dropped: counter,
+        }
     }
 
+    /// Ends a search: the sorted `keys` and their `pairs` cut to the budget (the smallest
+    /// keys kept), and the count of dropped pairs recorded: `counted` (what the search's
+    /// trimming dropped) plus the cut, or, when the keys are those of an earlier search
+    /// (`counted` is `None`), that search's count.
+    pub fn finish(&mut self, counted: Option<usize>, keys: &mut Vec<u64>, pairs: &mut Vec<Pair>) {
+        let cut = keys.len().saturating_sub(self.max);
+        keys.truncate(self.max);
+        pairs.truncate(self.max);
+        if let Some(c) = counted {
+            self.dropped = c + cut;
+        }
+    }
+}
+
+/// The trimming of one search's key buffers (see the [module docs](self)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Trim<'a> {
+    /// The budget.
+    max: usize,
     /// A buffer of this many keys or more is trimmed: `2·max`, at least [`MIN_LIMIT`].
+    limit: usize,
+    /// Keys dropped so far (parallel tasks add to it; the sum does not depend on their order).
+    dropped: &'a AtomicUsize,
+}
+
+impl Trim<'_> {
+    /// The length at which a buffer is trimmed.
     #[inline]
     pub fn limit(&self) -> usize {
-        self.max.saturating_mul(2).max(MIN_LIMIT)
+        self.limit
     }
 
-    /// Trims `keys[..len]` to its `max` smallest keys (in some order) when `len` reached the
-    /// limit; returns the length kept.
+    /// Trims `keys` to its `max` smallest keys (in some order) when it reached the limit.
     #[inline]
-    pub fn trim_slice(&self, keys: &mut [u64], len: usize) -> usize {
-        if len < self.limit() {
-            return len;
+    pub fn trim(&self, keys: &mut Vec<u64>) {
+        if keys.len() >= self.limit {
+            let kept = self.keep_smallest(keys);
+            keys.truncate(kept);
         }
-        self.keep_smallest(&mut keys[..len])
     }
 
     /// Makes room for `n` more keys after `keys[..len]`: trims them to the `max` smallest
     /// first when `len + n` would pass the limit; returns the length kept.
     #[inline]
     pub fn trim_for(&self, keys: &mut [u64], len: usize, n: usize) -> usize {
-        if len + n <= self.limit() {
+        if len + n <= self.limit {
             return len;
         }
         self.keep_smallest(&mut keys[..len])
     }
 
-    /// [`trim_slice`](Self::trim_slice) on a whole vector.
-    #[inline]
-    pub fn trim(&self, keys: &mut Vec<u64>) {
-        let len = keys.len();
-        let kept = self.trim_slice(keys, len);
-        keys.truncate(kept);
-    }
-
     /// Moves the `max` smallest of `keys` to its front and counts the rest as dropped;
     /// returns the number kept.
     #[cold]
+    #[inline(never)]
     fn keep_smallest(&self, keys: &mut [u64]) -> usize {
         if keys.len() <= self.max {
             return keys.len();
@@ -120,17 +136,6 @@ impl PairBudget {
         self.dropped
             .fetch_add(keys.len() - self.max, Ordering::Relaxed);
         self.max
-    }
-
-    /// Ends a search: the sorted `keys` and their `pairs` cut to the budget (the smallest
-    /// keys kept), the rest counted as dropped.
-    pub fn finish(&self, keys: &mut Vec<u64>, pairs: &mut Vec<Pair>) {
-        if keys.len() > self.max {
-            self.dropped
-                .fetch_add(keys.len() - self.max, Ordering::Relaxed);
-            keys.truncate(self.max);
-            pairs.truncate(self.max);
-        }
     }
 }
 
@@ -155,20 +160,21 @@ mod tests {
             }
             let mut budget = PairBudget::default();
             budget.set_max(rng.gen_range(1..20_000));
-            budget.start();
+            let counter = AtomicUsize::new(0);
+            let trim = budget.start(&counter);
             let parts = rng.gen_range(1..6);
             let mut bufs: Vec<Vec<u64>> = vec![Vec::new(); parts];
             for (i, &k) in all.iter().enumerate() {
                 let b = &mut bufs[(i * 31 + case) % parts];
                 b.push(k);
-                budget.trim(b);
-                assert!(b.len() < budget.limit());
+                trim.trim(b);
+                assert!(b.len() < trim.limit());
             }
             let mut keys: Vec<u64> = bufs.concat();
             keys.sort_unstable();
             let h = crate::ProxyHandle::invalid();
             let mut pairs = vec![(h, h); keys.len()];
-            budget.finish(&mut keys, &mut pairs);
+            budget.finish(Some(counter.into_inner()), &mut keys, &mut pairs);
             let mut expect = all.clone();
             expect.sort_unstable();
             let kept = n.min(budget.max());

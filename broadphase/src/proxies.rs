@@ -315,15 +315,18 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
 }
 
 /// Sorts the pair keys in place (see [`SortScratch`]), writes the handle pairs to `out`
-/// (replaced), the pairs of the pair order, and cuts both to the store's pair budget.
+/// (replaced), the pairs of the pair order, and cuts both to the store's pair budget
+/// (`counted`: what the search that made the keys dropped, `None` when they are an earlier
+/// search's; see [`PairBudget::finish`](crate::budget::PairBudget::finish)).
 pub(crate) fn finish_pairs(
     keys: &mut Vec<u64>,
-    store: &ProxyStore,
+    store: &mut ProxyStore,
     out: &mut Vec<Pair>,
     scratch: &mut SortScratch,
+    counted: Option<usize>,
 ) {
     scratch.sort_in_place(keys, &store.arena, out);
-    store.budget.finish(keys, out);
+    store.budget.finish(counted, keys, out);
 }
 
 /// Writes the handle pairs of the sorted pair `keys` to `out` (replaced), in parallel.

@@ -5,6 +5,7 @@ use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
 use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
+use std::sync::atomic::AtomicUsize;
 
 /// Tests every pair of live proxies; queries scan every proxy.
 #[derive(Clone, Debug, Default)]
@@ -30,8 +31,8 @@ impl BroadPhase for BruteForce {
 
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         let live: Vec<u32> = self.store.arena.live_indices().collect();
-        let budget = &self.store.budget;
-        budget.start();
+        let dropped = AtomicUsize::new(0);
+        let trim = self.store.budget.start(&dropped);
         self.keys.clear();
         for (k, &a) in live.iter().enumerate() {
             let ba = &self.store.aabbs[a as usize];
@@ -40,9 +41,16 @@ impl BroadPhase for BruteForce {
                     self.keys.push(pair_key(a, b));
                 }
             }
-            budget.trim(&mut self.keys);
+            trim.trim(&mut self.keys);
         }
-        finish_pairs(&mut self.keys, &self.store, out, &mut self.sort);
+        let counted = Some(dropped.into_inner());
+        finish_pairs(
+            &mut self.keys,
+            &mut self.store,
+            out,
+            &mut self.sort,
+            counted,
+        );
     }
 
     fn shrink_buffers(&mut self) {

@@ -17,11 +17,13 @@
 //!   split into tasks run in parallel with rayon; keys are sorted canonically.
 //! * The same tree answers AABB, point and ray queries.
 
+use crate::budget::Trim;
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
 use crate::proxies::{finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use rayon::prelude::*;
+use std::sync::atomic::AtomicUsize;
 
 /// Number of SAH bins per axis.
 pub const BINS: usize = 16;
@@ -314,11 +316,11 @@ impl Bvh {
     }
 
     /// Runs `task` to completion with an explicit stack.
-    fn run(&self, task: Task, out: &mut Vec<u64>) {
+    fn run(&self, task: Task, out: &mut Vec<u64>, trim: &Trim) {
         let mut stack = vec![task];
         while let Some(t) = stack.pop() {
             self.expand(t, out, &mut stack);
-            self.store.budget.trim(out);
+            trim.trim(out);
         }
     }
 
@@ -373,10 +375,11 @@ impl Bvh {
         }
     }
 
-    fn find_pair_keys(&mut self) {
+    /// The pair keys into `keys` (unsorted), counting what the budget drops into `dropped`.
+    fn find_pair_keys(&mut self, dropped: &AtomicUsize) {
+        let trim = self.store.budget.start(dropped);
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
-        self.store.budget.start();
         if !self.nodes.is_empty() {
             // Breadth-first expansion of the top of the traversal into parallel tasks.
             let mut tasks = vec![Task::Own(0)];
@@ -385,7 +388,7 @@ impl Bvh {
                 let mut next = Vec::with_capacity(tasks.len() * 3);
                 for &t in &tasks {
                     self.expand(t, &mut keys, &mut next);
-                    self.store.budget.trim(&mut keys);
+                    trim.trim(&mut keys);
                 }
                 if next.is_empty() {
                     break;
@@ -394,20 +397,19 @@ impl Bvh {
             }
             // Folded and reduced rather than collected per task, so that the buffers alive at
             // once stay few, each within the pair budget's limit (see `crate::budget`).
-            let budget = &self.store.budget;
             let rest = tasks
                 .par_iter()
                 .fold(Vec::new, |mut v, &t| {
-                    self.run(t, &mut v);
+                    self.run(t, &mut v, &trim);
                     v
                 })
                 .reduce(Vec::new, |mut a, b| {
                     a.extend_from_slice(&b);
-                    budget.trim(&mut a);
+                    trim.trim(&mut a);
                     a
                 });
             keys.extend_from_slice(&rest);
-            budget.trim(&mut keys);
+            trim.trim(&mut keys);
         }
         self.keys = keys;
     }
@@ -455,17 +457,29 @@ impl BroadPhase for Bvh {
     impl_proxy_bookkeeping!();
 
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
-        if self.rebuild_needed {
+        let dropped = AtomicUsize::new(0);
+        let searched = if self.rebuild_needed {
             self.build();
-            self.find_pair_keys();
+            self.find_pair_keys(&dropped);
+            true
         } else if self.dirty {
             self.refit();
             if self.cost() > REBUILD_RATIO * self.built_cost {
                 self.build();
             }
-            self.find_pair_keys();
-        }
-        finish_pairs(&mut self.keys, &self.store, out, &mut self.sort);
+            self.find_pair_keys(&dropped);
+            true
+        } else {
+            false
+        };
+        let counted = searched.then(|| dropped.into_inner());
+        finish_pairs(
+            &mut self.keys,
+            &mut self.store,
+            out,
+            &mut self.sort,
+            counted,
+        );
     }
 
     fn shrink_buffers(&mut self) {

@@ -23,7 +23,7 @@
 //! specks in it). The entries are bucketed by a hash of their cell key with a counting sort.
 
 use super::grid::{cell_index, hash_bucket, overlaps, Range, FLAG_SHIFT, SLOT_MASK};
-use crate::budget::PairBudget;
+use crate::budget::Trim;
 use crate::math::Real;
 use crate::proxies::pair_key;
 use crate::Aabb;
@@ -261,18 +261,11 @@ impl Levels {
     /// Pairs of the entries in buckets `b0..b1`: two residents of one cell (same key), the cell
     /// holding the minimum corner of their overlap (flags), boxes overlapping. Keys
     /// `pair_key(live[a], live[b])` appended to `out`.
-    pub fn cell_pairs(
-        &self,
-        b0: usize,
-        b1: usize,
-        live: &[u32],
-        budget: &PairBudget,
-        out: &mut Vec<u64>,
-    ) {
+    pub fn cell_pairs(&self, b0: usize, b1: usize, live: &[u32], trim: &Trim, out: &mut Vec<u64>) {
         for b in b0..b1 {
             let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
             for i in s..e {
-                budget.trim(out);
+                trim.trim(out);
                 let (ki, ii) = (self.ents[i].key, self.ents[i].item);
                 let a = (ii & SLOT_MASK) as usize;
                 for j in i + 1..e {

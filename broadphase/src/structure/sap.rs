@@ -39,6 +39,7 @@ use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
 use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
+use std::sync::atomic::AtomicUsize;
 
 use super::levels::CellFilter;
 use rayon::prelude::*;
@@ -355,12 +356,11 @@ type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
 
 impl SweepAndPrune {
     /// The sweep with columns: the pair keys into `keys`; returns the candidate count.
-    fn sweep(&mut self) -> usize {
+    fn sweep(&mut self, dropped: &AtomicUsize) -> usize {
         let list = &self.list;
         let n = list.len();
         let bands = &mut self.bands;
-        let budget = &self.store.budget;
-        budget.start();
+        let trim = self.store.budget.start(dropped);
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         if n < 2 {
@@ -494,7 +494,7 @@ impl SweepAndPrune {
                     }
                 }
             }
-            budget.trim(&mut keys);
+            trim.trim(&mut keys);
         }
         self.keys = keys;
         candidates
@@ -525,11 +525,20 @@ impl BroadPhase for SweepAndPrune {
     impl_proxy_bookkeeping!();
 
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
-        if self.dirty || self.frames == 0 {
+        let dropped = AtomicUsize::new(0);
+        let searched = self.dirty || self.frames == 0;
+        if searched {
             self.refresh();
-            self.stats.candidates = self.sweep();
+            self.stats.candidates = self.sweep(&dropped);
         }
-        finish_pairs(&mut self.keys, &self.store, out, &mut self.sort);
+        let counted = searched.then(|| dropped.into_inner());
+        finish_pairs(
+            &mut self.keys,
+            &mut self.store,
+            out,
+            &mut self.sort,
+            counted,
+        );
     }
 
     fn shrink_buffers(&mut self) {
