@@ -35,6 +35,7 @@ pub struct BodyBuilder {
     pub(crate) user_data: u64,
     pub(crate) can_sleep: bool,
     pub(crate) sleeping: bool,
+    pub(crate) kinematic_contacts: bool,
 }
 
 impl BodyBuilder {
@@ -54,6 +55,7 @@ impl BodyBuilder {
             user_data: 0,
             can_sleep: true,
             sleeping: false,
+            kinematic_contacts: false,
         }
     }
 
@@ -178,6 +180,18 @@ impl BodyBuilder {
         self
     }
 
+    /// Contacts with static and kinematic bodies too (default: false; rapier's
+    /// `ActiveCollisionTypes::KINEMATIC_FIXED | KINEMATIC_KINEMATIC`). A pair of a kinematic
+    /// body with a static or kinematic body gets contact manifolds (in
+    /// [`World::contacts`](crate::World::contacts) and
+    /// [`World::contacts_of`](crate::World::contacts_of)) and contact events when either body
+    /// asks for them: a kinematic player or platform learns what it touches. Such a pair is
+    /// never solved (neither body can be pushed). Contacts with dynamic bodies are always on.
+    pub fn kinematic_contacts(mut self, on: bool) -> Self {
+        self.kinematic_contacts = on;
+        self
+    }
+
     /// Inserts the body asleep (default: false), as an island of its own: it costs nothing
     /// until something wakes it (see [`crate::island`]). Only a dynamic body that may sleep,
     /// at rest (zero velocities), in a world with [`WorldConfig::sleep`](crate::WorldConfig::sleep)
@@ -249,6 +263,7 @@ impl BodyBuilder {
             user_data: self.user_data,
             frozen: false,
             can_sleep: self.can_sleep,
+            kinematic_contacts: self.kinematic_contacts,
             sleep_time: 0.0,
             // `World::insert` puts a body built asleep into an island of its own.
             island: AWAKE,
@@ -416,6 +431,9 @@ pub(crate) struct Body {
     pub frozen: bool,
     /// Whether the body may fall asleep (see [`crate::island`]).
     pub can_sleep: bool,
+    /// Whether its pairs with static and kinematic bodies get contacts (see
+    /// [`BodyBuilder::kinematic_contacts`]).
+    pub kinematic_contacts: bool,
     /// How long the body has stayed below the sleep thresholds, seconds (0 when asleep is not
     /// possible or it moved faster in the last step).
     pub sleep_time: Real,
@@ -575,6 +593,11 @@ impl<'a> BodyView<'a> {
     /// Whether the body may fall asleep (see [`BodyBuilder::can_sleep`]).
     pub fn can_sleep(&self) -> bool {
         self.body.can_sleep
+    }
+    /// Whether its pairs with static and kinematic bodies get contacts (see
+    /// [`BodyBuilder::kinematic_contacts`]).
+    pub fn kinematic_contacts(&self) -> bool {
+        self.body.kinematic_contacts
     }
     /// How long the body has stayed below the sleep thresholds, seconds (see
     /// [`WorldConfig::time_to_sleep`](crate::WorldConfig::time_to_sleep)).

@@ -615,6 +615,15 @@ impl World {
         self.refresh_proxy(h)
     }
 
+    /// Turns contacts with static and kinematic bodies on or off for a body, from the next step
+    /// on (see [`BodyBuilder::kinematic_contacts`]); contacts that end this way end with
+    /// [`Event::ContactStopped`] at the next step.
+    pub fn set_kinematic_contacts(&mut self, h: BodyHandle, on: bool) -> Result<(), WorldError> {
+        self.get_mut(h)?.kinematic_contacts = on;
+        self.scratch.disturb();
+        Ok(())
+    }
+
     /// Sets the user data a body carries (any `u64`: an entity id, an index).
     pub fn set_user_data(&mut self, h: BodyHandle, data: u64) -> Result<(), WorldError> {
         self.get_mut(h)?.user_data = data;
