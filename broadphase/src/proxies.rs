@@ -314,19 +314,28 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     }
 }
 
-/// Sorts the pair keys in place (see [`SortScratch`]), writes the handle pairs to `out`
-/// (replaced), the pairs of the pair order, and cuts both to the store's pair budget
-/// (`counted`: what the search that made the keys dropped, `None` when they are an earlier
-/// search's; see [`PairBudget::finish`](crate::budget::PairBudget::finish)).
-pub(crate) fn finish_pairs(
-    keys: &mut Vec<u64>,
-    store: &mut ProxyStore,
-    out: &mut Vec<Pair>,
-    scratch: &mut SortScratch,
-    counted: Option<usize>,
-) {
-    scratch.sort_in_place(keys, &store.arena, out);
-    store.budget.finish(counted, keys, out);
+/// A structure's pair keys (sorted after each search) and the buffers of their sort.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairKeys {
+    pub keys: Vec<u64>,
+    pub sort: SortScratch,
+}
+
+impl PairKeys {
+    /// Sorts the keys in place (see [`SortScratch`]), writes the handle pairs to `out`
+    /// (replaced), the pairs of the pair order, and cuts both to the store's pair budget
+    /// (`counted`: what the search that made the keys dropped, `None` when they are an
+    /// earlier search's; see [`PairBudget::finish`](crate::budget::PairBudget::finish)).
+    pub fn finish(&mut self, store: &mut ProxyStore, out: &mut Vec<Pair>, counted: Option<usize>) {
+        self.sort.sort_in_place(&mut self.keys, &store.arena, out);
+        store.budget.finish(counted, &mut self.keys, out);
+    }
+
+    /// Gives back the memory beyond the keys themselves.
+    pub fn shrink(&mut self) {
+        self.keys.shrink_to_fit();
+        self.sort = SortScratch::default();
+    }
 }
 
 /// Writes the handle pairs of the sorted pair `keys` to `out` (replaced), in parallel.

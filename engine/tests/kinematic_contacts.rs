@@ -69,10 +69,16 @@ fn without_the_request_the_pair_is_silent() {
     // Turned on later: the contact starts at the next step, and ends when turned off again.
     w.set_kinematic_contacts(mover, true).unwrap();
     w.step();
-    assert!(w.events().iter().any(|e| matches!(e, Event::ContactStarted { .. })));
+    assert!(w
+        .events()
+        .iter()
+        .any(|e| matches!(e, Event::ContactStarted { .. })));
     w.set_kinematic_contacts(mover, false).unwrap();
     w.step();
-    assert!(w.events().iter().any(|e| matches!(e, Event::ContactStopped { .. })));
+    assert!(w
+        .events()
+        .iter()
+        .any(|e| matches!(e, Event::ContactStopped { .. })));
 }
 
 #[test]
@@ -85,9 +91,7 @@ fn two_kinematic_bodies_meet_on_request() {
                 .kinematic_contacts(true),
         )
         .unwrap();
-    let b = w
-        .insert(ball(0.5, Vector::new(2.5, 0.0, 0.0)))
-        .unwrap();
+    let b = w.insert(ball(0.5, Vector::new(2.5, 0.0, 0.0))).unwrap();
     w.set_body_kind(b, tumble::BodyKind::Kinematic).unwrap();
     // Touching from t = 1.5 s (step 90): the balls' centres 1 m apart.
     let k = first_contact(&mut w, a, b).expect("the contact started");

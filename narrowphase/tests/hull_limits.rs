@@ -10,16 +10,13 @@ use tumble_narrowphase::math::{Point, Real};
 use tumble_narrowphase::shape::{ConvexPolyhedron, MAX_HULL_VERTICES};
 use tumble_narrowphase::ShapeError;
 
+mod query_oracle;
+
 /// `n` points on the unit sphere (Fibonacci lattice): every one is a corner of their hull.
 fn sphere(n: usize) -> Vec<Point> {
-    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
-    (0..n)
-        .map(|i| {
-            let y = 1.0 - 2.0 * (i as f64 + 0.5) / n as f64;
-            let r = (1.0 - y * y).sqrt();
-            let t = golden * i as f64;
-            Point::new((r * t.cos()) as Real, y as Real, (r * t.sin()) as Real)
-        })
+    query_oracle::sphere_directions(n)
+        .into_iter()
+        .map(Point::from)
         .collect()
 }
 

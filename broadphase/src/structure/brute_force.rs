@@ -3,7 +3,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, PairKeys, ProxyStore, Ray};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use std::sync::atomic::AtomicUsize;
 
@@ -11,8 +11,7 @@ use std::sync::atomic::AtomicUsize;
 #[derive(Clone, Debug, Default)]
 pub struct BruteForce {
     store: ProxyStore,
-    keys: Vec<u64>,
-    sort: SortScratch,
+    found: PairKeys,
 }
 
 impl BruteForce {
@@ -33,29 +32,22 @@ impl BroadPhase for BruteForce {
         let live: Vec<u32> = self.store.arena.live_indices().collect();
         let dropped = AtomicUsize::new(0);
         let trim = self.store.budget.start(&dropped);
-        self.keys.clear();
+        self.found.keys.clear();
         for (k, &a) in live.iter().enumerate() {
             let ba = &self.store.aabbs[a as usize];
             for &b in &live[k + 1..] {
                 if ba.intersects(&self.store.aabbs[b as usize]) {
-                    self.keys.push(pair_key(a, b));
+                    self.found.keys.push(pair_key(a, b));
                 }
             }
-            trim.trim(&mut self.keys);
+            trim.trim(&mut self.found.keys);
         }
         let counted = Some(dropped.into_inner());
-        finish_pairs(
-            &mut self.keys,
-            &mut self.store,
-            out,
-            &mut self.sort,
-            counted,
-        );
+        self.found.finish(&mut self.store, out, counted);
     }
 
     fn shrink_buffers(&mut self) {
-        self.keys.shrink_to_fit();
-        self.sort = Default::default();
+        self.found.shrink();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

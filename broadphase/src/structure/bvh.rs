@@ -20,7 +20,7 @@
 use crate::budget::Trim;
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, sort_ray_hits, PairKeys, ProxyStore, Ray};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicUsize;
@@ -71,8 +71,7 @@ pub struct Bvh {
     rebuild_needed: bool,
     built_cost: Real,
     rebuilds: usize,
-    keys: Vec<u64>,
-    sort: SortScratch,
+    found: PairKeys,
 }
 
 fn empty_box() -> Aabb {
@@ -378,7 +377,7 @@ impl Bvh {
     /// The pair keys into `keys` (unsorted), counting what the budget drops into `dropped`.
     fn find_pair_keys(&mut self, dropped: &AtomicUsize) {
         let trim = self.store.budget.start(dropped);
-        let mut keys = std::mem::take(&mut self.keys);
+        let mut keys = std::mem::take(&mut self.found.keys);
         keys.clear();
         if !self.nodes.is_empty() {
             // Breadth-first expansion of the top of the traversal into parallel tasks.
@@ -411,7 +410,7 @@ impl Bvh {
             keys.extend_from_slice(&rest);
             trim.trim(&mut keys);
         }
-        self.keys = keys;
+        self.found.keys = keys;
     }
 
     /// Slots of the leaves' proxies for which `hit_node(node box)` and `hit_prim(box)` hold.
@@ -473,18 +472,11 @@ impl BroadPhase for Bvh {
             false
         };
         let counted = searched.then(|| dropped.into_inner());
-        finish_pairs(
-            &mut self.keys,
-            &mut self.store,
-            out,
-            &mut self.sort,
-            counted,
-        );
+        self.found.finish(&mut self.store, out, counted);
     }
 
     fn shrink_buffers(&mut self) {
-        self.keys.shrink_to_fit();
-        self.sort = Default::default();
+        self.found.shrink();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

@@ -37,7 +37,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, PairKeys, ProxyStore, Ray};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use std::sync::atomic::AtomicUsize;
 
@@ -125,8 +125,7 @@ pub struct SweepAndPrune {
     dirty: bool,
     membership_changed: bool,
     frames: u32,
-    keys: Vec<u64>,
-    sort: SortScratch,
+    found: PairKeys,
     stats: SapStats,
 }
 
@@ -361,10 +360,10 @@ impl SweepAndPrune {
         let n = list.len();
         let bands = &mut self.bands;
         let trim = self.store.budget.start(dropped);
-        let mut keys = std::mem::take(&mut self.keys);
+        let mut keys = std::mem::take(&mut self.found.keys);
         keys.clear();
         if n < 2 {
-            self.keys = keys;
+            self.found.keys = keys;
             return 0;
         }
         // Levels of column sides: the base one (the size classes of the levels) is twice the
@@ -496,7 +495,7 @@ impl SweepAndPrune {
             }
             trim.trim(&mut keys);
         }
-        self.keys = keys;
+        self.found.keys = keys;
         candidates
     }
 }
@@ -532,18 +531,11 @@ impl BroadPhase for SweepAndPrune {
             self.stats.candidates = self.sweep(&dropped);
         }
         let counted = searched.then(|| dropped.into_inner());
-        finish_pairs(
-            &mut self.keys,
-            &mut self.store,
-            out,
-            &mut self.sort,
-            counted,
-        );
+        self.found.finish(&mut self.store, out, counted);
     }
 
     fn shrink_buffers(&mut self) {
-        self.keys.shrink_to_fit();
-        self.sort = Default::default();
+        self.found.shrink();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {
