@@ -43,6 +43,7 @@ mod capsule_round;
 mod closest;
 mod closest_gjk;
 mod closest_round;
+pub(crate) mod compound;
 mod convex_ball;
 mod convex_capsule;
 mod convex_convex;
@@ -65,6 +66,7 @@ pub use closest_round::{
     closest_points_ball_ball, closest_points_capsule_ball, closest_points_capsule_capsule,
     closest_points_cuboid_ball,
 };
+pub use compound::{CompoundContact, CompoundRayHit};
 pub use convex_ball::{contact_convex_ball, intersection_convex_ball};
 pub use convex_capsule::{contact_convex_capsule, intersection_convex_capsule};
 pub use convex_convex::{contact_convex_convex, intersection_convex_convex};
@@ -242,6 +244,9 @@ fn generic_intersection(
     pose_b: &Isometry,
     b: ShapeRef,
 ) -> Result<bool, UnsupportedPair> {
+    if let Some(r) = compound::intersection_pair(pose_a, a, pose_b, b) {
+        return r;
+    }
     let unsupported = || UnsupportedPair {
         a: a.kind_name(),
         b: b.kind_name(),
@@ -355,6 +360,9 @@ fn generic_contact(
     b: ShapeRef,
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
+    if let Some(r) = compound::contact_pair(pose_a, a, pose_b, b, prediction) {
+        return r;
+    }
     let unsupported = || UnsupportedPair {
         a: a.kind_name(),
         b: b.kind_name(),

@@ -1,0 +1,518 @@
+//! A compound ([`Compound`]) against any shape: every query runs on the compound's children —
+//! convex shapes, so the crate's pair kernels take them — and combines their answers. The
+//! children tried are those whose box (compound frame) meets the other shape's box taken into
+//! the compound's frame (grown by the prediction distance, or swept by the relative motion).
+//!
+//! | query | per child | combined |
+//! |---|---|---|
+//! | boolean test ([`Compound::intersection_test`]) | [`super::intersects_any`] | any child |
+//! | contact ([`Compound::contact`]) | [`super::contact_any`] | one manifold of ≤ 4 points: a single child's as it is, several reduced by [`crate::mesh::reduce_parts`] (one normal, the deepest child's); ids [`compound_feature_id`] |
+//! | distance, closest points | [`super::distance`], [`super::closest_points`] | the least signed distance (children tried nearest box first, stopped once a box is farther than the best) |
+//! | ray ([`Compound::cast_ray`]) | [`crate::ray::ray_shape`] at the child's world pose | the least `t` |
+//! | [`crate::sweep::cast_shape`] | the cast of the child | the least time of impact |
+//! | [`crate::sweep::time_of_impact`] | the time of impact of the child | the least; none when a child starts within `slop` (the discrete solver's case, as for a single shape) |
+//!
+//! Ties go to the lower child index. A compound against a compound takes A's children against
+//! B whole, and B's children against each of A's (culled by that child's box): child pairs are
+//! culled by boxes on both sides, and each point's feature id mixes both child indices.
+//!
+//! **Limits.** The contact of a compound has one normal (a world keeps one manifold per pair of
+//! bodies): a child whose own contact faces away from the deepest child's normal is dropped
+//! (see [`crate::mesh::reduce`](mod@crate::mesh::reduce)), so a compound gripping a shape
+//! between two of its children is held from one side at a time. For overlapping shapes, the
+//! closest points and signed distance are those of the most deeply penetrating child: their
+//! depth is that child's, a lower bound of the translation that separates the whole compound.
+//! A child and a mesh have no distance algorithm, so neither does a compound and a mesh.
+
+use super::closest::{check_pose, ClosestPoints, QueryError};
+use super::{contact_any, intersects_any, UnsupportedPair};
+use crate::bounding::Aabb;
+use crate::contact::Manifold;
+use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
+use crate::mesh::reduce_parts;
+use crate::ray::{ray_shape, Ray, RayHit};
+use crate::shape::{compound_feature_id, Compound, ShapeRef};
+use crate::sweep::{cast_shape, time_of_impact, CastHit, CastOptions};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+
+/// One child's contact with the other shape.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompoundContact {
+    /// The child's index in [`Compound::children`].
+    pub child: u32,
+    /// The contact, with the conventions of [`crate::contact`]: world space, normal unit and
+    /// pointing **from the compound (A) to the other shape (B)**, depth in metres, positive
+    /// when penetrating; the child's own feature ids.
+    pub manifold: Manifold,
+}
+
+impl crate::mesh::PartManifold for CompoundContact {
+    #[inline]
+    fn part(&self) -> u32 {
+        self.child
+    }
+    #[inline]
+    fn manifold(&self) -> &Manifold {
+        &self.manifold
+    }
+}
+
+/// The first child a ray meets.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompoundRayHit {
+    /// The child's index in [`Compound::children`].
+    pub child: u32,
+    /// The hit, world space, `t` in units of the ray's direction (see [`RayHit`]).
+    pub hit: RayHit,
+}
+
+/// True when every coordinate of the pose is finite.
+fn pose_ok(p: &Isometry) -> bool {
+    is_finite_vector(&p.translation.vector) && p.rotation.coords.iter().all(|c| c.is_finite())
+}
+
+/// The other shape's box in the compound's frame, or None for a non-finite pose or box.
+fn local_box(pose: &Isometry, other_pose: &Isometry, other: ShapeRef) -> Option<Aabb> {
+    if !pose_ok(pose) || !pose_ok(other_pose) {
+        return None;
+    }
+    let b = other.aabb(&pose.inv_mul(other_pose));
+    b.is_valid().then_some(b)
+}
+
+/// The box `b` (compound frame) swept by `motion` (compound frame) and grown by `margin`; a
+/// box holding everything when that overflows (every child is then tried).
+fn swept(b: &Aabb, motion: &Vector, margin: Real) -> Aabb {
+    let end = Aabb::new_unchecked(b.mins + motion, b.maxs + motion);
+    let q = b.merged(&end).loosened(margin);
+    if q.is_valid() {
+        q
+    } else {
+        let inf = Vector::repeat(Real::INFINITY);
+        Aabb::new_unchecked(Point::from(-inf), Point::from(inf))
+    }
+}
+
+/// True when `(value, child)` comes before the best so far: a smaller value, or the same value
+/// on a lower child.
+#[inline]
+fn better(value: Real, child: u32, best: Option<(Real, u32)>) -> bool {
+    best.is_none_or(|(v, c)| value < v || (value == v && child < c))
+}
+
+thread_local! {
+    /// Buffers of per-child contacts, one taken per [`Compound::contact`] in progress (a
+    /// compound against a compound nests one call in another), none allocated once grown.
+    static BUFFERS: RefCell<Vec<Vec<CompoundContact>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Compound {
+    /// True when some child (placed by `pose`, the compound's world pose) overlaps or touches
+    /// `other` at `other_pose`. False for a non-finite pose; the error is that of a child's
+    /// pair without an algorithm (none today: every convex shape meets every shape).
+    pub fn intersection_test<'b>(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: impl Into<ShapeRef<'b>>,
+    ) -> Result<bool, UnsupportedPair> {
+        let other = other.into();
+        let Some(q) = local_box(pose, other_pose, other) else {
+            return Ok(false);
+        };
+        let mut hit = false;
+        let mut unsupported = None;
+        self.visit_until(&q, |i| {
+            let (p, s) = self.placed(i, pose);
+            match intersects_any(&p, s, other_pose, other) {
+                Some(true) => hit = true,
+                Some(false) => {}
+                None => {
+                    unsupported = Some(UnsupportedPair {
+                        a: s.kind_name(),
+                        b: other.kind_name(),
+                    })
+                }
+            }
+            !hit && unsupported.is_none()
+        });
+        match unsupported {
+            Some(e) => Err(e),
+            None => Ok(hit),
+        }
+    }
+
+    /// Appends to `out` the contact of every child (placed by `pose`) that penetrates `other`
+    /// (at `other_pose`) or is closer to it than `prediction` metres (finite and ≥ 0;
+    /// otherwise, or for a non-finite pose, nothing is appended), sorted by child. Each follows
+    /// [`crate::contact`]: world space, normal from the compound to `other`, depth positive
+    /// when penetrating, the child pair's own feature ids. The error is that of a child's pair
+    /// without an algorithm (`out` is then left as it was).
+    pub fn contacts<'b>(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: impl Into<ShapeRef<'b>>,
+        prediction: Real,
+        out: &mut Vec<CompoundContact>,
+    ) -> Result<(), UnsupportedPair> {
+        let other = other.into();
+        if prediction.is_nan() || prediction < 0.0 {
+            return Ok(());
+        }
+        let Some(q) = local_box(pose, other_pose, other) else {
+            return Ok(());
+        };
+        let q = q.loosened(prediction);
+        if !q.is_valid() {
+            return Ok(());
+        }
+        let start = out.len();
+        let mut err = None;
+        self.visit_until(&q, |i| {
+            let (p, s) = self.placed(i, pose);
+            match contact_any(&p, s, other_pose, other, prediction) {
+                Ok(Some(manifold)) if !manifold.is_empty() => {
+                    out.push(CompoundContact { child: i, manifold })
+                }
+                Ok(_) => {}
+                Err(e) => err = Some(e),
+            }
+            err.is_none()
+        });
+        if let Some(e) = err {
+            out.truncate(start);
+            return Err(e);
+        }
+        out[start..].sort_unstable_by_key(|c| c.child);
+        Ok(())
+    }
+
+    /// The contacts of [`Compound::contacts`] as one manifold of at most four points: world
+    /// space, normal from the compound to `other`, depth positive when penetrating. One child's
+    /// manifold is kept as it is; several are reduced to one normal, the deepest child's
+    /// ([`crate::mesh::reduce_parts`]; a child facing away is dropped, see the module docs).
+    /// Each point's feature id is [`compound_feature_id`]`(child, the child pair's id)`, stable
+    /// from step to step while the same child and feature touch. `Ok(None)` when no child is
+    /// within `prediction` metres; the error is that of [`Compound::contacts`].
+    pub fn contact<'b>(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: impl Into<ShapeRef<'b>>,
+        prediction: Real,
+    ) -> Result<Option<Manifold>, UnsupportedPair> {
+        let other = other.into();
+        let mut buf = BUFFERS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
+        buf.clear();
+        let r = self
+            .contacts(pose, other_pose, other, prediction, &mut buf)
+            .map(|()| match buf.as_slice() {
+                [] => None,
+                [one] => {
+                    let mut m = Manifold::new(one.manifold.normal);
+                    for p in one.manifold.points() {
+                        m.push(crate::contact::ContactPoint {
+                            id: compound_feature_id(one.child, p.id),
+                            ..*p
+                        });
+                    }
+                    m.set_depth(one.manifold.depth());
+                    Some(m)
+                }
+                many => reduce_parts(many, compound_feature_id),
+            });
+        BUFFERS.with(|b| b.borrow_mut().push(buf));
+        r
+    }
+
+    /// The closest points of the compound (A, at `pose`) and `other` (B, at `other_pose`): those
+    /// of the child with the least signed distance (see [`ClosestPoints`] for the frames and
+    /// signs, the module docs for overlapping shapes). Errors as [`super::closest_points`].
+    pub fn closest_points<'b>(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: impl Into<ShapeRef<'b>>,
+    ) -> Result<ClosestPoints, QueryError> {
+        let other = other.into();
+        check_pose(pose, "pose of A")?;
+        check_pose(other_pose, "pose of B")?;
+        let mut best: Option<(ClosestPoints, u32)> = None;
+        self.nearest_first(pose, other_pose, other, |i, p, s, bound| {
+            // A child whose box is apart from the other's is at least `bound` away: it cannot
+            // beat a best that is nearer, nor any penetrating one.
+            if best.is_some_and(|(b, _)| bound > b.distance.max(0.0)) {
+                return Ok(false);
+            }
+            let c = super::closest_points(p, s, other_pose, other)?;
+            if better(c.distance, i, best.map(|(b, j)| (b.distance, j))) {
+                best = Some((c, i));
+            }
+            Ok(true)
+        })?;
+        best.map(|(c, _)| c)
+            .ok_or(QueryError::NonFinite("result (the poses are too far out)"))
+    }
+
+    /// The distance between the compound (at `pose`) and `other` (at `other_pose`), metres:
+    /// the least over the children, 0 when one touches or overlaps. Errors as
+    /// [`super::distance`].
+    pub fn distance<'b>(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: impl Into<ShapeRef<'b>>,
+    ) -> Result<Real, QueryError> {
+        let other = other.into();
+        check_pose(pose, "pose of A")?;
+        check_pose(other_pose, "pose of B")?;
+        let mut best = Real::INFINITY;
+        self.nearest_first(pose, other_pose, other, |_, p, s, bound| {
+            if bound > best || best == 0.0 {
+                return Ok(false);
+            }
+            best = best.min(super::distance(p, s, other_pose, other)?);
+            Ok(true)
+        })?;
+        if best.is_finite() {
+            Ok(best)
+        } else {
+            Err(QueryError::NonFinite("result (the poses are too far out)"))
+        }
+    }
+
+    /// Calls `f(child, world pose, shape, bound)` for the children in increasing order of the
+    /// distance `bound` between their world box and `other`'s (a lower bound of their distance
+    /// to `other`; ties by index), until `f` returns `Ok(false)` or an error.
+    fn nearest_first(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: ShapeRef,
+        mut f: impl FnMut(u32, &Isometry, ShapeRef, Real) -> Result<bool, QueryError>,
+    ) -> Result<(), QueryError> {
+        let ob = other.aabb(other_pose);
+        let mut order: Vec<(Real, u32, Isometry)> = (0..self.len() as u32)
+            .map(|i| {
+                let (p, s) = self.placed(i, pose);
+                let cb = s.aabb(&p);
+                let gap = (cb.mins - ob.maxs)
+                    .sup(&(ob.mins - cb.maxs))
+                    .sup(&Vector::zeros());
+                (gap.norm(), i, p)
+            })
+            .collect();
+        order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        for (bound, i, p) in order {
+            let s = self.children()[i as usize].1.view();
+            if !f(i, &p, s, bound)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The first child the world-space `ray` meets within `t ∈ [0, max_t]` (units of the
+    /// ray's direction), with the hit in world space (normal unit, facing against the ray; a
+    /// ray starting inside a solid child hits it at `t = 0`); ties on `t` go to the lower child.
+    /// None when it meets none, or for a NaN or negative `max_t` or a non-finite pose. Each
+    /// child is cast at its world pose by [`ray_shape`], so a compound of one child answers as
+    /// that child at the same pose.
+    pub fn cast_ray(&self, pose: &Isometry, ray: &Ray, max_t: Real) -> Option<CompoundRayHit> {
+        if max_t.is_nan() || max_t < 0.0 || !pose_ok(pose) {
+            return None;
+        }
+        let local = ray.inverse_transformed(pose);
+        let local = Ray::new(local.origin(), local.dir()).ok()?;
+        let mut best: Option<(RayHit, u32)> = None;
+        self.bvh()
+            .visit_ray(&local.origin(), &local.dir(), max_t, |i, bound| {
+                let (p, s) = &self.children()[i as usize];
+                match ray_shape(ray, &(pose * p), s, bound) {
+                    Some(h) if better(h.t, i, best.map(|(b, j)| (b.t, j))) => {
+                        best = Some((h, i));
+                        h.t
+                    }
+                    _ => bound,
+                }
+            });
+        best.filter(|(h, _)| h.is_finite())
+            .map(|(hit, child)| CompoundRayHit { child, hit })
+    }
+
+    /// Calls `f` with every child whose box overlaps `q` (compound frame), in the hierarchy's
+    /// order, until it returns false.
+    fn visit_until(&self, q: &Aabb, mut f: impl FnMut(u32) -> bool) {
+        let mut go = true;
+        self.visit(q, |i| {
+            if go {
+                go = f(i);
+            }
+        });
+    }
+}
+
+/// The compound of a pair and its pose, the other shape and its pose, and whether the
+/// compound is B (results to be flipped); `None` when neither shape is a compound.
+#[allow(clippy::type_complexity)]
+fn split<'s, 'a: 's, 'b: 's>(
+    pose_a: &'s Isometry,
+    a: ShapeRef<'a>,
+    pose_b: &'s Isometry,
+    b: ShapeRef<'b>,
+) -> Option<(&'s Compound, &'s Isometry, ShapeRef<'s>, &'s Isometry, bool)> {
+    match (a, b) {
+        (ShapeRef::Compound(c), _) => Some((c, pose_a, b, pose_b, false)),
+        (_, ShapeRef::Compound(c)) => Some((c, pose_b, a, pose_a, true)),
+        _ => None,
+    }
+}
+
+/// [`super::intersection_test`] when `a` or `b` is a compound; `None` otherwise.
+pub(crate) fn intersection_pair(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+) -> Option<Result<bool, UnsupportedPair>> {
+    let (c, pose, other, other_pose, _) = split(pose_a, a, pose_b, b)?;
+    Some(c.intersection_test(pose, other_pose, other))
+}
+
+/// [`super::contact`] when `a` or `b` is a compound (normal from A to B); `None` otherwise.
+pub(crate) fn contact_pair(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+    prediction: Real,
+) -> Option<Result<Option<Manifold>, UnsupportedPair>> {
+    let (c, pose, other, other_pose, flip) = split(pose_a, a, pose_b, b)?;
+    let m = c.contact(pose, other_pose, other, prediction);
+    Some(if flip {
+        m.map(|m| m.map(|m| m.flipped()))
+    } else {
+        m
+    })
+}
+
+/// [`super::closest_points`] when `a` or `b` is a compound (normal from A to B); `None`
+/// otherwise.
+pub(crate) fn closest_points_pair(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+) -> Option<Result<ClosestPoints, QueryError>> {
+    let (c, pose, other, other_pose, flip) = split(pose_a, a, pose_b, b)?;
+    let r = c.closest_points(pose, other_pose, other);
+    Some(if flip { r.map(|c| c.flipped()) } else { r })
+}
+
+/// [`super::distance`] when `a` or `b` is a compound; `None` otherwise.
+pub(crate) fn distance_pair(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+) -> Option<Result<Real, QueryError>> {
+    let (c, pose, other, other_pose, _) = split(pose_a, a, pose_b, b)?;
+    Some(c.distance(pose, other_pose, other))
+}
+
+/// [`crate::sweep::cast_shape`] when `a` or `b` is a compound, after the caller checked the
+/// poses, velocities and options; `None` otherwise. The compound's children are cast one by
+/// one, each search limited to the earliest hit so far.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn cast_pair(
+    pose_a: &Isometry,
+    vel_a: &Vector,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    vel_b: &Vector,
+    b: ShapeRef,
+    options: &CastOptions,
+) -> Option<Result<Option<CastHit>, QueryError>> {
+    let (c, pose, other, other_pose, flip) = split(pose_a, a, pose_b, b)?;
+    let (vel, other_vel) = if flip { (vel_b, vel_a) } else { (vel_a, vel_b) };
+    let Some(start) = local_box(pose, other_pose, other) else {
+        return Some(Err(QueryError::NonFinite("pose")));
+    };
+    // The other shape's motion relative to the compound, in the compound's frame.
+    let motion = pose
+        .rotation
+        .inverse_transform_vector(&((other_vel - vel) * options.t_max));
+    let q = swept(&start, &motion, options.skin + options.tolerance);
+    let mut best: Option<(CastHit, u32)> = None;
+    let mut err = None;
+    c.visit_until(&q, |i| {
+        let (p, s) = c.placed(i, pose);
+        let opts = CastOptions {
+            t_max: best.map_or(options.t_max, |(h, _)| h.toi),
+            ..*options
+        };
+        let hit = if flip {
+            cast_shape(pose_a, vel_a, a, &p, vel_b, s, &opts)
+        } else {
+            cast_shape(&p, vel_a, s, pose_b, vel_b, b, &opts)
+        };
+        match hit {
+            Ok(Some(h)) if better(h.toi, i, best.map(|(b, j)| (b.toi, j))) => best = Some((h, i)),
+            Ok(_) => {}
+            Err(e) => err = Some(e),
+        }
+        err.is_none()
+    });
+    Some(match err {
+        Some(e) => Err(e),
+        None => Ok(best.map(|(h, _)| h)),
+    })
+}
+
+/// [`crate::sweep::time_of_impact`] when `sa` or `sb` is a compound; `None` otherwise. The
+/// earliest time of impact over the children whose box the other shape's box, swept by the
+/// relative motion, meets; `Some(None)` when there is none, or when one of them starts within
+/// `slop` of the other shape (the discrete solver's case, as for a single shape).
+pub(crate) fn time_of_impact_pair(
+    sa: ShapeRef,
+    pa0: &Isometry,
+    da: &Vector,
+    sb: ShapeRef,
+    pb0: &Isometry,
+    db: &Vector,
+    slop: Real,
+) -> Option<Option<Real>> {
+    let (c, pose, other, other_pose, flip) = split(pa0, sa, pb0, sb)?;
+    let (d, other_d) = if flip { (db, da) } else { (da, db) };
+    let Some(start) = local_box(pose, other_pose, other) else {
+        return Some(None);
+    };
+    let motion = pose.rotation.inverse_transform_vector(&(other_d - d));
+    let q = swept(&start, &motion, slop);
+    let mut best: Option<(Real, u32)> = None;
+    let mut touching = false;
+    c.visit_until(&q, |i| {
+        let (p, s) = c.placed(i, pose);
+        touching = contact_any(&p, s, other_pose, other, slop)
+            .ok()
+            .flatten()
+            .is_some_and(|m| m.max_depth() >= -slop);
+        if touching {
+            return false;
+        }
+        let t = if flip {
+            time_of_impact(sa, pa0, da, s, &p, db, slop)
+        } else {
+            time_of_impact(s, &p, da, sb, pb0, db, slop)
+        };
+        if let Some(t) = t {
+            if better(t, i, best) {
+                best = Some((t, i));
+            }
+        }
+        true
+    });
+    Some(if touching { None } else { best.map(|(t, _)| t) })
+}
