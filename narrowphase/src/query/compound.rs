@@ -1,28 +1,9 @@
-//! A compound ([`Compound`]) against any shape: every query runs on the compound's children —
-//! convex shapes, so the crate's pair kernels take them — and combines their answers. The
-//! children tried are those whose box (compound frame) meets the other shape's box taken into
-//! the compound's frame (grown by the prediction distance, or swept by the relative motion).
-//!
-//! | query | per child | combined |
-//! |---|---|---|
-//! | boolean test ([`Compound::intersection_test`]) | [`super::intersects_any`] | any child |
-//! | contact ([`Compound::contact`]) | [`super::contact_any`] | one manifold of ≤ 4 points: a single child's as it is, several reduced by [`crate::mesh::reduce_parts`] (one normal, the deepest child's); ids [`compound_feature_id`] |
-//! | distance, closest points | [`super::distance`], [`super::closest_points`] | the least signed distance (children tried nearest box first, stopped once a box is farther than the best) |
-//! | ray ([`Compound::cast_ray`]) | [`crate::ray::ray_shape`] at the child's world pose | the least `t` |
-//! | [`crate::sweep::cast_shape`] | the cast of the child | the least time of impact |
-//! | [`crate::sweep::time_of_impact`] | the time of impact of the child | the least; none when a child starts within `slop` (the discrete solver's case, as for a single shape) |
-//!
-//! Ties go to the lower child index. A compound against a compound takes A's children against
-//! B whole, and B's children against each of A's (culled by that child's box): child pairs are
-//! culled by boxes on both sides, and each point's feature id mixes both child indices.
-//!
-//! **Limits.** The contact of a compound has one normal (a world keeps one manifold per pair of
-//! bodies): a child whose own contact faces away from the deepest child's normal is dropped
-//! (see [`crate::mesh::reduce`](mod@crate::mesh::reduce)), so a compound gripping a shape
-//! between two of its children is held from one side at a time. For overlapping shapes, the
-//! closest points and signed distance are those of the most deeply penetrating child: their
-//! depth is that child's, a lower bound of the translation that separates the whole compound.
-//! A child and a mesh have no distance algorithm, so neither does a compound and a mesh.
+//! A compound ([`Compound`]) against any shape: every query runs on the compound's children and
+//! combines their answers (the table and the limits are on [`Compound`]). The dispatch of
+//! [`super::intersection_test`], [`super::contact`], [`super::distance`],
+//! [`super::closest_points`], [`crate::sweep::cast_shape`] and [`crate::sweep::time_of_impact`]
+//! hands every pair with a compound to the `…_pair` functions here, ahead of the mesh arms, so
+//! that a compound meets a mesh child by child.
 
 use super::closest::{check_pose, ClosestPoints, QueryError};
 use super::{contact_any, intersects_any, UnsupportedPair};
@@ -239,6 +220,18 @@ impl Compound {
         let other = other.into();
         check_pose(pose, "pose of A")?;
         check_pose(other_pose, "pose of B")?;
+        self.closest_points_as(pose, other_pose, other, false)
+    }
+
+    /// [`Compound::closest_points`] with the compound as A, or as B when `is_b` (each child
+    /// pair then asked in the order B's child, A: the answer is that pair's, as it is).
+    fn closest_points_as(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: ShapeRef,
+        is_b: bool,
+    ) -> Result<ClosestPoints, QueryError> {
         let mut best: Option<(ClosestPoints, u32)> = None;
         self.nearest_first(pose, other_pose, other, |i, p, s, bound| {
             // A child whose box is apart from the other's is at least `bound` away: it cannot
@@ -246,7 +239,11 @@ impl Compound {
             if best.is_some_and(|(b, _)| bound > b.distance.max(0.0)) {
                 return Ok(false);
             }
-            let c = super::closest_points(p, s, other_pose, other)?;
+            let c = if is_b {
+                super::closest_points(other_pose, other, p, s)?
+            } else {
+                super::closest_points(p, s, other_pose, other)?
+            };
             if better(c.distance, i, best.map(|(b, j)| (b.distance, j))) {
                 best = Some((c, i));
             }
@@ -268,12 +265,29 @@ impl Compound {
         let other = other.into();
         check_pose(pose, "pose of A")?;
         check_pose(other_pose, "pose of B")?;
+        self.distance_as(pose, other_pose, other, false)
+    }
+
+    /// [`Compound::distance`] with the compound as A, or as B when `is_b` (as
+    /// [`Compound::closest_points_as`]).
+    fn distance_as(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: ShapeRef,
+        is_b: bool,
+    ) -> Result<Real, QueryError> {
         let mut best = Real::INFINITY;
         self.nearest_first(pose, other_pose, other, |_, p, s, bound| {
             if bound > best || best == 0.0 {
                 return Ok(false);
             }
-            best = best.min(super::distance(p, s, other_pose, other)?);
+            let d = if is_b {
+                super::distance(other_pose, other, p, s)?
+            } else {
+                super::distance(p, s, other_pose, other)?
+            };
+            best = best.min(d);
             Ok(true)
         })?;
         if best.is_finite() {
@@ -406,9 +420,8 @@ pub(crate) fn closest_points_pair(
     pose_b: &Isometry,
     b: ShapeRef,
 ) -> Option<Result<ClosestPoints, QueryError>> {
-    let (c, pose, other, other_pose, flip) = split(pose_a, a, pose_b, b)?;
-    let r = c.closest_points(pose, other_pose, other);
-    Some(if flip { r.map(|c| c.flipped()) } else { r })
+    let (c, pose, other, other_pose, is_b) = split(pose_a, a, pose_b, b)?;
+    Some(c.closest_points_as(pose, other_pose, other, is_b))
 }
 
 /// [`super::distance`] when `a` or `b` is a compound; `None` otherwise.
@@ -418,8 +431,8 @@ pub(crate) fn distance_pair(
     pose_b: &Isometry,
     b: ShapeRef,
 ) -> Option<Result<Real, QueryError>> {
-    let (c, pose, other, other_pose, _) = split(pose_a, a, pose_b, b)?;
-    Some(c.distance(pose, other_pose, other))
+    let (c, pose, other, other_pose, is_b) = split(pose_a, a, pose_b, b)?;
+    Some(c.distance_as(pose, other_pose, other, is_b))
 }
 
 /// [`crate::sweep::cast_shape`] when `a` or `b` is a compound, after the caller checked the

@@ -1,27 +1,6 @@
-//! The compound shape: several convex shapes ("children"), each placed by its own pose in the
-//! compound's frame, collided and queried as one shape — parry's `Compound`, rapier's
-//! `SharedShape::compound`, Box2D's several shapes on one body.
-//!
-//! **Children.** Balls, cuboids, capsules, triangles and convex polyhedra: the shapes the
-//! crate's pair kernels take whole. A triangle mesh, a heightfield or another compound is
-//! refused ([`ShapeError::CompoundChild`]): a compound of meshes would need a mesh–mesh
-//! algorithm, and one level of nesting keeps every query a loop over convex children. At
-//! least one child and at most [`MAX_COMPOUND_CHILDREN`] ([`ShapeError::CompoundSize`]).
-//! Children may overlap; the compound is their union.
-//!
-//! **Frames.** Each child's pose maps the child's local frame into the compound's; the
-//! compound's pose maps that into the world. The compound's origin is wherever its children
-//! were placed from: it need not be the centre of mass ([`Shape::mass_properties`] gives the
-//! centre of mass of the union of the children at a uniform density, in the compound's frame).
-//!
-//! **Culling.** The children's boxes (compound frame) sit in a bounding volume hierarchy (the
-//! binned-SAH tree the meshes use, [`crate::mesh`]): a query visits only the children whose
-//! box meets the other shape's box taken into the compound's frame (or the ray, or the box
-//! swept by a moving shape). Children are visited, and results kept, in child order, so ties
-//! go to the lower child index and every answer is deterministic.
-//!
-//! The queries themselves (boolean test, contact, distance, ray, sweeps) are in
-//! [`crate::query`]'s compound module; see [`crate::query`] for the table.
+//! The compound shape: several convex shapes under their own poses, collided and queried as
+//! one. What it is, its frames and its queries are described on [`Compound`]; the queries
+//! themselves live in `query/compound.rs`.
 
 use super::{Shape, ShapeRef};
 use crate::bounding::Aabb;
@@ -42,8 +21,49 @@ const UNIT_TOLERANCE: Real = 1e-3;
 /// boxes (tight); beyond, its box in its own frame, rotated (cheaper, looser when rotated).
 const EXACT_AABB_CHILDREN: usize = 16;
 
-/// Several convex shapes, each under its own pose in the compound's frame (see the
-/// [module docs](self)). Shared in a [`Shape`] as `Shape::Compound(Arc<Compound>)`.
+/// Several convex shapes ("children"), each placed by its own pose in the compound's frame,
+/// collided and queried as one shape — parry's `Compound`, rapier's `SharedShape::compound`,
+/// Box2D's several shapes on one body. Shared in a [`Shape`] as `Shape::Compound(Arc<Compound>)`.
+///
+/// **Children.** Balls, cuboids, capsules, triangles and convex polyhedra: the shapes the
+/// crate's pair kernels take whole. A triangle mesh, a heightfield or another compound is
+/// refused ([`ShapeError::CompoundChild`]): a compound of meshes would need a mesh–mesh
+/// algorithm, and one level of nesting keeps every query a loop over convex children. At
+/// least one child and at most [`MAX_COMPOUND_CHILDREN`] ([`ShapeError::CompoundSize`]).
+/// Children may overlap; the compound is their union.
+///
+/// **Frames.** Each child's pose maps the child's local frame into the compound's; the
+/// compound's pose maps that into the world. The compound's origin is wherever its children
+/// were placed from: it need not be the centre of mass ([`Shape::mass_properties`] gives the
+/// centre of mass of the union of the children at a uniform density, in the compound's frame).
+///
+/// **Queries.** Every query runs on the children — convex, so the crate's pair kernels take
+/// them — and combines their answers. The children tried are those whose box meets the other
+/// shape's box taken into the compound's frame (grown by the prediction distance, or swept by
+/// the relative motion), found in a bounding volume hierarchy over the children's boxes (the
+/// binned-SAH tree of the meshes, [`crate::mesh`]). Ties go to the lower child index, so every
+/// answer is deterministic.
+///
+/// | query | per child | combined |
+/// |---|---|---|
+/// | boolean test ([`Compound::intersection_test`]) | [`crate::query::intersects_any`] | any child |
+/// | contact ([`Compound::contact`]) | [`crate::query::contact_any`] | one manifold of ≤ 4 points: a single child's as it is, several reduced by [`crate::mesh::reduce_parts`] (one normal, the deepest child's); ids [`compound_feature_id`] |
+/// | distance, closest points | [`crate::query::distance`], [`crate::query::closest_points`] | the least signed distance (children tried nearest box first, stopped once a box is farther than the best) |
+/// | ray ([`Compound::cast_ray`]) | [`crate::ray::ray_shape`] at the child's world pose | the least `t` |
+/// | [`crate::sweep::cast_shape`] | the cast of the child | the earliest time of impact |
+/// | [`crate::sweep::time_of_impact`] | the time of impact of the child | the earliest; none when a child starts within `slop` (the discrete solver's case, as for a single shape) |
+///
+/// A compound against a compound takes A's children against B whole, and B's children against
+/// each of A's (culled by that child's box): child pairs are culled by boxes on both sides, and
+/// each point's feature id mixes both child indices.
+///
+/// **Limits.** The contact of a compound has one normal (a world keeps one manifold per pair of
+/// bodies): a child whose own contact faces away from the deepest child's normal is dropped
+/// (see [`crate::mesh::reduce`](mod@crate::mesh::reduce)), so a compound gripping a shape
+/// between two of its children is held from one side at a time. For overlapping shapes, the
+/// closest points and signed distance are those of the most deeply penetrating child: their
+/// depth is that child's, a lower bound of the translation that separates the whole compound.
+/// A child and a mesh have no distance algorithm, so neither does a compound and a mesh.
 ///
 /// ```
 /// use tumble_narrowphase::math::{Isometry, Vector};

@@ -101,7 +101,7 @@ fn compound_mass(c: &Compound, density: Real) -> MassProperties {
         })
         .collect();
     let mass: f64 = parts.iter().map(|p| p.0).sum();
-    if !(mass > 0.0) {
+    if mass.is_nan() || mass <= 0.0 {
         return MassProperties {
             mass: 0.0,
             local_center: c.local_aabb().center(),
