@@ -375,12 +375,35 @@ fn project_point_matches_brute_force() {
     }
 }
 
-/// The projection on one shape against the narrow phase's closest points of the shape and a
-/// ball of 0.1 mm about the point (an independent computation: closed forms and GJK).
+/// Checks the projection of `p` on `shape` at `pose` against the narrow phase's closest points
+/// of the shape and a ball of 0.1 mm about the point (an independent computation: closed forms
+/// and GJK); returns the signed distance.
+fn check_projection(shape: &Shape, pose: &Isometry, p: &Point) -> Real {
+    let probe = Ball::new(1e-4).unwrap();
+    let got = project_point_on_shape(p, shape, pose).unwrap();
+    let c = closest_points(pose, shape, &Isometry::translation(p.x, p.y, p.z), &probe).unwrap();
+    let signed = c.distance + 1e-4;
+    assert!(
+        (got.signed_distance() - signed).abs() < 2e-4,
+        "{shape:?} {p:?}: {got:?} vs {c:?}"
+    );
+    if signed > 1e-3 {
+        assert!(!got.inside);
+        assert!(
+            (got.point - c.point_a).norm() < 2e-3,
+            "{shape:?}: {got:?} vs {c:?}"
+        );
+    }
+    if signed < -1e-3 {
+        assert!(got.inside);
+    }
+    signed
+}
+
+/// The projection on one shape against the narrow phase's closest points.
 #[test]
 fn project_point_on_shape_matches_closest_points() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let probe = Ball::new(1e-4).unwrap();
     let mut outside = 0;
     for _ in 0..2000 {
         let shape = random_shape(&mut rng, true);
@@ -389,24 +412,8 @@ fn project_point_on_shape_matches_closest_points() {
             random_rotation(&mut rng),
         );
         let p = Point::from(pose.translation.vector + random_vector(&mut rng, 2.0));
-        let got = project_point_on_shape(&p, &shape, &pose).unwrap();
-        let c =
-            closest_points(&pose, &shape, &Isometry::translation(p.x, p.y, p.z), &probe).unwrap();
-        let signed = c.distance + 1e-4;
-        assert!(
-            (got.signed_distance() - signed).abs() < 2e-4,
-            "{shape:?} {p:?}: {got:?} vs {c:?}"
-        );
-        if signed > 1e-3 {
+        if check_projection(&shape, &pose, &p) > 1e-3 {
             outside += 1;
-            assert!(!got.inside);
-            assert!(
-                (got.point - c.point_a).norm() < 2e-3,
-                "{shape:?}: {got:?} vs {c:?}"
-            );
-        }
-        if signed < -1e-3 {
-            assert!(got.inside);
         }
     }
     assert!(outside > 1000);
@@ -417,7 +424,6 @@ fn project_point_on_shape_matches_closest_points() {
 #[test]
 fn project_point_on_compound_matches_closest_points() {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
-    let probe = Ball::new(1e-4).unwrap();
     let (mut outside, mut inside) = (0, 0);
     for _ in 0..1000 {
         let shape = random_compound(&mut rng);
@@ -435,24 +441,9 @@ fn project_point_on_compound_matches_closest_points() {
         } else {
             pose.translation.vector + random_vector(&mut rng, 2.0)
         };
-        let p = Point::from(near);
-        let got = project_point_on_shape(&p, &shape, &pose).unwrap();
-        let c =
-            closest_points(&pose, &shape, &Isometry::translation(p.x, p.y, p.z), &probe).unwrap();
-        let signed = c.distance + 1e-4;
-        assert!(
-            (got.signed_distance() - signed).abs() < 2e-4,
-            "{shape:?} {p:?}: {got:?} vs {c:?}"
-        );
-        if signed > 1e-3 {
-            outside += 1;
-            assert!(!got.inside);
-            assert!((got.point - c.point_a).norm() < 2e-3);
-        }
-        if signed < -1e-3 {
-            inside += 1;
-            assert!(got.inside);
-        }
+        let signed = check_projection(&shape, &pose, &Point::from(near));
+        outside += (signed > 1e-3) as usize;
+        inside += (signed < -1e-3) as usize;
     }
     assert!(
         outside > 300 && inside > 200,

@@ -99,6 +99,12 @@ fn with_child_ids(m: &Manifold, child: u32) -> Vec<(Point, Real, u32)> {
         .collect()
 }
 
+/// The boolean test of the pair gives `expected` in both orders.
+fn assert_test_both_ways(pa: &Isometry, a: &Shape, pb: &Isometry, b: &Shape, expected: bool) {
+    assert_eq!(intersection_test(pa, a, pb, b).unwrap(), expected);
+    assert_eq!(intersection_test(pb, b, pa, a).unwrap(), expected);
+}
+
 fn points(m: &Manifold) -> Vec<(Point, Real, u32)> {
     m.points()
         .iter()
@@ -220,16 +226,7 @@ fn several_children_are_their_union() {
         let any = kids
             .iter()
             .any(|(p, s)| intersection_test(p, s, &po, &other).unwrap());
-        assert_eq!(
-            intersection_test(&pc, &c, &po, &other).unwrap(),
-            any,
-            "case {k}"
-        );
-        assert_eq!(
-            intersection_test(&po, &other, &pc, &c).unwrap(),
-            any,
-            "case {k}"
-        );
+        assert_test_both_ways(&pc, &c, &po, &other, any);
         hits += any as usize;
 
         let d_min = kids
@@ -392,16 +389,7 @@ fn compound_against_compound_is_over_child_pairs() {
                 d_min = d_min.min(distance(p, s, q, t).unwrap());
             }
         }
-        assert_eq!(
-            intersection_test(&pa, &sa, &pb, &sb).unwrap(),
-            any,
-            "case {k}"
-        );
-        assert_eq!(
-            intersection_test(&pb, &sb, &pa, &sa).unwrap(),
-            any,
-            "case {k}"
-        );
+        assert_test_both_ways(&pa, &sa, &pb, &sb, any);
         assert!(
             close(distance(&pa, &sa, &pb, &sb).unwrap(), d_min, 1e-6),
             "case {k}"
@@ -451,8 +439,7 @@ fn compound_against_meshes() {
             let any = kids
                 .iter()
                 .any(|(p, s)| intersection_test(&id, g, p, s).unwrap());
-            assert_eq!(intersection_test(&pc, &c, &id, g).unwrap(), any, "case {k}");
-            assert_eq!(intersection_test(&id, g, &pc, &c).unwrap(), any, "case {k}");
+            assert_test_both_ways(&pc, &c, &id, g, any);
             let m = contact(&id, g, &pc, &c, 0.0).unwrap();
             if any {
                 let m = m.unwrap_or_else(|| panic!("case {k}: overlapping, no contact"));

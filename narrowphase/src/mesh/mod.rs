@@ -73,7 +73,7 @@ mod serde_impl;
 mod trimesh;
 
 pub use heightfield::HeightField;
-pub(crate) use query::world_aabb;
+pub(crate) use query::{contact_box, local_box, pose_ok, world_aabb};
 pub use query::{MeshContact, MeshRayHit, MeshToi};
 pub use reduce::{mesh_feature_id, reduce, reduce_parts, PartManifold};
 pub(crate) use trimesh::box_pad;

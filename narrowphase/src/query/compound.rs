@@ -9,8 +9,8 @@ use super::closest::{check_pose, ClosestPoints, QueryError};
 use super::{contact_any, intersects_any, UnsupportedPair};
 use crate::bounding::Aabb;
 use crate::contact::Manifold;
-use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
-use crate::mesh::reduce_parts;
+use crate::math::{Isometry, Point, Real, Vector};
+use crate::mesh::{contact_box, local_box, pose_ok, reduce_parts};
 use crate::ray::{ray_shape, Ray, RayHit};
 use crate::shape::{compound_feature_id, Compound, ShapeRef};
 use crate::sweep::{cast_shape, time_of_impact, CastHit, CastOptions};
@@ -46,20 +46,6 @@ pub struct CompoundRayHit {
     pub child: u32,
     /// The hit, world space, `t` in units of the ray's direction (see [`RayHit`]).
     pub hit: RayHit,
-}
-
-/// True when every coordinate of the pose is finite.
-fn pose_ok(p: &Isometry) -> bool {
-    is_finite_vector(&p.translation.vector) && p.rotation.coords.iter().all(|c| c.is_finite())
-}
-
-/// The other shape's box in the compound's frame, or None for a non-finite pose or box.
-fn local_box(pose: &Isometry, other_pose: &Isometry, other: ShapeRef) -> Option<Aabb> {
-    if !pose_ok(pose) || !pose_ok(other_pose) {
-        return None;
-    }
-    let b = other.aabb(&pose.inv_mul(other_pose));
-    b.is_valid().then_some(b)
 }
 
 /// The box `b` (compound frame) swept by `motion` (compound frame) and grown by `margin`; a
@@ -139,16 +125,9 @@ impl Compound {
         out: &mut Vec<CompoundContact>,
     ) -> Result<(), UnsupportedPair> {
         let other = other.into();
-        if prediction.is_nan() || prediction < 0.0 {
-            return Ok(());
-        }
-        let Some(q) = local_box(pose, other_pose, other) else {
+        let Some(q) = contact_box(pose, other_pose, other, prediction) else {
             return Ok(());
         };
-        let q = q.loosened(prediction);
-        if !q.is_valid() {
-            return Ok(());
-        }
         let start = out.len();
         let mut err = None;
         self.visit_until(&q, |i| {
@@ -223,36 +202,6 @@ impl Compound {
         self.closest_points_as(pose, other_pose, other, false)
     }
 
-    /// [`Compound::closest_points`] with the compound as A, or as B when `is_b` (each child
-    /// pair then asked in the order B's child, A: the answer is that pair's, as it is).
-    fn closest_points_as(
-        &self,
-        pose: &Isometry,
-        other_pose: &Isometry,
-        other: ShapeRef,
-        is_b: bool,
-    ) -> Result<ClosestPoints, QueryError> {
-        let mut best: Option<(ClosestPoints, u32)> = None;
-        self.nearest_first(pose, other_pose, other, |i, p, s, bound| {
-            // A child whose box is apart from the other's is at least `bound` away: it cannot
-            // beat a best that is nearer, nor any penetrating one.
-            if best.is_some_and(|(b, _)| bound > b.distance.max(0.0)) {
-                return Ok(false);
-            }
-            let c = if is_b {
-                super::closest_points(other_pose, other, p, s)?
-            } else {
-                super::closest_points(p, s, other_pose, other)?
-            };
-            if better(c.distance, i, best.map(|(b, j)| (b.distance, j))) {
-                best = Some((c, i));
-            }
-            Ok(true)
-        })?;
-        best.map(|(c, _)| c)
-            .ok_or(QueryError::NonFinite("result (the poses are too far out)"))
-    }
-
     /// The distance between the compound (at `pose`) and `other` (at `other_pose`), metres:
     /// the least over the children, 0 when one touches or overlaps. Errors as
     /// [`super::distance`].
@@ -268,45 +217,21 @@ impl Compound {
         self.distance_as(pose, other_pose, other, false)
     }
 
-    /// [`Compound::distance`] with the compound as A, or as B when `is_b` (as
-    /// [`Compound::closest_points_as`]).
-    fn distance_as(
+    /// The least over the children of `key(query(pair))`, each pair asked child first, or
+    /// `other` first when `is_b` (the compound is then B: each answer is that pair's, as it
+    /// is), with ties to the lower child. The children are tried in increasing order of the
+    /// distance between their world box and `other`'s, a lower bound of their distance to
+    /// `other`: once that bound exceeds the best so far (or 0 once the best is a penetration),
+    /// no later child can beat it.
+    fn least<T: Copy>(
         &self,
         pose: &Isometry,
         other_pose: &Isometry,
         other: ShapeRef,
         is_b: bool,
-    ) -> Result<Real, QueryError> {
-        let mut best = Real::INFINITY;
-        self.nearest_first(pose, other_pose, other, |_, p, s, bound| {
-            if bound > best || best == 0.0 {
-                return Ok(false);
-            }
-            let d = if is_b {
-                super::distance(other_pose, other, p, s)?
-            } else {
-                super::distance(p, s, other_pose, other)?
-            };
-            best = best.min(d);
-            Ok(true)
-        })?;
-        if best.is_finite() {
-            Ok(best)
-        } else {
-            Err(QueryError::NonFinite("result (the poses are too far out)"))
-        }
-    }
-
-    /// Calls `f(child, world pose, shape, bound)` for the children in increasing order of the
-    /// distance `bound` between their world box and `other`'s (a lower bound of their distance
-    /// to `other`; ties by index), until `f` returns `Ok(false)` or an error.
-    fn nearest_first(
-        &self,
-        pose: &Isometry,
-        other_pose: &Isometry,
-        other: ShapeRef,
-        mut f: impl FnMut(u32, &Isometry, ShapeRef, Real) -> Result<bool, QueryError>,
-    ) -> Result<(), QueryError> {
+        query: impl Fn(&Isometry, ShapeRef, &Isometry, ShapeRef) -> Result<T, QueryError>,
+        key: impl Fn(&T) -> Real,
+    ) -> Result<T, QueryError> {
         let ob = other.aabb(other_pose);
         let mut order: Vec<(Real, u32, Isometry)> = (0..self.len() as u32)
             .map(|i| {
@@ -319,13 +244,51 @@ impl Compound {
             })
             .collect();
         order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let mut best: Option<(T, u32)> = None;
         for (bound, i, p) in order {
-            let s = self.children()[i as usize].1.view();
-            if !f(i, &p, s, bound)? {
+            if best.is_some_and(|(b, _)| bound > key(&b).max(0.0)) {
                 break;
             }
+            let s = self.children()[i as usize].1.view();
+            let c = if is_b {
+                query(other_pose, other, &p, s)?
+            } else {
+                query(&p, s, other_pose, other)?
+            };
+            if better(key(&c), i, best.map(|(b, j)| (key(&b), j))) {
+                best = Some((c, i));
+            }
         }
-        Ok(())
+        best.map(|(c, _)| c)
+            .filter(|c| key(c).is_finite())
+            .ok_or(QueryError::NonFinite("result (the poses are too far out)"))
+    }
+
+    /// [`Compound::closest_points`], the compound as A or (when `is_b`) as B.
+    fn closest_points_as(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: ShapeRef,
+        is_b: bool,
+    ) -> Result<ClosestPoints, QueryError> {
+        let query = |pa: &Isometry, a: ShapeRef, pb: &Isometry, b: ShapeRef| {
+            super::closest_points(pa, a, pb, b)
+        };
+        self.least(pose, other_pose, other, is_b, query, |c| c.distance)
+    }
+
+    /// [`Compound::distance`], the compound as A or (when `is_b`) as B.
+    fn distance_as(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: ShapeRef,
+        is_b: bool,
+    ) -> Result<Real, QueryError> {
+        let query =
+            |pa: &Isometry, a: ShapeRef, pb: &Isometry, b: ShapeRef| super::distance(pa, a, pb, b);
+        self.least(pose, other_pose, other, is_b, query, |d| *d)
     }
 
     /// The first child the world-space `ray` meets within `t ∈ [0, max_t]` (units of the
