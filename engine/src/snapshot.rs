@@ -43,7 +43,6 @@ use tumble_broadphase::{BroadPhase, ProxyHandle};
 
 const MAGIC: &[u8; 8] = b"TUMBLSNP";
 /// The snapshot format version this build writes and reads (bytes 8..12 of a snapshot).
-/// Version 6 can hold compound shapes (`Shape::Compound`, written as its children).
 pub const SNAPSHOT_VERSION: u32 = 6;
 const VERSION: u32 = SNAPSHOT_VERSION;
 /// Magic, version, payload length, checksum.
