@@ -18,6 +18,8 @@ pub(crate) struct ProxyStore {
     pub arena: ProxyArena,
     pub aabbs: Vec<Aabb>,
     pub user: Vec<u64>,
+    /// The most pairs a search reports, and how many the last one dropped.
+    pub budget: crate::budget::PairBudget,
 }
 
 /// Batches of at least this many updates are checked (and, in slot order, written) in parallel.
@@ -312,15 +314,16 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     }
 }
 
-/// Sorts the pair keys in place (see [`SortScratch`]) and writes the handle pairs to `out`
-/// (replaced), the pairs of the pair order.
+/// Sorts the pair keys in place (see [`SortScratch`]), writes the handle pairs to `out`
+/// (replaced), the pairs of the pair order, and cuts both to the store's pair budget.
 pub(crate) fn finish_pairs(
     keys: &mut Vec<u64>,
-    arena: &ProxyArena,
+    store: &ProxyStore,
     out: &mut Vec<Pair>,
     scratch: &mut SortScratch,
 ) {
-    scratch.sort_in_place(keys, arena, out);
+    scratch.sort_in_place(keys, &store.arena, out);
+    store.budget.finish(keys, out);
 }
 
 /// Writes the handle pairs of the sorted pair `keys` to `out` (replaced), in parallel.
@@ -330,15 +333,6 @@ pub(crate) fn pairs_of(keys: &[u64], arena: &ProxyArena, out: &mut Vec<Pair>) {
         .with_min_len(4096)
         .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32)))
         .collect_into_vec(out);
-}
-
-/// Concatenates per-task pair-key vectors.
-pub(crate) fn concat(parts: &[Vec<u64>], keys: &mut Vec<u64>) {
-    keys.clear();
-    keys.reserve(parts.iter().map(Vec::len).sum());
-    for p in parts {
-        keys.extend_from_slice(p);
-    }
 }
 
 #[cfg(test)]

@@ -110,12 +110,14 @@ pub struct CollisionWorld {
 }
 
 impl Default for CollisionWorld {
-    /// The default broad phase, prediction 0 (touching pairs only).
+    /// The default broad phase and pair budget, prediction 0 (touching pairs only).
     fn default() -> Self {
+        let mut broad = AnyBroadPhase::new(BroadPhaseKind::default());
+        broad.set_max_pairs(crate::config::DEFAULT_MAX_PAIRS as usize);
         Self {
             colliders: Vec::new(),
             balls: Vec::new(),
-            broad: AnyBroadPhase::new(BroadPhaseKind::default()),
+            broad,
             prediction: 0.0,
             moved: Vec::new(),
             non_balls: 0,
@@ -138,11 +140,28 @@ impl CollisionWorld {
         if prediction < 0.0 {
             return Err(WorldError::Negative("prediction", prediction));
         }
+        let mut broad = AnyBroadPhase::new(kind);
+        broad.set_max_pairs(crate::config::DEFAULT_MAX_PAIRS as usize);
         Ok(Self {
-            broad: AnyBroadPhase::new(kind),
+            broad,
             prediction,
             ..Self::default()
         })
+    }
+
+    /// Sets the pair budget: the most candidate pairs one [`update`](Self::update) takes, in
+    /// `[1, MAX_PAIRS]` (default [`DEFAULT_MAX_PAIRS`](crate::DEFAULT_MAX_PAIRS)); see
+    /// [`WorldConfig::max_pairs`](crate::WorldConfig::max_pairs) for which pairs are kept.
+    /// Errors on a value outside the range, changing nothing.
+    pub fn set_max_pairs(&mut self, max_pairs: u32) -> Result<(), WorldError> {
+        crate::config::check_max_pairs(max_pairs)?;
+        self.broad.set_max_pairs(max_pairs as usize);
+        Ok(())
+    }
+
+    /// Overlapping pairs the last [`update`](Self::update) left out for the pair budget.
+    pub fn dropped_pair_count(&self) -> usize {
+        self.broad.dropped_pairs()
     }
 
     fn aabb(&self, shape: &Shape, pose: &Isometry) -> Aabb {

@@ -73,7 +73,8 @@ pub use body::{mass_properties, BodyBuilder, BodyKind, BodyView};
 pub use character::{Autostep, CharacterCollision, CharacterController, CharacterMove};
 pub use collision_world::{ColliderContact, ColliderHandle, CollisionWorld};
 pub use config::{
-    WorldConfig, MAX_DT, MAX_FRAME_TIME, MAX_PREDICTION_DISTANCE, MAX_STEPS_PER_FRAME, MIN_DT,
+    WorldConfig, DEFAULT_MAX_PAIRS, MAX_DT, MAX_FRAME_TIME, MAX_PAIRS, MAX_PREDICTION_DISTANCE,
+    MAX_STEPS_PER_FRAME, MIN_DT,
 };
 pub use contact::ContactInfo;
 pub use error::WorldError;

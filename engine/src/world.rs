@@ -73,7 +73,7 @@ impl World {
     /// An empty world; errors naming the first invalid field of `config`.
     pub fn new(config: WorldConfig) -> Result<World, WorldError> {
         config.validate()?;
-        let proxies = BodyProxies::new(config.broad_phase);
+        let proxies = BodyProxies::new(config.broad_phase, config.max_pairs);
         Ok(World {
             state: State {
                 config,
@@ -752,6 +752,7 @@ impl World {
             out: &mut self.out,
         });
         self.events.extend_from_slice(&self.out.events);
+        step::shrink_sparse(&mut self.events);
         self.contact_index = std::sync::OnceLock::new();
         report
     }

@@ -258,7 +258,7 @@ fn snapshot_resumes_a_compound_pile_bit_identically() {
         a.step();
     }
     let bytes = a.snapshot();
-    assert_eq!(&bytes[8..12], &6u32.to_le_bytes());
+    assert_eq!(&bytes[8..12], &tumble::SNAPSHOT_VERSION.to_le_bytes());
     let mut b = World::restore(&bytes).unwrap();
     b.validate().unwrap();
     assert_eq!(a.state_hash(), b.state_hash());

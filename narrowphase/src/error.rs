@@ -20,6 +20,9 @@ pub enum ShapeError {
     Degenerate(&'static str),
     /// A polygon given where a convex one is required is not convex.
     NotConvex,
+    /// A convex hull with more vertices than a collision hull may have (the limit is given:
+    /// [`MAX_HULL_VERTICES`](crate::shape::MAX_HULL_VERTICES)).
+    TooManyVertices(usize),
     /// A polygon whose edges cross each other.
     SelfIntersecting,
     /// A compound ([`crate::shape::Compound`]) given no child, or more than `max`
@@ -60,6 +63,11 @@ impl fmt::Display for ShapeError {
             ShapeError::Degenerate(why) => write!(f, "degenerate input: {why}"),
             ShapeError::NotConvex => write!(f, "polygon is not convex (use a concave split)"),
             ShapeError::SelfIntersecting => write!(f, "polygon edges cross each other"),
+            ShapeError::TooManyVertices(max) => write!(
+                f,
+                "the hull has more than {max} vertices, the most a collision hull may have \
+                 (simplify the point cloud, or split the shape into a compound)"
+            ),
             ShapeError::CompoundSize { count, max } => write!(
                 f,
                 "a compound needs 1 to {max} children, got {count} (split a larger one into \

@@ -30,6 +30,8 @@ impl BroadPhase for BruteForce {
 
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         let live: Vec<u32> = self.store.arena.live_indices().collect();
+        let budget = &self.store.budget;
+        budget.start();
         self.keys.clear();
         for (k, &a) in live.iter().enumerate() {
             let ba = &self.store.aabbs[a as usize];
@@ -38,8 +40,14 @@ impl BroadPhase for BruteForce {
                     self.keys.push(pair_key(a, b));
                 }
             }
+            budget.trim(&mut self.keys);
         }
-        finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
+        finish_pairs(&mut self.keys, &self.store, out, &mut self.sort);
+    }
+
+    fn shrink_buffers(&mut self) {
+        self.keys.shrink_to_fit();
+        self.sort = Default::default();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

@@ -19,7 +19,7 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{concat, finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
+use crate::proxies::{finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use rayon::prelude::*;
 
@@ -318,6 +318,7 @@ impl Bvh {
         let mut stack = vec![task];
         while let Some(t) = stack.pop() {
             self.expand(t, out, &mut stack);
+            self.store.budget.trim(out);
         }
     }
 
@@ -375,6 +376,7 @@ impl Bvh {
     fn find_pair_keys(&mut self) {
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
+        self.store.budget.start();
         if !self.nodes.is_empty() {
             // Breadth-first expansion of the top of the traversal into parallel tasks.
             let mut tasks = vec![Task::Own(0)];
@@ -383,23 +385,29 @@ impl Bvh {
                 let mut next = Vec::with_capacity(tasks.len() * 3);
                 for &t in &tasks {
                     self.expand(t, &mut keys, &mut next);
+                    self.store.budget.trim(&mut keys);
                 }
                 if next.is_empty() {
                     break;
                 }
                 tasks = next;
             }
-            let parts: Vec<Vec<u64>> = tasks
+            // Folded and reduced rather than collected per task, so that the buffers alive at
+            // once stay few, each within the pair budget's limit (see `crate::budget`).
+            let budget = &self.store.budget;
+            let rest = tasks
                 .par_iter()
-                .map(|&t| {
-                    let mut v = Vec::new();
+                .fold(Vec::new, |mut v, &t| {
                     self.run(t, &mut v);
                     v
                 })
-                .collect();
-            let mut rest = Vec::new();
-            concat(&parts, &mut rest);
+                .reduce(Vec::new, |mut a, b| {
+                    a.extend_from_slice(&b);
+                    budget.trim(&mut a);
+                    a
+                });
             keys.extend_from_slice(&rest);
+            budget.trim(&mut keys);
         }
         self.keys = keys;
     }
@@ -457,7 +465,12 @@ impl BroadPhase for Bvh {
             }
             self.find_pair_keys();
         }
-        finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
+        finish_pairs(&mut self.keys, &self.store, out, &mut self.sort);
+    }
+
+    fn shrink_buffers(&mut self) {
+        self.keys.shrink_to_fit();
+        self.sort = Default::default();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

@@ -45,6 +45,7 @@
 //!   output does not depend on the thread count.
 //! * Ray casts scan the proxies (a 3D-DDA cell walk would be the next step for long rays).
 
+use crate::budget::PairBudget;
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
 use crate::proxies::{pair_key, pairs_of, ProxyStore, Ray, SortScratch};
@@ -1006,7 +1007,7 @@ impl Grid {
     /// paired: the failing pairs are never looked at.
     fn dense_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
         let mut grouped: Vec<u32> = Vec::new();
-        let mut sink = KeySink::new(out);
+        let mut sink = KeySink::new(out, &self.store.budget);
         for (_, cell) in self.shared_buckets(b0, b1) {
             if cell.len() < GROUP_MIN {
                 // The flag test is folded into the kept bit too: it fails for about a third
@@ -1064,7 +1065,7 @@ impl Grid {
     /// Hashed mode: a bucket may hold entries of several cells (a collision), told apart by
     /// their cell keys.
     fn hashed_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
-        let mut sink = KeySink::new(out);
+        let mut sink = KeySink::new(out, &self.store.budget);
         for (s, cell) in self.shared_buckets(b0, b1) {
             for (i, &ii) in cell.iter().enumerate() {
                 sink.reserve(cell.len() - i - 1);
@@ -1111,14 +1112,18 @@ impl Grid {
             .into_par_iter()
             .map(|t| {
                 let mut v = Vec::new();
+                let budget = &self.store.budget;
                 if t < tasks.0 {
                     let b0 = t * per;
-                    levels.cell_pairs(b0, (b0 + per).min(buckets), boxes, live, &mut v);
+                    levels.cell_pairs(b0, (b0 + per).min(buckets), live, budget, &mut v);
                 } else if t < tasks.0 + tasks.1 {
                     let k0 = (t - tasks.0) * GRAIN;
-                    for k in k0..(k0 + GRAIN).min(n) {
-                        if self.codes[k] != CODE_OVER {
-                            levels.upper_pairs(k as u32, BASE, &boxes[k], boxes, live, &mut v);
+                    let end = (k0 + GRAIN).min(n);
+                    let proxies = self.codes[k0..end].iter().zip(&boxes[k0..end]);
+                    for (k, (&code, b)) in (k0..).zip(proxies) {
+                        if code != CODE_OVER {
+                            levels.upper_pairs(k as u32, BASE, b, live, &mut v);
+                            budget.trim(&mut v);
                         }
                     }
                 } else {
@@ -1127,11 +1132,12 @@ impl Grid {
                         let (k, l) = (self.others[j], levels.level(j));
                         let b = &boxes[k as usize];
                         if levels.any_above(l) {
-                            levels.upper_pairs(k, l, b, boxes, live, &mut v);
+                            levels.upper_pairs(k, l, b, live, &mut v);
                         }
                         if l < BASE {
                             self.below_pairs(k as usize, &mut v);
                         }
+                        budget.trim(&mut v);
                     }
                 }
                 v
@@ -1173,6 +1179,7 @@ impl Grid {
         // Each chunk's buffer keeps its length (its largest output so far) from frame to
         // frame, so the branch-free writes need no zero-filling in steady state; `lens` holds
         // how many keys of each buffer this frame kept.
+        self.store.budget.start();
         let mut parts = std::mem::take(&mut self.parts);
         parts.resize_with(chunks, Vec::new);
         let mut lens = std::mem::take(&mut self.part_lens);
@@ -1194,6 +1201,7 @@ impl Grid {
             &mut self.keys,
             out,
         );
+        self.store.budget.finish(&mut self.keys, out);
         parts.truncate(chunks);
         self.parts = parts;
         self.part_lens = lens;
@@ -1322,17 +1330,24 @@ struct KeySink<'a> {
     buf: &'a mut Vec<u64>,
     /// Number of keys kept.
     len: usize,
+    /// The pair budget: the kept keys are trimmed to it before they pass its limit.
+    budget: &'a PairBudget,
 }
 
 impl<'a> KeySink<'a> {
-    /// A sink writing from the start of `buf`.
-    fn new(buf: &'a mut Vec<u64>) -> Self {
-        Self { buf, len: 0 }
+    /// A sink writing from the start of `buf`, within `budget`.
+    fn new(buf: &'a mut Vec<u64>, budget: &'a PairBudget) -> Self {
+        Self {
+            buf,
+            len: 0,
+            budget,
+        }
     }
 
     /// Makes room for `n` more keys.
     #[inline]
     fn reserve(&mut self, n: usize) {
+        self.len = self.budget.trim_for(self.buf, self.len, n);
         let need = self.len + n;
         if self.buf.len() < need {
             self.buf.resize(need.max(2 * self.buf.len()), 0);
@@ -1401,6 +1416,13 @@ impl BroadPhase for Grid {
             // Nothing changed since the last rebuild: the sorted keys still hold.
             pairs_of(&self.keys, &self.store.arena, out);
         }
+    }
+
+    fn shrink_buffers(&mut self) {
+        self.keys.shrink_to_fit();
+        self.parts = Vec::new();
+        self.part_lens = Vec::new();
+        self.sort = Default::default();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

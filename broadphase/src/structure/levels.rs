@@ -23,6 +23,7 @@
 //! specks in it). The entries are bucketed by a hash of their cell key with a counting sort.
 
 use super::grid::{cell_index, hash_bucket, overlaps, Range, FLAG_SHIFT, SLOT_MASK};
+use crate::budget::PairBudget;
 use crate::math::Real;
 use crate::proxies::pair_key;
 use crate::Aabb;
@@ -264,13 +265,14 @@ impl Levels {
         &self,
         b0: usize,
         b1: usize,
-        _boxes: &[Aabb],
         live: &[u32],
+        budget: &PairBudget,
         out: &mut Vec<u64>,
     ) {
         for b in b0..b1 {
             let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
             for i in s..e {
+                budget.trim(out);
                 let (ki, ii) = (self.ents[i].key, self.ents[i].item);
                 let a = (ii & SLOT_MASK) as usize;
                 for j in i + 1..e {
@@ -300,15 +302,7 @@ impl Levels {
     /// Pairs of proxy `k` (box `b`, level index `l`) with the residents of the occupied levels
     /// above `l` other than the base, each found in the cell holding the minimum corner of the
     /// overlap of the two cell ranges at the resident's level.
-    pub fn upper_pairs(
-        &self,
-        k: u32,
-        l: usize,
-        b: &Aabb,
-        _boxes: &[Aabb],
-        live: &[u32],
-        out: &mut Vec<u64>,
-    ) {
+    pub fn upper_pairs(&self, k: u32, l: usize, b: &Aabb, live: &[u32], out: &mut Vec<u64>) {
         for i in l + 1..LEVELS {
             if self.occupied >> i & 1 == 0 || i == BASE {
                 continue;

@@ -359,6 +359,8 @@ impl SweepAndPrune {
         let list = &self.list;
         let n = list.len();
         let bands = &mut self.bands;
+        let budget = &self.store.budget;
+        budget.start();
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         if n < 2 {
@@ -492,6 +494,7 @@ impl SweepAndPrune {
                     }
                 }
             }
+            budget.trim(&mut keys);
         }
         self.keys = keys;
         candidates
@@ -526,7 +529,12 @@ impl BroadPhase for SweepAndPrune {
             self.refresh();
             self.stats.candidates = self.sweep();
         }
-        finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
+        finish_pairs(&mut self.keys, &self.store, out, &mut self.sort);
+    }
+
+    fn shrink_buffers(&mut self) {
+        self.keys.shrink_to_fit();
+        self.sort = Default::default();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

@@ -26,6 +26,7 @@ pub use ball::Ball;
 pub use capsule::Capsule;
 pub use compound::{compound_feature_id, Compound, MAX_COMPOUND_CHILDREN};
 pub use cuboid::Cuboid;
+pub use hull::MAX_HULL_VERTICES;
 pub use mass::MassProperties;
 pub use obb::{Obb, ORTHONORMAL_TOLERANCE};
 pub use polyhedron::{ConvexPolyhedron, PolyFace};
