@@ -90,7 +90,7 @@ impl Compound {
         };
         let mut hit = false;
         let mut unsupported = None;
-        self.visit_until(&q, |i| {
+        self.visit(&q, |i| {
             let (p, s) = self.placed(i, pose);
             match intersects_any(&p, s, other_pose, other) {
                 Some(true) => hit = true,
@@ -130,7 +130,7 @@ impl Compound {
         };
         let start = out.len();
         let mut err = None;
-        self.visit_until(&q, |i| {
+        self.visit(&q, |i| {
             let (p, s) = self.placed(i, pose);
             match contact_any(&p, s, other_pose, other, prediction) {
                 Ok(Some(manifold)) if !manifold.is_empty() => {
@@ -318,17 +318,6 @@ impl Compound {
         best.filter(|(h, _)| h.is_finite())
             .map(|(hit, child)| CompoundRayHit { child, hit })
     }
-
-    /// Calls `f` with every child whose box overlaps `q` (compound frame), in the hierarchy's
-    /// order, until it returns false.
-    fn visit_until(&self, q: &Aabb, mut f: impl FnMut(u32) -> bool) {
-        let mut go = true;
-        self.visit(q, |i| {
-            if go {
-                go = f(i);
-            }
-        });
-    }
 }
 
 /// The compound of a pair and its pose, the other shape and its pose, and whether the
@@ -423,7 +412,7 @@ pub(crate) fn cast_pair(
     let q = swept(&start, &motion, options.skin + options.tolerance);
     let mut best: Option<(CastHit, u32)> = None;
     let mut err = None;
-    c.visit_until(&q, |i| {
+    c.visit(&q, |i| {
         let (p, s) = c.placed(i, pose);
         let opts = CastOptions {
             t_max: best.map_or(options.t_max, |(h, _)| h.toi),
@@ -469,7 +458,7 @@ pub(crate) fn time_of_impact_pair(
     let q = swept(&start, &motion, slop);
     let mut best: Option<(Real, u32)> = None;
     let mut touching = false;
-    c.visit_until(&q, |i| {
+    c.visit(&q, |i| {
         let (p, s) = c.placed(i, pose);
         touching = contact_any(&p, s, other_pose, other, slop)
             .ok()

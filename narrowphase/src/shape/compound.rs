@@ -223,16 +223,12 @@ impl Compound {
 
     /// Calls `f` with the index of every child whose (padded) box overlaps `q` (compound
     /// frame), in the hierarchy's order (fixed by the children: callers that keep one child
-    /// break ties by the lower index).
+    /// break ties by the lower index), until `f` returns false.
     #[inline]
-    pub(crate) fn visit(&self, q: &Aabb, mut f: impl FnMut(u32)) {
+    pub(crate) fn visit(&self, q: &Aabb, mut f: impl FnMut(u32) -> bool) {
         let q = q.loosened(self.pad);
-        self.bvh.visit_aabb(&q, |i| {
-            if self.aabbs[i as usize].intersects(&q) {
-                f(i);
-            }
-            true
-        });
+        self.bvh
+            .visit_aabb(&q, |i| !self.aabbs[i as usize].intersects(&q) || f(i));
     }
 
     /// The hierarchy over the children's boxes (for the ray casts).
@@ -410,13 +406,19 @@ mod tests {
             }
             // Visiting a box far away finds nothing; the whole box finds everyone once.
             let mut seen = Vec::new();
-            c.visit(&c.local_aabb(), |i| seen.push(i));
+            c.visit(&c.local_aabb(), |i| {
+                seen.push(i);
+                true
+            });
             seen.sort_unstable();
             assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());
             seen.clear();
             let away =
                 Aabb::new_unchecked(Point::new(50.0, 50.0, 50.0), Point::new(51.0, 51.0, 51.0));
-            c.visit(&away, |i| seen.push(i));
+            c.visit(&away, |i| {
+                seen.push(i);
+                true
+            });
             assert!(seen.is_empty());
         }
     }
