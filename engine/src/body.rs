@@ -19,6 +19,40 @@ pub enum BodyKind {
 
 /// Makes a body: `BodyBuilder::dynamic(shape).translation(v).density(2.0)`; handed to
 /// [`World::insert`](crate::World::insert), which validates every field.
+///
+/// **Several shapes on one body** come as one shape, a compound
+/// ([`Shape::compound`](tumble_narrowphase::Shape::compound), a list of `(pose, shape)` with
+/// each pose in the body frame), on a body of any kind:
+///
+/// ```
+/// use tumble::math::{Isometry, Vector};
+/// use tumble::narrowphase::shape::{Cuboid, Shape};
+/// use tumble::{BodyBuilder, World, WorldConfig};
+///
+/// let top = Cuboid::new(Vector::new(1.0, 0.05, 0.6)).unwrap();
+/// let leg = Cuboid::new(Vector::new(0.05, 0.4, 0.05)).unwrap();
+/// let mut parts = vec![(Isometry::translation(0.0, 0.85, 0.0), Shape::from(top))];
+/// for (x, z) in [(-0.9, -0.5), (0.9, -0.5), (-0.9, 0.5), (0.9, 0.5)] {
+///     parts.push((Isometry::translation(x, 0.4, z), Shape::from(leg)));
+/// }
+/// let table = Shape::compound(parts).unwrap(); // a leg that is a mesh would be refused here
+/// let mut world = World::new(WorldConfig::default()).unwrap();
+/// let h = world.insert(BodyBuilder::dynamic(table).translation(Vector::new(0.0, 0.1, 0.0))).unwrap();
+/// // The body's origin stays where the parts were placed from (the floor under the legs);
+/// // it turns about the parts' centre of mass, higher up.
+/// let b = world.body(h).unwrap();
+/// assert_eq!(b.translation(), Vector::new(0.0, 0.1, 0.0));
+/// assert!(b.center_of_mass().y > 0.5);
+/// ```
+///
+/// This is rapier's `SharedShape::compound` (parry's `Compound`) rather than Box2D's one call
+/// per shape: a body keeps one shape, so every world query, the snapshot, the broad phase
+/// (one box per body) and the contact cache (one manifold per pair of bodies) take a compound
+/// as they take any shape, and a bad part is refused with a typed
+/// [`ShapeError`](tumble_narrowphase::ShapeError) where the compound is made, naming the part,
+/// not later at insert. The body frame is the compound's frame: the origin is where the parts
+/// were placed from, the centre of mass the parts' own (stored per body, so the origin need
+/// not be the centre of mass), and mass and inertia the parts' summed at the body's density.
 #[derive(Clone, Debug)]
 pub struct BodyBuilder {
     pub(crate) kind: BodyKind,
@@ -161,7 +195,8 @@ impl BodyBuilder {
         self
     }
 
-    /// Pose of the shape in the body frame (the centre of mass is the shape's centre).
+    /// Pose of the shape in the body frame (the centre of mass is the shape's own, placed by
+    /// this pose; for a compound, its parts').
     pub fn local_offset(mut self, o: Isometry) -> Self {
         self.local_offset = o;
         self
@@ -399,7 +434,7 @@ pub(crate) const AWAKE: u32 = u32::MAX;
 pub(crate) struct Body {
     pub kind: BodyKind,
     pub shape: Shape,
-    /// Shape pose in the body frame; its translation is the centre of mass.
+    /// Shape pose in the body frame.
     pub local_offset: Isometry,
     /// Centre of mass in the body frame (the shape's centre of mass placed by `local_offset`).
     pub com_local: Vector,

@@ -45,7 +45,7 @@ pub use tumble_narrowphase::math;
 
 pub use broadphase::BroadPhaseKind;
 pub use narrowphase::mesh::{HeightField, TriMesh};
-pub use narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
+pub use narrowphase::shape::{Ball, Capsule, Compound, ConvexPolyhedron, Cuboid, Shape, Triangle};
 
 mod body;
 pub mod character;

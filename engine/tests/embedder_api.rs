@@ -4,7 +4,9 @@
 mod common;
 use common::*;
 use tumble::math::{Matrix, Vector};
-use tumble::{Ball, Capsule, ConvexPolyhedron, Cuboid, Event, Shape, Triangle, World, WorldConfig};
+use tumble::{
+    Ball, Capsule, Compound, ConvexPolyhedron, Cuboid, Event, Shape, Triangle, World, WorldConfig,
+};
 
 /// A ball resting on the floor after 1 s, then `change` applied, then 1 s more: the ball's
 /// height at the end.
@@ -99,8 +101,14 @@ fn every_shape_type_is_at_the_crate_root() {
         )
         .unwrap()
         .into(),
+        Compound::new(vec![(
+            tumble::math::Isometry::translation(0.0, 1.0, 0.0),
+            Ball::new(0.5).unwrap().into(),
+        )])
+        .unwrap()
+        .into(),
     ];
-    assert_eq!(shapes.len(), 4);
+    assert_eq!(shapes.len(), 5);
     let cube = ConvexPolyhedron::from_cuboid(&Cuboid::new(Vector::repeat(0.5)).unwrap());
     assert_eq!(cube.vertices().len(), 8);
 }

@@ -25,6 +25,24 @@ pub enum ShapeError {
     TooManyVertices(usize),
     /// A polygon whose edges cross each other.
     SelfIntersecting,
+    /// A compound ([`crate::shape::Compound`]) given no child, or more than `max`
+    /// ([`crate::shape::MAX_COMPOUND_CHILDREN`]); split a larger one into several bodies.
+    CompoundSize {
+        /// Children given.
+        count: usize,
+        /// The largest count allowed.
+        max: usize,
+    },
+    /// Child `index` (its position in the list given) of a compound was refused: `reason`
+    /// says why (a triangle mesh, a heightfield or a compound, which are not convex children;
+    /// a pose that is not finite or not a unit rotation; a size that is not positive; a box
+    /// that is not finite).
+    CompoundChild {
+        /// The child's position in the list given.
+        index: usize,
+        /// Why it was refused.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -50,6 +68,14 @@ impl fmt::Display for ShapeError {
                 "the hull has more than {max} vertices, the most a collision hull may have \
                  (simplify the point cloud, or split the shape into a compound)"
             ),
+            ShapeError::CompoundSize { count, max } => write!(
+                f,
+                "a compound needs 1 to {max} children, got {count} (split a larger one into \
+                 several bodies)"
+            ),
+            ShapeError::CompoundChild { index, reason } => {
+                write!(f, "compound child {index} refused: {reason}")
+            }
         }
     }
 }

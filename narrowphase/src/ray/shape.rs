@@ -23,6 +23,7 @@ pub fn ray_shape(ray: &Ray, pose: &Isometry, shape: &Shape, max_t: Real) -> Opti
         }
         Shape::TriMesh(m) => m.cast_ray(pose, ray, max_t).map(|h| h.hit),
         Shape::HeightField(h) => h.cast_ray(pose, ray, max_t).map(|h| h.hit),
+        Shape::Compound(c) => c.cast_ray(pose, ray, max_t).map(|h| h.hit),
         Shape::Convex(p) => {
             if p.is_flat() {
                 // Two faces back to back: cast against its triangle fan.

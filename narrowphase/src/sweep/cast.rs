@@ -203,6 +203,10 @@ pub fn cast_shape<'a, 'b>(
     if !is_finite_vector(&rel) {
         return Err(QueryError::NonFinite("relative velocity"));
     }
+    if let Some(r) = crate::query::compound::cast_pair(pose_a, vel_a, a, pose_b, vel_b, b, options)
+    {
+        return r;
+    }
     let (skin, tol) = (options.skin, options.tolerance);
     let start = closest_points(pose_a, a, pose_b, b)?;
     if start.distance <= skin + tol {
