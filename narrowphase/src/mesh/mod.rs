@@ -65,6 +65,7 @@
 //! ```
 
 pub(crate) mod bvh;
+pub mod distance;
 mod heightfield;
 pub mod internal_edges;
 mod query;

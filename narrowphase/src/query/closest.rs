@@ -168,6 +168,9 @@ pub fn distance<'a, 'b>(
     if let Some(r) = super::compound::distance_pair(pose_a, a, pose_b, b) {
         return r;
     }
+    if let Some(r) = crate::mesh::distance::distance_pair(pose_a, a, pose_b, b) {
+        return r;
+    }
     // Overlapping cores need no penetration depth here: the distance is 0.
     let d = match closest_points_round(pose_a, a, pose_b, b) {
         Some(c) => c.distance.max(0.0),
@@ -219,6 +222,9 @@ pub fn closest_points<'a, 'b>(
     check_pose(pose_a, "pose of A")?;
     check_pose(pose_b, "pose of B")?;
     if let Some(r) = super::compound::closest_points_pair(pose_a, a, pose_b, b) {
+        return r;
+    }
+    if let Some(r) = crate::mesh::distance::closest_points_pair(pose_a, a, pose_b, b) {
         return r;
     }
     let c = match closest_points_round(pose_a, a, pose_b, b) {
