@@ -60,9 +60,12 @@ pub mod joint;
 mod joints_api;
 mod material;
 mod parallel;
+/// Rayon, or its sequential stand-ins without the `parallel` feature.
+use tumble_broadphase::par;
 mod pose;
 mod proxies;
 mod query;
+#[cfg(feature = "serde")]
 mod snapshot;
 mod solver;
 mod stage;
@@ -88,6 +91,7 @@ pub use query::{
     project_point_on_shape, ray_shape, ColliderFilter, ContactsOf, PointProjection, QueryFilter,
     RayCastHit, SensorMode, ShapeHit,
 };
+#[cfg(feature = "serde")]
 pub use snapshot::{snapshot_checksum, SNAPSHOT_VERSION};
 pub use stage::{Stage, StageTimes};
 pub use state::MAX_COORDINATE;

@@ -7,6 +7,7 @@ use crate::bounding::Aabb;
 use crate::error::ShapeError;
 use crate::math::{is_finite_vector, Isometry, Real};
 use crate::mesh::bvh::Bvh;
+#[cfg(feature = "serde")]
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 
 /// The most children a [`Compound`] may have (2¹⁶): child indices fit the contact feature ids
@@ -283,12 +284,14 @@ impl PartialEq for Compound {
 /// Written as the list of children (pose, shape); read back through the constructor's checks
 /// (a corrupt input is a decoding error naming the [`ShapeError`]), without renormalising the
 /// rotations, so the compound read back is the one written, bit for bit.
+#[cfg(feature = "serde")]
 impl Serialize for Compound {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.children.serialize(s)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for Compound {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let children = Vec::<(Isometry, Shape)>::deserialize(d)?;
