@@ -493,6 +493,7 @@ mod tests {
     /// A step run with `keep_awake` keeps the pool's other thread busy looking for work; one
     /// run without it never does (its threads are named, so other tests' pools do not count).
     #[test]
+    #[cfg(feature = "parallel")]
     fn pool_is_kept_awake_only_when_asked() {
         for keep_awake in [true, false] {
             let prefix = format!("awake-{keep_awake}-");
@@ -526,6 +527,7 @@ mod tests {
     /// On several threads, runs taken by other threads do happen (so the test above covers
     /// them), and the result is still the serial one.
     #[test]
+    #[cfg(feature = "parallel")]
     fn hits_in_order_takes_runs_on_several_threads() {
         let items: Vec<u64> = (0..40 * CONTACT_CHUNK as u64).collect();
         let mut want = Vec::new();
