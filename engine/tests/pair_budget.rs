@@ -65,6 +65,7 @@ fn pile(n: usize, config: WorldConfig) -> World {
 /// apart, the world holds about as much memory as the same world restored from a snapshot
 /// (the same bodies at the same places, with buffers that never saw the pile-up) after one
 /// step. Before the buffers were given back it held 862 MB against 1 MB.
+#[cfg(feature = "serde")]
 #[test]
 fn memory_of_a_scattered_pile_is_given_back() {
     let _one = ONE_AT_A_TIME.lock().unwrap();
