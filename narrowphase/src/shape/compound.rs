@@ -429,6 +429,7 @@ mod tests {
     /// Serde writes the children and reads them back bit for bit (no renormalisation), and a
     /// bad child read back is an error, not a broken compound.
     #[test]
+    #[cfg(feature = "serde")]
     fn serde_round_trip_is_exact() {
         let q = Rotation::from_euler_angles(0.1, 0.2, 0.3);
         let c = Compound::new(vec![
