@@ -9,9 +9,8 @@ use std::str::FromStr;
 /// Which broad-phase structure to use. The default is the one that won the typical scenes in
 /// the benchmarks (see `benches/benches/broadphase.rs` and the crate docs' figures): the
 /// hierarchical grid.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BroadPhaseKind {
     /// Every pair tested (reference; O(n²)).
     BruteForce,

@@ -5,10 +5,12 @@
 //! yields the same handles whichever structure is used.
 
 use crate::error::BroadPhaseError;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// Generational handle of a proxy: slot index + generation. Ordered by index, then generation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct ProxyHandle {
     index: u32,
     generation: u32,

@@ -60,6 +60,8 @@ mod budget;
 mod error;
 mod handle;
 mod pair_sort;
+#[doc(hidden)]
+pub mod par;
 mod proxies;
 pub mod scenes;
 pub mod structure;

@@ -22,7 +22,7 @@
 //! replaced for pair counts below the slot count (four counting passes of 11-bit digits).
 
 use crate::handle::{Pair, ProxyArena, ProxyHandle};
-use rayon::prelude::*;
+use crate::par::prelude::*;
 
 /// At most `2^PARTITION_BITS` partitions (64: a few per thread, so work stealing balances
 /// uneven partitions, and the bins stay few).
@@ -78,7 +78,7 @@ impl SortScratch {
         pairs: &mut Vec<Pair>,
     ) {
         let len = (0..count).map(|i| part(i).len()).sum::<usize>();
-        let groups = rayon::current_num_threads()
+        let groups = crate::par::current_num_threads()
             .clamp(1, 64)
             .min(len / GROUP_MIN + 1);
         self.sort_with(count, part, arena, groups, keys, pairs);
@@ -233,7 +233,7 @@ fn sort_partitions(
                 pairs: phi,
             },
         );
-        rayon::join(
+        crate::par::join(
             || sort_partitions(lay, bins, offsets, arena, p0, mid, lo, slo),
             || sort_partitions(lay, bins, offsets, arena, mid, p1, hi, shi),
         );

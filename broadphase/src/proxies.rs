@@ -8,8 +8,8 @@ use crate::error::BroadPhaseError;
 use crate::handle::{Pair, ProxyArena, ProxyHandle};
 use crate::math::{Point, Real, Vector};
 pub(crate) use crate::pair_sort::SortScratch;
+use crate::par::prelude::*;
 use crate::Aabb;
-use rayon::prelude::*;
 
 /// The proxies of one broad phase: arena + per-slot AABB and user data (dead slots keep stale
 /// values that no structure reads).
@@ -42,7 +42,7 @@ fn write_sorted(
         // Every slot of the lower half is below the first slot of the upper half.
         let split = handle(mid).index() as usize;
         let (alo, ahi) = aabbs.split_at_mut(split - first);
-        rayon::join(
+        crate::par::join(
             || write_sorted(alo, first, (i0, mid), handle, aabb),
             || write_sorted(ahi, split, (mid, i1), handle, aabb),
         );

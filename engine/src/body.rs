@@ -2,12 +2,14 @@
 
 use crate::error::{check_isometry, check_vector, WorldError};
 use crate::material::{CombineRule, Material};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{Isometry, Matrix, Real, Rotation, Vector};
 use tumble_narrowphase::shape::Shape;
 
 /// How a body moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub enum BodyKind {
     /// Moved by gravity, forces and contacts; has finite mass.
     Dynamic,
@@ -430,7 +432,8 @@ pub fn mass_properties(shape: &Shape, density: Real) -> (Real, Matrix) {
 pub(crate) const AWAKE: u32 = u32::MAX;
 
 /// A body as stored by the world.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub(crate) struct Body {
     pub kind: BodyKind,
     pub shape: Shape,

@@ -1,6 +1,7 @@
 //! World configuration.
 
 use crate::error::WorldError;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use tumble_broadphase::BroadPhaseKind;
 use tumble_narrowphase::math::{Real, Vector};
@@ -28,7 +29,8 @@ pub const MAX_PREDICTION_DISTANCE: Real = 1000.0;
 
 /// Everything a [`World`](crate::World) is made with. `Default` gives the values marked "default";
 /// [`WorldConfig::validate`] (called by [`World::new`](crate::World::new)) checks them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct WorldConfig {
     /// The fixed step, seconds, in `[MIN_DT, MAX_DT]` = `[1e-5, 1]` (default: 1/60).
     pub dt: Real,
@@ -46,7 +48,7 @@ pub struct WorldConfig {
     /// dropped.
     pub max_steps_per_frame: u32,
     /// Which broad phase finds candidate pairs (default: the broad-phase crate's default).
-    #[serde(with = "kind_serde")]
+    #[cfg_attr(feature = "serde", serde(with = "kind_serde"))]
     pub broad_phase: BroadPhaseKind,
     /// The pair budget: the most candidate pairs (bodies whose broad-phase boxes overlap) one
     /// step takes, in `[1, MAX_PAIRS]` (default: 2²⁰ = 1 048 576; Jolt's `maxBodyPairs`).
@@ -263,6 +265,7 @@ pub(crate) fn check_max_pairs(max_pairs: u32) -> Result<(), WorldError> {
 }
 
 /// `BroadPhaseKind` travels in snapshots as a small integer.
+#[cfg(feature = "serde")]
 mod kind_serde {
     use serde::{Deserialize, Deserializer, Serializer};
     use tumble_broadphase::BroadPhaseKind;

@@ -7,12 +7,14 @@
 //! and finite points and depths ([`validate_manifold`]).
 
 use crate::handle::BodyHandle;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{Real, Vector};
 use tumble_narrowphase::Manifold;
 
 /// Accumulated impulse of one contact point, kept from step to step for warm starting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub(crate) struct PointImpulse {
     /// Normal impulse, N·s, ≥ 0.
     pub normal: Real,
@@ -21,7 +23,8 @@ pub(crate) struct PointImpulse {
 }
 
 /// A pair of bodies with a contact manifold (touching or speculative), in the contact cache.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub(crate) struct ContactPair {
     pub a: BodyHandle,
     pub b: BodyHandle,

@@ -1,5 +1,6 @@
 //! Generational body handles.
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// Names one body of a [`World`](crate::World): a slot index plus the generation of that slot.
@@ -16,7 +17,8 @@ use serde::{Deserialize, Serialize};
 ///
 /// Ordered by index, then generation ("handle order", the order of [`World::bodies`](crate::World::bodies)
 /// and of every deterministic output).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct BodyHandle {
     index: u32,
     generation: u32,
@@ -50,7 +52,8 @@ impl BodyHandle {
 
 /// Names one joint of a [`World`](crate::World): a slot index plus the slot's generation, like
 /// [`BodyHandle`](crate::BodyHandle). A removed joint's handle is stale from then on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct JointHandle {
     index: u32,
     generation: u32,

@@ -36,6 +36,20 @@
 //! let drawn = world.render_pose(ball).unwrap(); // blend of the last two states
 //! assert!((drawn.translation.vector.y - y).abs() < 0.02);
 //! ```
+//!
+//! ## Cargo features
+//!
+//! Both are on by default; a single-threaded or wasm embedder can turn them off
+//! (`default-features = false`).
+//!
+//! - `serde`: `Serialize`/`Deserialize` for the public types (here and in the narrow and broad
+//!   phases), and snapshots: [`World::snapshot`], [`World::restore`], [`World::restore_from`],
+//!   [`snapshot_checksum`] and [`SNAPSHOT_VERSION`] (bincode).
+//! - `parallel`: a step's stages, the broad phase and the collision-only world split their work
+//!   between the threads of the current rayon pool. Without it everything runs on the calling
+//!   thread, and the results are bit-for-bit those of the `parallel` build (which gives the
+//!   same results on any number of threads); [`WorldConfig::keep_pool_awake`] then changes
+//!   nothing.
 
 #![warn(missing_docs)]
 
@@ -60,9 +74,12 @@ pub mod joint;
 mod joints_api;
 mod material;
 mod parallel;
+/// Rayon, or its sequential stand-ins without the `parallel` feature.
+use tumble_broadphase::par;
 mod pose;
 mod proxies;
 mod query;
+#[cfg(feature = "serde")]
 mod snapshot;
 mod solver;
 mod stage;
@@ -88,6 +105,7 @@ pub use query::{
     project_point_on_shape, ray_shape, ColliderFilter, ContactsOf, PointProjection, QueryFilter,
     RayCastHit, SensorMode, ShapeHit,
 };
+#[cfg(feature = "serde")]
 pub use snapshot::{snapshot_checksum, SNAPSHOT_VERSION};
 pub use stage::{Stage, StageTimes};
 pub use state::MAX_COORDINATE;

@@ -1,6 +1,7 @@
 //! Materials: how much a body weighs per unit volume, how it slides and how it bounces.
 
 use crate::error::WorldError;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::Real;
 
@@ -8,9 +9,8 @@ use tumble_narrowphase::math::Real;
 /// `CoefficientCombineRule`, with Box2D's geometric mean). When the two bodies name different
 /// rules, the one later in this list wins (`Max` over `Multiply` over `Min` over `Average` over
 /// `GeometricMean`), whichever body is A.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub enum CombineRule {
     /// `√(a·b)` (the default for friction, as in Box2D).
     #[default]
@@ -44,7 +44,8 @@ impl CombineRule {
 /// When two bodies touch, their coefficients combine by the rules of [`CombineRule`]: by
 /// default friction by geometric mean `√(μa·μb)` and restitution by maximum `max(ea, eb)`
 /// (Box2D's rules).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Material {
     /// Mass per unit volume, kg/m³. Must be finite and positive for a dynamic body; ignored
     /// for static and kinematic bodies.

@@ -53,7 +53,7 @@ pub(crate) fn hits_in_order<I: Sync, T: Copy + Send + Sync>(
     f: impl Fn(&[I], &mut Vec<T>) -> usize + Sync,
 ) -> usize {
     out.clear();
-    if rayon::current_num_threads() == 1 || items.len() <= CONTACT_CHUNK {
+    if crate::par::current_num_threads() == 1 || items.len() <= CONTACT_CHUNK {
         return f(items, out);
     }
     let n = items.len().div_ceil(CONTACT_CHUNK);
@@ -91,7 +91,7 @@ impl Join for RayonJoin {
         a: impl FnOnce() -> RA + Send,
         b: impl FnOnce(bool) -> RB + Send,
     ) -> (RA, RB) {
-        rayon::join_context(|_| a(), |ctx| b(ctx.migrated()))
+        crate::par::join_context(|_| a(), |ctx| b(ctx.migrated()))
     }
 }
 
@@ -178,7 +178,7 @@ fn copy_range<P: Sync, T: Copy + Send + Sync>(
     if dst.len() > 1 && dst.len() * std::mem::size_of::<T>() > COPY_GRAIN_BYTES {
         let half = dst.len() / 2;
         let (l, r) = dst.split_at_mut(half);
-        rayon::join(
+        crate::par::join(
             || copy_range(parts, part, start, l),
             || copy_range(parts, part, start + half, r),
         );
@@ -227,10 +227,10 @@ pub(crate) fn on_rayon_pool<R: Send>(keep_awake: bool, op: impl FnOnce() -> R + 
             op()
         }
     };
-    if rayon::current_thread_index().is_some() {
+    if crate::par::current_thread_index().is_some() {
         run()
     } else {
-        rayon::scope(|_| run())
+        crate::par::scope(|_| run())
     }
 }
 
@@ -268,7 +268,7 @@ where
 
     /// Looks for work until `done`; returns at once on the thread running `op`.
     fn stay_awake(done: &AtomicBool, owner: Option<usize>) {
-        if rayon::current_thread_index() == owner {
+        if crate::par::current_thread_index() == owner {
             return;
         }
         #[cfg(test)]
@@ -276,7 +276,7 @@ where
             KEPT_AWAKE.lock().unwrap().push(name.to_string());
         }
         while !done.load(Ordering::Acquire) {
-            if rayon::yield_now() != Some(rayon::Yield::Executed) {
+            if crate::par::yield_now() != Some(crate::par::Yield::Executed) {
                 std::thread::yield_now();
             }
         }
@@ -293,7 +293,7 @@ where
             let _release = Release(done);
             return op();
         }
-        rayon::join(
+        crate::par::join(
             || nest(awake - 1, done, owner, op),
             || stay_awake(done, owner),
         )
@@ -301,8 +301,8 @@ where
     }
 
     let done = AtomicBool::new(false);
-    let others = rayon::current_num_threads().saturating_sub(1);
-    nest(others, &done, rayon::current_thread_index(), op)
+    let others = crate::par::current_num_threads().saturating_sub(1);
+    nest(others, &done, crate::par::current_thread_index(), op)
 }
 
 #[cfg(test)]
@@ -493,6 +493,7 @@ mod tests {
     /// A step run with `keep_awake` keeps the pool's other thread busy looking for work; one
     /// run without it never does (its threads are named, so other tests' pools do not count).
     #[test]
+    #[cfg(feature = "parallel")]
     fn pool_is_kept_awake_only_when_asked() {
         for keep_awake in [true, false] {
             let prefix = format!("awake-{keep_awake}-");
@@ -526,6 +527,7 @@ mod tests {
     /// On several threads, runs taken by other threads do happen (so the test above covers
     /// them), and the result is still the serial one.
     #[test]
+    #[cfg(feature = "parallel")]
     fn hits_in_order_takes_runs_on_several_threads() {
         let items: Vec<u64> = (0..40 * CONTACT_CHUNK as u64).collect();
         let mut want = Vec::new();

@@ -19,6 +19,7 @@ use crate::config::WorldConfig;
 use crate::contact::ContactPair;
 use crate::handle::BodyHandle;
 use crate::joint::JointSlot;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{Isometry, Real, Vector};
 use tumble_narrowphase::Aabb;
@@ -49,14 +50,16 @@ pub(crate) fn within_limits(b: &Aabb) -> bool {
 }
 
 /// A slot of the body arena.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub(crate) struct Slot {
     pub generation: u32,
     pub body: Option<Body>,
 }
 
 /// Everything that determines the future of the world: what a snapshot holds.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub(crate) struct State {
     pub config: WorldConfig,
     pub slots: Vec<Slot>,
@@ -78,7 +81,7 @@ pub(crate) struct State {
     /// The body-slot pairs `(a, b)`, `a < b`, that a joint keeps from colliding (joints
     /// without `collide_connected`), sorted, each once: derived from `joints`, rebuilt on
     /// every joint change and on restore.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub joint_pairs: Vec<(u32, u32)>,
     /// The sleeping islands (see [`crate::island`]).
     pub sleeping: SleepingIslands,

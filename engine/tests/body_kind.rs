@@ -146,6 +146,7 @@ fn refused_kind_changes_change_nothing() {
 
 /// A sleeping pile's bottom box made kinematic wakes the pile; the world validates, and its
 /// snapshot restores to a world that steps on bit-identically.
+#[cfg(feature = "serde")]
 #[test]
 fn kind_change_wakes_and_survives_a_snapshot() {
     let mut w = World::new(WorldConfig::default()).unwrap();

@@ -306,6 +306,7 @@ fn pile() -> World {
 }
 
 /// A snapshot of the pile in motion restores to the same state and steps on bit for bit.
+#[cfg(feature = "serde")]
 #[test]
 fn snapshot_resumes_a_compound_pile_bit_identically() {
     let mut a = pile();

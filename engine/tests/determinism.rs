@@ -1,5 +1,10 @@
 //! Determinism: bit-identical results for any thread count and any broad phase; a golden hash
-//! of a chaotic pile; snapshots that resume bit-identically.
+//! of a chaotic pile; snapshots that resume bit-identically (with the `serde` feature).
+//!
+//! Every build runs this file, whatever its features: without `parallel` the engine runs on
+//! the calling thread (rayon's sequential stand-ins), and the golden hashes below, measured on
+//! the default build, must come out the same (`cargo test -p tumble --no-default-features
+//! --test determinism`).
 
 mod common;
 use common::*;
@@ -8,6 +13,7 @@ use tumble::math::{Real, Rotation, Vector};
 use tumble::{BroadPhaseKind, World, WorldConfig};
 
 /// Many boxes (and a few balls) tumbling into a pile inside a container.
+#[cfg(feature = "serde")]
 fn pile(kind: BroadPhaseKind) -> World {
     pile_with(kind, true)
 }
@@ -69,7 +75,7 @@ fn run_with(kind: BroadPhaseKind, steps: usize, sleep: bool) -> World {
 const STEPS: usize = 240;
 
 /// The golden hash of the pile after 240 steps without sleeping (brute-force broad phase, any
-/// thread count).
+/// thread count, with or without the `parallel` feature).
 ///
 /// If an intended change of the engine or of the narrow phase alters the trajectory, this test
 /// fails: check the change is meant to alter results, then replace `GOLDEN` with the hash
@@ -119,6 +125,7 @@ fn same_result_for_every_broad_phase() {
 }
 
 #[test]
+#[cfg(feature = "serde")]
 fn snapshot_resumes_bit_identically() {
     let mut a = pile(BroadPhaseKind::default());
     for _ in 0..100 {
@@ -147,6 +154,7 @@ fn snapshot_resumes_bit_identically() {
 }
 
 #[test]
+#[cfg(feature = "serde")]
 fn corrupt_snapshots_are_errors() {
     let mut w = pile(BroadPhaseKind::default());
     for _ in 0..30 {

@@ -183,6 +183,7 @@ fn body_view_render_pose_matches_the_world_s() {
 
 /// A pile of `n` boxes and balls on a floor, the last joined to a fixed anchor, after `steps`
 /// steps.
+#[cfg(feature = "serde")]
 fn busy_world(n: usize, steps: usize) -> World {
     busy_world_with(WorldConfig::default(), n, steps)
 }
@@ -217,6 +218,7 @@ fn busy_world_with(cfg: WorldConfig, n: usize, steps: usize) -> World {
 
 /// `restore_from` into a world that held something else gives the world `restore` gives:
 /// the same hash and events at every one of 120 steps; a corrupt snapshot changes nothing.
+#[cfg(feature = "serde")]
 #[test]
 fn restore_into_an_existing_world_equals_a_fresh_restore() {
     let bytes = busy_world(12, 60).snapshot();

@@ -546,6 +546,7 @@ fn bad_joints_are_refused_with_typed_errors() {
 }
 
 /// A world with joints restores from a snapshot and steps on bit-identically.
+#[cfg(feature = "serde")]
 #[test]
 fn snapshot_with_joints_steps_on_identically() {
     let mut w = gravity();

@@ -279,6 +279,7 @@ fn mesh_world() -> World {
 
 /// A snapshot of a world with mesh bodies restores to the same state and steps on
 /// bit-identically.
+#[cfg(feature = "serde")]
 #[test]
 fn snapshots_with_meshes_restore_and_step_on_bit_identically() {
     let mut a = mesh_world();

@@ -65,6 +65,7 @@ fn pile(n: usize, config: WorldConfig) -> World {
 /// apart, the world holds about as much memory as the same world restored from a snapshot
 /// (the same bodies at the same places, with buffers that never saw the pile-up) after one
 /// step. Before the buffers were given back it held 862 MB against 1 MB.
+#[cfg(feature = "serde")]
 #[test]
 fn memory_of_a_scattered_pile_is_given_back() {
     let _one = ONE_AT_A_TIME.lock().unwrap();
@@ -173,6 +174,7 @@ fn pairs_kept_under_the_budget_are_the_same_for_every_broad_phase() {
 /// `max_pairs` outside `[1, MAX_PAIRS]` is refused with an error naming it.
 #[test]
 fn pair_budget_out_of_range_is_refused() {
+    let _one = ONE_AT_A_TIME.lock().unwrap();
     for bad in [0, tumble::MAX_PAIRS + 1, u32::MAX] {
         let e = World::new(WorldConfig {
             max_pairs: bad,
@@ -188,6 +190,7 @@ fn pair_budget_out_of_range_is_refused() {
 /// changes nothing.
 #[test]
 fn collision_world_keeps_its_pair_budget() {
+    let _one = ONE_AT_A_TIME.lock().unwrap();
     use tumble::math::Isometry;
     use tumble::{Ball, CollisionWorld};
     let mut cw = CollisionWorld::new(BroadPhaseKind::Grid, 0.0).unwrap();

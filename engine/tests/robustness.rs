@@ -40,6 +40,7 @@ fn small_scene() -> World {
 }
 
 /// The one offset of `pattern` in `bytes` (panics unless there is exactly one).
+#[cfg(feature = "serde")]
 fn unique_offset(bytes: &[u8], pattern: &[u8]) -> usize {
     let hits: Vec<usize> = (0..=bytes.len() - pattern.len())
         .filter(|&i| &bytes[i..i + pattern.len()] == pattern)
@@ -50,6 +51,7 @@ fn unique_offset(bytes: &[u8], pattern: &[u8]) -> usize {
 
 /// A snapshot of [`small_scene`] after `advance(0.4 dt)`, with the accumulator field overwritten
 /// by `value` (seconds).
+#[cfg(feature = "serde")]
 fn snapshot_with_accumulator(value: f64) -> Vec<u8> {
     let mut w = small_scene();
     let frame = 0.4 * w.config().dt;
@@ -63,6 +65,7 @@ fn snapshot_with_accumulator(value: f64) -> Vec<u8> {
 /// `bytes` with the payload length and checksum of its header made to match its payload (as a
 /// snapshot written by other means would be), so that restore's physics checks are what
 /// refuses it.
+#[cfg(feature = "serde")]
 fn reseal(mut bytes: Vec<u8>) -> Vec<u8> {
     let len = (bytes.len() - 28) as u64;
     let sum = tumble::snapshot_checksum(&bytes[28..]);
@@ -108,6 +111,7 @@ fn advance_with_tiny_dt_runs_a_bounded_number_of_steps() {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn snapshot_with_huge_accumulator_is_refused() {
     let dt = f64::from(WorldConfig::default().dt);
@@ -450,6 +454,7 @@ fn prediction_distance_beyond_its_bound_is_refused() {
 
 /// Handles carry no world identity (see `BodyHandle`): they name the same bodies in a
 /// restored copy, whose events are equal to the original's.
+#[cfg(feature = "serde")]
 #[test]
 fn handles_name_the_same_bodies_in_a_restored_copy() {
     let mut w = bouncing_scene();
@@ -469,6 +474,7 @@ fn handles_name_the_same_bodies_in_a_restored_copy() {
 
 /// A small scene with every kind of body and a contact cache: what the corruption tests
 /// snapshot.
+#[cfg(feature = "serde")]
 fn snapshot_scene() -> World {
     let mut w = bouncing_scene();
     w.insert(
@@ -489,6 +495,7 @@ fn snapshot_scene() -> World {
     w
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn snapshots_with_flipped_bytes_are_refused_or_restore_the_same_state() {
     use rand::{Rng, SeedableRng};
@@ -523,6 +530,7 @@ fn snapshots_with_flipped_bytes_are_refused_or_restore_the_same_state() {
 
 /// The snapshot of [`snapshot_scene`] with the `f32` `old` (found once) replaced by `new`,
 /// resealed.
+#[cfg(feature = "serde")]
 fn with_f32_replaced(w: &World, old: Real, new: Real) -> Vec<u8> {
     let mut bytes = w.snapshot();
     // A value may be stored twice (a body's rotation is also its rest pose's while it moves):
@@ -538,6 +546,7 @@ fn with_f32_replaced(w: &World, old: Real, new: Real) -> Vec<u8> {
     reseal(bytes)
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn resealed_snapshots_that_break_physics_invariants_are_refused() {
     let w = snapshot_scene();
@@ -568,6 +577,7 @@ fn resealed_snapshots_that_break_physics_invariants_are_refused() {
     assert_eq!(World::restore(&same).unwrap().state_hash(), w.state_hash());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn snapshots_with_a_bad_header_or_checksum_are_refused() {
     let w = snapshot_scene();
@@ -590,6 +600,7 @@ fn snapshots_with_a_bad_header_or_checksum_are_refused() {
     assert!(e.to_string().contains("version"), "{e}");
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn resealed_snapshots_with_flipped_bytes_are_refused_or_valid() {
     use rand::{Rng, SeedableRng};

@@ -289,6 +289,7 @@ fn no_contact_events_when_falling_asleep_or_waking() {
     assert_eq!(events, vec![], "events while resting");
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn snapshot_mid_sleep_steps_on_identically() {
     let mut w = World::new(WorldConfig::default()).unwrap();

@@ -91,11 +91,13 @@ impl std::error::Error for ShapeError {}
 macro_rules! serde_via_new {
     ($ty:ident, $parts:ident { $($field:ident: $fty:ty),+ $(,)? }) => {
         #[doc = concat!("The serialised form of a [`", stringify!($ty), "`].")]
+        #[cfg(feature = "serde")]
         #[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
         struct $parts {
             $($field: $fty,)+
         }
 
+        #[cfg(feature = "serde")]
         impl TryFrom<$parts> for $ty {
             type Error = $crate::error::ShapeError;
             fn try_from(p: $parts) -> Result<Self, Self::Error> {
@@ -103,6 +105,7 @@ macro_rules! serde_via_new {
             }
         }
 
+        #[cfg(feature = "serde")]
         impl From<$ty> for $parts {
             fn from(v: $ty) -> Self {
                 $parts {

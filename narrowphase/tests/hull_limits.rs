@@ -67,6 +67,7 @@ fn large_cloud_with_a_small_hull_builds() {
 /// sphere of 9 802 corners, written field by field as the serialised form is) is refused
 /// before its faces are checked; the same form at 12 × 12 restores.
 #[test]
+#[cfg(feature = "serde")]
 fn serialised_polyhedron_beyond_the_limit_is_refused() {
     fn uv_sphere(rings: usize, segments: usize) -> serde_json::Value {
         let mut v = vec![[0.0f32, 1.0, 0.0]];

@@ -1,6 +1,7 @@
 //! The serialised forms of the types that validate on deserialising (`Ray`, `Plane`,
 //! `Capsule`, `ConvexPolygon`, `ConcavePolygon`, `Compound`): a value round-trips through JSON, and input
 //! its constructor refuses is refused by deserialising too, with the constructor's error.
+#![cfg(feature = "serde")]
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -20,9 +20,9 @@
 use crate::budget::Trim;
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
+use crate::par::prelude::*;
 use crate::proxies::{pair_key, sort_ray_hits, PairKeys, ProxyStore, Ray};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
-use rayon::prelude::*;
 use std::sync::atomic::AtomicUsize;
 
 /// Number of SAH bins per axis.
@@ -398,11 +398,11 @@ impl Bvh {
             // once stay few, each within the pair budget's limit (see `crate::budget`).
             let rest = tasks
                 .par_iter()
-                .fold(Vec::new, |mut v, &t| {
+                .par_fold(Vec::new, |mut v, &t| {
                     self.run(t, &mut v, &trim);
                     v
                 })
-                .reduce(Vec::new, |mut a, b| {
+                .par_reduce(Vec::new, |mut a, b| {
                     a.extend_from_slice(&b);
                     trim.trim(&mut a);
                     a

@@ -48,9 +48,9 @@
 use crate::budget::Trim;
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
+use crate::par::prelude::*;
 use crate::proxies::{pair_key, pairs_of, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHandle};
-use rayon::prelude::*;
 use std::sync::atomic::AtomicUsize;
 
 pub use super::levels::LEVEL_RATIO;
@@ -407,7 +407,7 @@ impl Grid {
             .live
             .par_iter()
             .with_min_len(4096)
-            .fold(
+            .par_fold(
                 || empty,
                 |(lo, hi), &s| {
                     let b = &aabbs[s as usize];
@@ -417,7 +417,7 @@ impl Grid {
                     )
                 },
             )
-            .reduce(
+            .par_reduce(
                 || empty,
                 |a, b| {
                     (
@@ -519,7 +519,7 @@ impl Grid {
         // Unchanged lengths make the resizes free.
         boxes.resize(n, Aabb::new_unchecked(Point::origin(), Point::origin()));
         codes.resize(n, 0);
-        let t = rayon::current_num_threads()
+        let t = crate::par::current_num_threads()
             .clamp(1, MAX_CHUNKS)
             .min(n / 8192 + 1);
         let bounds: [(usize, usize); MAX_CHUNKS] =
@@ -567,7 +567,7 @@ impl Grid {
                     }
                     acc
                 })
-                .reduce(|| Census::EMPTY, Census::merge)
+                .par_reduce(|| Census::EMPTY, Census::merge)
         };
         self.boxes = boxes;
         self.codes = codes;
@@ -1276,7 +1276,7 @@ fn prefix_blocks(
             (*l, *h) = std::mem::take(c).split_at_mut(at);
         }
         let n = counts.len();
-        let (a, b) = rayon::join(
+        let (a, b) = crate::par::join(
             || prefix_blocks(runs, k0, mid, slo, &mut lo[..n]),
             || prefix_blocks(runs, mid, k1, shi, &mut hi[..n]),
         );

@@ -42,7 +42,7 @@ use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use std::sync::atomic::AtomicUsize;
 
 use super::levels::CellFilter;
-use rayon::prelude::*;
+use crate::par::prelude::*;
 
 /// The sweep axis is re-chosen this often (frames; a power of two).
 pub const AXIS_PERIOD: u32 = 64;

@@ -2,13 +2,15 @@
 //! parameters.
 
 use crate::error::{check_finite, WorldError};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::Real;
 
 /// A velocity motor: drives the joint's free coordinate (the hinge angle, rad; the slider
 /// translation, m) at `target_speed` (rad/s or m/s, B relative to A) with at most `max_force`
 /// (N·m or N, ≥ 0).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Motor {
     /// Target speed of the free coordinate, rad/s (revolute) or m/s (prismatic).
     pub target_speed: Real,
@@ -19,7 +21,8 @@ pub struct Motor {
 /// A spring on a joint's free coordinate (or a distance joint's length), as a frequency and a
 /// damping ratio: the joint oscillates at about `hertz` when its bodies' masses are as the
 /// solver sees them, critically damped at `damping_ratio` = 1.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Spring {
     /// Natural frequency, Hz, > 0.
     pub hertz: Real,
@@ -29,7 +32,8 @@ pub struct Spring {
 
 /// What a joint keeps, and its limits, motor and spring (see the module docs for frames and
 /// signs). Made through [`JointBuilder`](crate::JointBuilder).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub enum JointKind {
     /// Keeps the anchors together and the relative rotation of the bodies at insert.
     Fixed,

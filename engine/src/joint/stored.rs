@@ -3,12 +3,14 @@
 
 use super::kind::{check_kind, JointKind};
 use crate::handle::BodyHandle;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use tumble_narrowphase::math::{is_finite_vector, Real, Rotation, Vector};
 
 /// Accumulated impulses of a joint's rows (N·s per substep, or N·m·s), kept from step to step
 /// for warm starting. Which rows use which field depends on the kind (see `solver::joints`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub(crate) struct JointImpulses {
     /// The linear rows: the anchor point's three (world frame), a slider's two perpendicular
     /// rows, or a distance joint's length row (first component).
@@ -36,7 +38,8 @@ impl JointImpulses {
 }
 
 /// A joint as the world keeps it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub(crate) struct Joint {
     pub a: BodyHandle,
     pub b: BodyHandle,
@@ -103,7 +106,8 @@ impl Joint {
 }
 
 /// A slot of the joint arena (the same generational scheme as the bodies').
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub(crate) struct JointSlot {
     pub generation: u32,
     pub joint: Option<Joint>,

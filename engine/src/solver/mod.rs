@@ -91,6 +91,7 @@ mod shared;
 mod stages;
 
 use crate::contact::ContactPair;
+use crate::par::prelude::*;
 pub(crate) use body::{rotate_tensor, BodyMass, SolverBody};
 use build::BuildContext;
 use bundle::{tangent_lanes, Constraints};
@@ -99,7 +100,6 @@ use lanes::LANES;
 use params::{Pass, COLOURS};
 pub(crate) use params::{Softness, SolverParams};
 use passes::solve_bundles;
-use rayon::prelude::*;
 use shared::{BodiesPtr, ItemsPtr, JointsPtr, PointsPtr};
 use stages::Stages;
 use tumble_narrowphase::math::{Real, Vector};
@@ -318,7 +318,7 @@ impl Solver {
             return;
         }
         deltas.fill(SolverBody::ZERO);
-        let threads = rayon::current_num_threads();
+        let threads = crate::par::current_num_threads();
         if threads > 1 && self.plan(p, n) {
             self.run_stages(bodies, accel, deltas, p, threads);
             return;

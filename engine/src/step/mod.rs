@@ -134,6 +134,7 @@ impl Scratch {
     /// Readies the buffers for a world restored in place ([`crate::World::restore_from`]):
     /// what they record of the last step (the islands' working state, the quiet flag, the
     /// high-water mark) is forgotten, their capacity kept.
+    #[cfg(feature = "serde")]
     pub(crate) fn reset_for_restore(&mut self) {
         self.islands = Islands::default();
         self.quiet = false;

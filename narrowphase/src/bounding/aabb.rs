@@ -2,12 +2,14 @@
 
 use crate::error::ShapeError;
 use crate::math::{is_finite_point, Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// An axis-aligned box `[mins, maxs]` in world space (metres). Closed: boxes that share a face
 /// overlap. Invariant: `mins <= maxs` component-wise and all coordinates finite (checked by
 /// [`Aabb::new`]; [`Aabb::new_unchecked`] is for hot paths that already know it holds).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Aabb {
     /// Minimum corner.
     pub mins: Point,

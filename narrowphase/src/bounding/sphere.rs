@@ -5,6 +5,7 @@
 use super::aabb::Aabb;
 use crate::error::ShapeError;
 use crate::math::{is_finite_point, Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// A sphere `{x : |x − center| ≤ radius}` in world space (metres). Closed: points on the
@@ -13,7 +14,8 @@ use serde::{Deserialize, Serialize};
 /// Invariant (checked by [`BoundingSphere::new`]): finite centre, finite `radius ≥ 0`.
 /// Constructors from points pad the radius by a few ulps so that every input point passes
 /// [`BoundingSphere::contains_point`] despite rounding.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct BoundingSphere {
     /// Centre, world space.
     pub center: Point,

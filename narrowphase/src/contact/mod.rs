@@ -13,13 +13,15 @@ pub mod closest;
 pub mod features;
 
 use crate::math::{Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// The largest number of points in a manifold (a face against a face keeps 4, as in Box2D).
 pub const MAX_MANIFOLD_POINTS: usize = 4;
 
 /// One contact point.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct ContactPoint {
     /// World-space position, midway between the two surfaces along the normal (metres).
     pub point: Point,
@@ -31,7 +33,8 @@ pub struct ContactPoint {
 }
 
 /// Up to [`MAX_MANIFOLD_POINTS`] contact points sharing one normal.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Manifold {
     /// Unit normal in world space, pointing from shape A to shape B.
     pub normal: Vector,

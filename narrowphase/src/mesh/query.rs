@@ -10,10 +10,12 @@ use crate::query::{contact_any, intersects_any, UnsupportedPair};
 use crate::ray::{ray_triangle, Ray, RayHit};
 use crate::shape::{ConvexPolyhedron, ShapeRef, Triangle};
 use crate::sweep::{sweep_sphere_triangle, time_of_impact, Toi};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// One triangle's contact with the other shape.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct MeshContact {
     /// The triangle's id: its position in the index slice of a [`TriMesh`](super::TriMesh),
     /// or [`HeightField::triangle_index`](super::HeightField::triangle_index).
@@ -26,7 +28,8 @@ pub struct MeshContact {
 }
 
 /// The first triangle a ray meets.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct MeshRayHit {
     /// The triangle's id (as [`MeshContact::triangle`]).
     pub triangle: u32,
@@ -35,7 +38,8 @@ pub struct MeshRayHit {
 }
 
 /// The first triangle a moving shape touches.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct MeshToi {
     /// The triangle's id (as [`MeshContact::triangle`]).
     pub triangle: u32,

@@ -7,21 +7,26 @@
 //! written.
 
 use super::{HeightField, TriMesh};
+#[cfg(feature = "serde")]
 use crate::math::{Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 
+#[cfg(feature = "serde")]
 #[derive(Serialize)]
 struct TriMeshOut<'a> {
     vertices: &'a [Point],
     indices: &'a [[u32; 3]],
 }
 
+#[cfg(feature = "serde")]
 #[derive(Deserialize)]
 struct TriMeshIn {
     vertices: Vec<Point>,
     indices: Vec<[u32; 3]>,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for TriMesh {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         TriMeshOut {
@@ -32,6 +37,7 @@ impl Serialize for TriMesh {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for TriMesh {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let r = TriMeshIn::deserialize(d)?;
@@ -46,6 +52,7 @@ impl PartialEq for TriMesh {
     }
 }
 
+#[cfg(feature = "serde")]
 #[derive(Serialize)]
 struct HeightFieldOut<'a> {
     rows: usize,
@@ -54,6 +61,7 @@ struct HeightFieldOut<'a> {
     scale: Vector,
 }
 
+#[cfg(feature = "serde")]
 #[derive(Deserialize)]
 struct HeightFieldIn {
     rows: usize,
@@ -62,6 +70,7 @@ struct HeightFieldIn {
     scale: Vector,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for HeightField {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         HeightFieldOut {
@@ -74,6 +83,7 @@ impl Serialize for HeightField {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for HeightField {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let r = HeightFieldIn::deserialize(d)?;
@@ -91,7 +101,7 @@ impl PartialEq for HeightField {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "serde"))]
 mod tests {
     use super::*;
 

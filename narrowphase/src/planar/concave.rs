@@ -18,6 +18,7 @@ use super::polygon_pairs::{polygon_circle, polygon_polygon};
 use super::shapes::Circle;
 use crate::error::ShapeError;
 use crate::math::Point2;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// A simple polygon (convex or not) and its triangles.
@@ -26,8 +27,12 @@ use serde::{Deserialize, Serialize};
 /// [`ConvexPolygon::new`] except convexity, and no two non-adjacent edges touch or cross.
 ///
 /// Serialised as its corner list; deserialising validates and splits it again.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "Vec<Point2>", into = "Vec<Point2>")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "Vec<Point2>", into = "Vec<Point2>")
+)]
 pub struct ConcavePolygon {
     corners: Vec<Point2>,
     pieces: Vec<ConvexPolygon>,

@@ -2,6 +2,7 @@
 
 use crate::error::ShapeError;
 use crate::math::{Point2, Real, Vector2};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// The 2D cross product `u.x v.y − u.y v.x` (positive when `v` turns left of `u`).
@@ -110,8 +111,12 @@ pub(crate) fn check_corners(corners: &[Point2]) -> Result<(), ShapeError> {
 /// corner list, whose turns all agree, is refused).
 ///
 /// Serialised as its corner list; deserialising validates it again.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "Vec<Point2>", into = "Vec<Point2>")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "Vec<Point2>", into = "Vec<Point2>")
+)]
 pub struct ConvexPolygon {
     corners: Vec<Point2>,
     normals: Vec<Vector2>,

@@ -10,10 +10,12 @@
 use super::convex::ConvexPolygon;
 use super::shapes::{Circle, Line, Rect, Segment};
 use crate::math::{Real, Vector2};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// Which candidate axis gave the result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub enum Axis {
     /// The normal of edge `i` of shape A (the polygon).
     EdgeOfA(usize),
@@ -35,7 +37,8 @@ pub enum Axis {
 ///
 /// For an intersecting pair, moving B by `normal · (−separation + ε)` separates it (the minimal
 /// translation).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct SatResult {
     /// Gap along `normal` (metres): positive apart, ≤ 0 overlapping by `−separation`.
     pub separation: Real,

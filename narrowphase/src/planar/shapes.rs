@@ -2,6 +2,7 @@
 
 use crate::error::ShapeError;
 use crate::math::{Point2, Real, Vector2};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 fn finite2(p: &Vector2) -> bool {
@@ -9,7 +10,8 @@ fn finite2(p: &Vector2) -> bool {
 }
 
 /// A solid disc (metres). Invariant: finite centre, finite `radius > 0`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Circle {
     center: Point2,
     radius: Real,
@@ -45,7 +47,8 @@ impl Circle {
 
 /// A solid rectangle of half-sizes `half_extents` centred at `center`, turned by `angle`
 /// radians counter-clockwise. Invariant: finite, half-extents > 0.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Rect {
     center: Point2,
     half_extents: Vector2,
@@ -109,7 +112,8 @@ impl Rect {
 }
 
 /// A segment `a`–`b`. Invariant: finite, `a ≠ b`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Segment {
     a: Point2,
     b: Point2,
@@ -146,7 +150,8 @@ impl Segment {
 }
 
 /// The infinite line `{x : normal · x = offset}`, `normal` unit. Invariant: finite.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Line {
     normal: Vector2,
     offset: Real,

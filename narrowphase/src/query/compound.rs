@@ -14,11 +14,13 @@ use crate::mesh::{contact_box, local_box, pose_ok, reduce_parts};
 use crate::ray::{ray_shape, Ray, RayHit};
 use crate::shape::{compound_feature_id, Compound, ShapeRef};
 use crate::sweep::{cast_shape, time_of_impact, CastHit, CastOptions};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
 /// One child's contact with the other shape.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct CompoundContact {
     /// The child's index in [`Compound::children`].
     pub child: u32,
@@ -40,7 +42,8 @@ impl crate::mesh::PartManifold for CompoundContact {
 }
 
 /// The first child a ray meets.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct CompoundRayHit {
     /// The child's index in [`Compound::children`].
     pub child: u32,

@@ -4,6 +4,7 @@
 use super::types::{valid_max_t, Ray, RayHit};
 use crate::error::{serde_via_new, ShapeError};
 use crate::math::{finite_only, is_finite_point, is_finite_vector, Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// The plane `normal · x = offset` (world space, metres), with `normal` unit length. It bounds
@@ -12,8 +13,9 @@ use serde::{Deserialize, Serialize};
 /// Invariant (checked by the constructors): finite, `|normal| = 1`.
 ///
 /// Deserialising validates (and normalises) it again.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "PlaneParts", into = "PlaneParts")]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "PlaneParts", into = "PlaneParts"))]
 pub struct Plane {
     normal: Vector,
     offset: Real,

@@ -2,6 +2,7 @@
 
 use crate::error::{serde_via_new, ShapeError};
 use crate::math::{is_finite_point, is_finite_vector, Isometry, Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// A half-line `origin + t · dir`, `t ≥ 0`, in world space (metres). `dir` need not be unit
@@ -12,8 +13,9 @@ use serde::{Deserialize, Serialize};
 /// float (neither zero nor overflowing).
 ///
 /// Deserialising validates the invariant again.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "RayParts", into = "RayParts")]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "RayParts", into = "RayParts"))]
 pub struct Ray {
     origin: Point,
     dir: Vector,
@@ -88,7 +90,8 @@ impl Ray {
 ///
 /// Solid shapes: a ray starting inside (or on the surface of) a solid reports `t = 0` with
 /// `normal = −dir / |dir|` (as Box2D and parry report `t = 0` for solids).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct RayHit {
     /// Ray parameter of the hit, in units of `dir` (≥ 0).
     pub t: Real,

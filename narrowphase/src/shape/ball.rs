@@ -3,10 +3,12 @@
 use crate::bounding::Aabb;
 use crate::error::ShapeError;
 use crate::math::{Isometry, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// A sphere of `radius` metres centred at its local origin.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Ball {
     radius: Real,
 }

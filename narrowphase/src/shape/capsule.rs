@@ -3,12 +3,17 @@
 use crate::bounding::Aabb;
 use crate::error::{serde_via_new, ShapeError};
 use crate::math::{Isometry, Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// A capsule: every point within `radius` metres of the segment from `(0, −half_height, 0)`
 /// to `(0, half_height, 0)` of its local frame (its axis is local y).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "CapsuleRepr", into = "CapsuleRepr")]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "CapsuleRepr", into = "CapsuleRepr")
+)]
 pub struct Capsule {
     half_height: Real,
     radius: Real,

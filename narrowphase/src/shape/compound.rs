@@ -7,6 +7,7 @@ use crate::bounding::Aabb;
 use crate::error::ShapeError;
 use crate::math::{is_finite_vector, Isometry, Real};
 use crate::mesh::bvh::Bvh;
+#[cfg(feature = "serde")]
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 
 /// The most children a [`Compound`] may have (2¹⁶): child indices fit the contact feature ids
@@ -283,12 +284,14 @@ impl PartialEq for Compound {
 /// Written as the list of children (pose, shape); read back through the constructor's checks
 /// (a corrupt input is a decoding error naming the [`ShapeError`]), without renormalising the
 /// rotations, so the compound read back is the one written, bit for bit.
+#[cfg(feature = "serde")]
 impl Serialize for Compound {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.children.serialize(s)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for Compound {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let children = Vec::<(Isometry, Shape)>::deserialize(d)?;
@@ -426,6 +429,7 @@ mod tests {
     /// Serde writes the children and reads them back bit for bit (no renormalisation), and a
     /// bad child read back is an error, not a broken compound.
     #[test]
+    #[cfg(feature = "serde")]
     fn serde_round_trip_is_exact() {
         let q = Rotation::from_euler_angles(0.1, 0.2, 0.3);
         let c = Compound::new(vec![

@@ -3,11 +3,13 @@
 use crate::bounding::Aabb;
 use crate::error::ShapeError;
 use crate::math::{is_finite_vector, Isometry, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// A box with half-sizes `half_extents` (metres) along its local x, y, z axes, centred at the
 /// local origin.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Cuboid {
     half_extents: Vector,
 }

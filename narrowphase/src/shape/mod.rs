@@ -36,11 +36,13 @@ pub use view::ShapeRef;
 use crate::bounding::Aabb;
 use crate::math::Isometry;
 use crate::mesh::{HeightField, TriMesh};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Any shape Tumble can collide, in its local frame.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub enum Shape {
     /// A sphere centred at the local origin.
     Ball(Ball),
@@ -52,22 +54,23 @@ pub enum Shape {
     /// size of a box's variant): pair lists stream through the cache in the hot loops.
     Triangle(Box<Triangle>),
     /// A convex polyhedron, shared (cheap to clone, keeps `Shape` small).
-    Convex(#[serde(with = "arc_polyhedron")] Arc<ConvexPolyhedron>),
+    Convex(#[cfg_attr(feature = "serde", serde(with = "arc_polyhedron"))] Arc<ConvexPolyhedron>),
     /// A static triangle mesh, shared (see [`crate::mesh`]). Concave and without volume (mass
     /// 0): only for bodies that contacts do not move (a world refuses it on a dynamic body).
     /// Written as its vertices and triangles, rebuilt and validated when read back.
-    TriMesh(#[serde(with = "arc_mesh")] Arc<TriMesh>),
+    TriMesh(#[cfg_attr(feature = "serde", serde(with = "arc_mesh"))] Arc<TriMesh>),
     /// A heightfield, shared (see [`crate::mesh`]); like [`Shape::TriMesh`], massless and only
     /// for bodies that contacts do not move. Written as its samples and scale, rebuilt and
     /// validated when read back.
-    HeightField(#[serde(with = "arc_mesh")] Arc<HeightField>),
+    HeightField(#[cfg_attr(feature = "serde", serde(with = "arc_mesh"))] Arc<HeightField>),
     /// Several convex shapes, each under its own pose in the compound's frame, shared (see
     /// [`Compound`]). A solid with mass (the union of its children's), for any kind of body.
     /// Written as its children, rebuilt and validated when read back.
-    Compound(#[serde(with = "arc_mesh")] Arc<Compound>),
+    Compound(#[cfg_attr(feature = "serde", serde(with = "arc_mesh"))] Arc<Compound>),
 }
 
 /// Serde for the shared polyhedron: as the polyhedron itself (rebuilt from its corners).
+#[cfg(feature = "serde")]
 mod arc_polyhedron {
     use super::ConvexPolyhedron;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -84,6 +87,7 @@ mod arc_polyhedron {
 
 /// Serde for the shared meshes and compounds: as the shape itself (whose own serde rebuilds and
 /// validates it).
+#[cfg(feature = "serde")]
 mod arc_mesh {
     use serde::de::DeserializeOwned;
     use serde::{Deserializer, Serialize, Serializer};

@@ -6,6 +6,7 @@ use super::{Cuboid, Obb, Triangle};
 use crate::bounding::Aabb;
 use crate::error::ShapeError;
 use crate::math::{Isometry, Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// Two unit directions are "the same" (up to sign) when `‖a × b‖ = sin θ ≤ DIRECTION_TOLERANCE`.
@@ -36,8 +37,12 @@ pub struct PolyFace {
 ///
 /// A polyhedron may be *flat* (a triangle turned into a polyhedron: two faces back to back);
 /// it is then still convex and closed in the sense of Euler's formula (V − E + F = 3 − 3 + 2).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "PolyhedronRepr", into = "PolyhedronRepr")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "PolyhedronRepr", into = "PolyhedronRepr")
+)]
 pub struct ConvexPolyhedron {
     vertices: Vec<Point>,
     faces: Vec<PolyFace>,
@@ -53,12 +58,14 @@ pub struct ConvexPolyhedron {
 /// The serialised form: corners and face loops exactly as built, so that a polyhedron read
 /// back is bit-for-bit the one written (re-running the hull could renumber corners and faces,
 /// and with them the contact feature ids — a restored world would then step differently).
+#[cfg(feature = "serde")]
 #[derive(Serialize, Deserialize)]
 struct PolyhedronRepr {
     vertices: Vec<Point>,
     faces: Vec<Vec<u32>>,
 }
 
+#[cfg(feature = "serde")]
 impl TryFrom<PolyhedronRepr> for ConvexPolyhedron {
     type Error = ShapeError;
     /// Rebuilds a polyhedron from its corners and face loops, checking everything a corrupt
@@ -98,6 +105,7 @@ impl TryFrom<PolyhedronRepr> for ConvexPolyhedron {
     }
 }
 
+#[cfg(feature = "serde")]
 impl From<ConvexPolyhedron> for PolyhedronRepr {
     fn from(p: ConvexPolyhedron) -> Self {
         let faces = p.faces.iter().map(|f| p.face_loop(f).to_vec()).collect();

@@ -3,6 +3,7 @@
 use crate::bounding::Aabb;
 use crate::error::ShapeError;
 use crate::math::{is_finite_point, Isometry, Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// Relative tolerance of the degenerate-triangle check: refused when
@@ -12,8 +13,9 @@ pub const DEGENERATE_TOLERANCE: Real = 1e-6;
 /// A triangle with corners `a`, `b`, `c` in its local frame (metres). Its normal is
 /// `(b − a) × (c − a)`, normalised (counter-clockwise corners seen from the front); it has no
 /// thickness and collides on both sides. Edge `i` runs from corner `i` to corner `i + 1 mod 3`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "[Point; 3]", into = "[Point; 3]")]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "[Point; 3]", into = "[Point; 3]"))]
 pub struct Triangle {
     corners: [Point; 3],
 }

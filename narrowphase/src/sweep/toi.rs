@@ -1,6 +1,7 @@
 //! The [`Toi`] result shared by every sweep, and input checks.
 
 use crate::math::{is_finite_point, is_finite_vector, Point, Real, Vector};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// Time of first contact of a moving shape against an obstacle, over one motion `t ∈ [0, 1]`.
@@ -11,7 +12,8 @@ use serde::{Deserialize, Serialize};
 ///   shape** at the contact (pushing the mover back along it separates them);
 /// - `point` is the contact point on the obstacle's surface at time `t`, world space (for an
 ///   initial overlap, the obstacle point nearest the mover's centre).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Toi {
     /// Fraction of the motion at first contact, in `[0, 1]`.
     pub t: Real,
