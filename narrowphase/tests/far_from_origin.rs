@@ -18,7 +18,6 @@ fn depth(pa: &Isometry, a: &Shape, pb: &Isometry, b: &Shape) -> Option<Real> {
 
 /// The triangle of the issue report against a unit box at x = 10⁵.
 #[test]
-#[ignore = "open: contacts far from the origin are quantised until the generic pairs run relative to A; running them relative to A breaks the symmetry of the capsule-cuboid boolean test (tests/tests/capsule_neighbourhood.rs)"]
 fn far_triangle_box_depth_is_not_quantised() {
     let tri = Shape::from(
         Triangle::new(
@@ -45,7 +44,6 @@ fn far_triangle_box_depth_is_not_quantised() {
 
 /// The capsule of the issue report against a unit box at x = 10⁵.
 #[test]
-#[ignore = "open: contacts far from the origin are quantised until the generic pairs run relative to A; running them relative to A breaks the symmetry of the capsule-cuboid boolean test (tests/tests/capsule_neighbourhood.rs)"]
 fn far_capsule_box_depth_is_not_quantised() {
     let cap = Shape::from(Capsule::new(0.3, 0.1).unwrap());
     let rot = Rotation::from_quaternion(nalgebra::Quaternion::new(
@@ -110,7 +108,6 @@ fn random_rotation(rng: &mut ChaCha8Rng) -> Rotation {
 /// at centres around 10⁵ m, against the same pair moved exactly to the origin (A's
 /// translation subtracted from both, exact in `f32` for coordinates within a factor 2).
 #[test]
-#[ignore = "open: contacts far from the origin are quantised until the generic pairs run relative to A; running them relative to A breaks the symmetry of the capsule-cuboid boolean test (tests/tests/capsule_neighbourhood.rs)"]
 fn far_pairs_match_the_pair_at_the_origin() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xfa4);
     const SIZE: Real = 1.0;

@@ -115,4 +115,15 @@ impl Manifold {
         m.normal = -m.normal;
         m
     }
+
+    /// The same contact with every point moved by `offset` (metres): normal, depths and ids
+    /// unchanged. A manifold computed in a frame whose origin is at `offset` (world) is so
+    /// brought into world space.
+    pub fn translated(&self, offset: &Vector) -> Self {
+        let mut m = *self;
+        for p in &mut m.points[..m.len as usize] {
+            p.point += offset;
+        }
+        m
+    }
 }

@@ -36,6 +36,24 @@
 //! | mesh or heightfield–any convex shape | each candidate triangle's test ([`crate::mesh`]) | the triangles' manifolds reduced to one of ≤ 4 points ([`crate::mesh::reduce`](mod@crate::mesh::reduce)) |
 //! | mesh or heightfield–mesh or heightfield | unsupported | unsupported |
 //! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | generic SAT for the axis up to `SAT_MAX_FACES` faces; beyond, Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
+//!
+//! ## The frame of computation
+//!
+//! Every query is as exact with the pair 10⁵ m from the origin as with it next to the origin:
+//! - ball–ball, ball–cuboid and cuboid–cuboid, and the boolean tests of triangle–cuboid and
+//!   triangle–triangle, work on the pose of one shape relative to the other (the difference
+//!   of the two translations, exact for a nearby pair);
+//! - every other convex pair runs in the frame of [`frame`]: both poses moved so that the
+//!   midpoint of their translations is the origin (the same either way round, so swapping
+//!   A and B gives the same answer), the contact points moved back to world space;
+//! - a mesh or heightfield pair runs in the mesh's own frame ([`crate::mesh`]);
+//! - [`closest_points`], [`distance`] and [`signed_distance`] run every pair in the
+//!   midpoint frame, as do [`crate::sweep::cast_shape`] and [`crate::sweep::time_of_impact`]
+//!   (the whole motion), and [`crate::ray::ray_shape`] casts in the shape's local frame.
+//!
+//! The per-pair functions exported here (`contact_convex_capsule`, `contact_capsule_ball`,
+//! ...) compute in whatever frame their poses and points are given in: called directly with
+//! world coordinates far from the origin, they round at the scale of those coordinates.
 
 mod ball_ball;
 mod ball_cuboid;
@@ -48,6 +66,7 @@ mod convex_capsule;
 mod convex_convex;
 mod cuboid_cuboid;
 mod either_order;
+mod frame;
 mod triangle_cuboid;
 mod triangle_triangle;
 
@@ -59,7 +78,7 @@ pub use capsule_round::{
     contact_capsule_ball, contact_capsule_capsule, intersection_capsule_ball,
     intersection_capsule_capsule, CapsuleCore,
 };
-pub(crate) use closest::check_pose;
+pub(crate) use closest::{check_pose, closest_points_in_frame};
 pub use closest::{closest_points, distance, signed_distance, ClosestPoints, QueryError};
 pub use closest_round::{
     closest_points_ball_ball, closest_points_capsule_ball, closest_points_capsule_capsule,
@@ -79,6 +98,7 @@ pub use triangle_triangle::intersection_triangle_triangle;
 use crate::contact::Manifold;
 use crate::math::{Isometry, Point, Real};
 use crate::shape::{Ball, ConvexPolyhedron, Cuboid, ShapeRef};
+pub(crate) use frame::Frame;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -188,6 +208,16 @@ pub fn intersection_test<'a, 'b>(
     intersection_test_views(pose_a, a.into(), pose_b, b.into())
 }
 
+/// Where the contact pairs without a relative-pose kernel compute (see the module docs).
+#[derive(Clone, Copy)]
+enum Origin {
+    /// With both poses moved to their midpoint ([`Frame::between`]): the public entry points.
+    Pair,
+    /// On the poses as given: the caller has already moved them next to the pair (a sweep to
+    /// the midpoint of its start).
+    Given,
+}
+
 /// [`intersection_test`] on the two views: the dispatch on their kinds.
 ///
 /// The match compiles to compare-and-branch instructions on the two kinds (one fused
@@ -236,22 +266,40 @@ fn cuboid_ball_test(pose_c: &Isometry, c: &Cuboid, pose_b: &Isometry, b: &Ball) 
     intersection_cuboid_ball(pose_c, &c.half_extents(), &center, b.radius())
 }
 
+/// The pairs of [`intersection_test`] without a relative-pose kernel: a mesh pair (in the
+/// mesh's frame), else [`convex_intersection`] with both poses moved to their midpoint.
 fn generic_intersection(
     pose_a: &Isometry,
     a: ShapeRef,
     pose_b: &Isometry,
     b: ShapeRef,
 ) -> Result<bool, UnsupportedPair> {
-    let unsupported = || UnsupportedPair {
-        a: a.kind_name(),
-        b: b.kind_name(),
-    };
     match (Mesh::of(a), Mesh::of(b)) {
-        (Some(_), Some(_)) => return Err(unsupported()),
+        (Some(_), Some(_)) => return Err(unsupported(a, b)),
         (Some(m), None) => return m.intersection_test(pose_a, pose_b, b),
         (None, Some(m)) => return m.intersection_test(pose_b, pose_a, a),
         (None, None) => {}
     }
+    let f = Frame::between(pose_a, pose_b);
+    convex_intersection(&f.pose(pose_a), a, &f.pose(pose_b), b)
+}
+
+/// The typed error of the pair of kinds of `a` and `b`.
+fn unsupported(a: ShapeRef, b: ShapeRef) -> UnsupportedPair {
+    UnsupportedPair {
+        a: a.kind_name(),
+        b: b.kind_name(),
+    }
+}
+
+/// The boolean test of two convex shapes (no mesh) on the poses as given.
+fn convex_intersection(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+) -> Result<bool, UnsupportedPair> {
+    let unsupported = || unsupported(a, b);
     Ok(match (round(pose_a, a), round(pose_b, b)) {
         (Some(Round::Ball(ca, ra)), Some(Round::Ball(cb, rb))) => {
             intersection_ball_ball(&ca, ra, &cb, rb)
@@ -298,7 +346,19 @@ pub fn contact<'a, 'b>(
     b: impl Into<ShapeRef<'b>>,
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
-    contact_views(pose_a, a.into(), pose_b, b.into(), prediction)
+    contact_views(pose_a, a.into(), pose_b, b.into(), prediction, Origin::Pair)
+}
+
+/// [`contact`] on poses already in the frame the caller computes in (a sweep's, a closest-point
+/// query's): no pair is moved to another origin, and the points are in that frame.
+pub(crate) fn contact_in_frame(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+    prediction: Real,
+) -> Result<Option<Manifold>, UnsupportedPair> {
+    contact_views(pose_a, a, pose_b, b, prediction, Origin::Given)
 }
 
 /// [`contact`] on the two views: the dispatch on their kinds.
@@ -308,6 +368,7 @@ fn contact_views(
     pose_b: &Isometry,
     b: ShapeRef,
     prediction: Real,
+    origin: Origin,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
     Ok(match (a, b) {
         (ShapeRef::Ball(ba), ShapeRef::Ball(bb)) => contact_ball_ball(
@@ -330,7 +391,7 @@ fn contact_views(
         (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => {
             cuboid_ball_contact(pose_b, c, pose_a, b, prediction).map(|m| m.flipped())
         }
-        _ => return generic_contact(pose_a, a, pose_b, b, prediction),
+        _ => return generic_contact(pose_a, a, pose_b, b, prediction, origin),
     })
 }
 
@@ -348,19 +409,18 @@ fn cuboid_ball_contact(
     contact_cuboid_ball(pose_c, &c.half_extents(), &center, b.radius(), prediction)
 }
 
+/// The pairs of [`contact`] without a relative-pose kernel: a mesh pair (in the mesh's
+/// frame), else [`convex_contact`] where `origin` says, its points brought to world space.
 fn generic_contact(
     pose_a: &Isometry,
     a: ShapeRef,
     pose_b: &Isometry,
     b: ShapeRef,
     prediction: Real,
+    origin: Origin,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
-    let unsupported = || UnsupportedPair {
-        a: a.kind_name(),
-        b: b.kind_name(),
-    };
     match (Mesh::of(a), Mesh::of(b)) {
-        (Some(_), Some(_)) => return Err(unsupported()),
+        (Some(_), Some(_)) => return Err(unsupported(a, b)),
         (Some(m), None) => return m.contact(pose_a, pose_b, b, prediction),
         (None, Some(m)) => {
             return m
@@ -369,6 +429,25 @@ fn generic_contact(
         }
         (None, None) => {}
     }
+    match origin {
+        Origin::Pair => {
+            let f = Frame::between(pose_a, pose_b);
+            let m = convex_contact(&f.pose(pose_a), a, &f.pose(pose_b), b, prediction)?;
+            Ok(m.map(|m| f.world_manifold(m)))
+        }
+        Origin::Given => convex_contact(pose_a, a, pose_b, b, prediction),
+    }
+}
+
+/// The contact of two convex shapes (no mesh) on the poses as given, points in their frame.
+fn convex_contact(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+    prediction: Real,
+) -> Result<Option<Manifold>, UnsupportedPair> {
+    let unsupported = || unsupported(a, b);
     Ok(match (round(pose_a, a), round(pose_b, b)) {
         (Some(Round::Ball(ca, ra)), Some(Round::Ball(cb, rb))) => {
             contact_ball_ball(&ca, ra, &cb, rb, prediction)
