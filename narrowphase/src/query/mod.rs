@@ -43,13 +43,14 @@
 //! - ball–ball, ball–cuboid and cuboid–cuboid, and the boolean tests of triangle–cuboid and
 //!   triangle–triangle, work on the pose of one shape relative to the other (the difference
 //!   of the two translations, exact for a nearby pair);
-//! - every other convex pair runs in the frame of [`frame`]: both poses moved so that the
-//!   midpoint of their translations is the origin (the same either way round, so swapping
-//!   A and B gives the same answer), the contact points moved back to world space;
-//! - a mesh or heightfield pair runs in the mesh's own frame ([`crate::mesh`]);
+//! - every other convex pair runs with both poses moved so that the midpoint of their
+//!   translations is the origin (`query/frame.rs`; the midpoint is the same either way round,
+//!   so swapping A and B gives the same answer), its contact points moved back to world space;
+//! - a mesh or heightfield pair runs with the mesh's position as the origin ([`crate::mesh`]);
 //! - [`closest_points`], [`distance`] and [`signed_distance`] run every pair in the
 //!   midpoint frame, as do [`crate::sweep::cast_shape`] and [`crate::sweep::time_of_impact`]
-//!   (the whole motion), and [`crate::ray::ray_shape`] casts in the shape's local frame.
+//!   (the whole motion), and [`crate::ray::ray_shape`] casts from the ray's origin taken
+//!   relative to the shape's position.
 //!
 //! The per-pair functions exported here (`contact_convex_capsule`, `contact_capsule_ball`,
 //! ...) compute in whatever frame their poses and points are given in: called directly with
