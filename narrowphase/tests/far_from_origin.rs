@@ -319,8 +319,8 @@ fn assert_same_closest(
 fn far_pairs_match_the_pair_at_the_origin() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xfa4);
     let (mut compared, mut apart) = (0, 0);
-    for kind_a in 0..5 {
-        for kind_b in 0..5 {
+    for (kind_a, name_a) in KINDS.iter().enumerate() {
+        for (kind_b, name_b) in KINDS.iter().enumerate() {
             for _ in 0..150 {
                 let a = random_shape(&mut rng, kind_a);
                 let b = random_shape(&mut rng, kind_b);
@@ -330,10 +330,7 @@ fn far_pairs_match_the_pair_at_the_origin() {
                 let pa = pose_at(ta, random_rotation(&mut rng));
                 let pb = pose_at(tb, random_rotation(&mut rng));
                 let (fa, fb) = (moved(&pa, &shift), moved(&pb, &shift));
-                let what = format!(
-                    "{}/{}\n{a:?} {pa:?}\n{b:?} {pb:?}",
-                    KINDS[kind_a], KINDS[kind_b]
-                );
+                let what = format!("{}/{}\n{a:?} {pa:?}\n{b:?} {pb:?}", name_a, name_b);
                 let near = contact_any(&pa, &a, &pb, &b, PREDICTION).unwrap();
                 let far = contact_any(&fa, &a, &fb, &b, PREDICTION).unwrap();
                 let depth = near.map(|m| m.depth());
@@ -409,8 +406,8 @@ fn far_casts_match_the_cast_at_the_origin() {
         ..CastOptions::default()
     };
     let (mut casts, mut tois) = (0, 0);
-    for kind_a in 0..5 {
-        for kind_b in 0..5 {
+    for (kind_a, name_a) in KINDS.iter().enumerate() {
+        for (kind_b, name_b) in KINDS.iter().enumerate() {
             for _ in 0..60 {
                 let a = random_shape(&mut rng, kind_a);
                 let b = random_shape(&mut rng, kind_b);
@@ -426,7 +423,7 @@ fn far_casts_match_the_cast_at_the_origin() {
                 let speed = (vel_b - vel_a).norm();
                 let what = format!(
                     "{}/{}\n{a:?} {pa:?} {vel_a:?}\n{b:?} {pb:?} {vel_b:?}",
-                    KINDS[kind_a], KINDS[kind_b]
+                    name_a, name_b
                 );
                 let near = cast_shape(&pa, &vel_a, &a, &pb, &vel_b, &b, &options).unwrap();
                 let far = cast_shape(&fa, &vel_a, &a, &fb, &vel_b, &b, &options).unwrap();
@@ -509,7 +506,7 @@ fn meshes(rng: &mut ChaCha8Rng) -> [Shape; 2] {
 fn far_rays_match_the_ray_at_the_origin() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xfa6);
     let mut hits = [0; 7];
-    for kind in 0..7 {
+    for (kind, hits) in hits.iter_mut().enumerate() {
         for _ in 0..300 {
             let shape = if kind < 5 {
                 random_shape(&mut rng, kind)
@@ -550,7 +547,7 @@ fn far_rays_match_the_ray_at_the_origin() {
             match (near, far) {
                 (Some(n), Some(f)) => {
                     assert_same_hit(&n, &f, dir.norm(), &shift, &what);
-                    hits[kind] += 1;
+                    *hits += 1;
                 }
                 (None, None) => {}
                 (n, f) => panic!("{what}: hit {f:?} far, {n:?} near"),

@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn midpoint_is_symmetric_and_keeps_the_relative_position() {
         let (a, b) = (
-            at(100_000.617_187_5, -70_000.25, 0.031_25),
+            at(1e5 + 79.0 / 128.0, -70_000.25, 0.031_25),
             at(99_999.5, -70_000.875, 0.5),
         );
         let (f, g) = (Frame::between(&a, &b), Frame::between(&b, &a));
