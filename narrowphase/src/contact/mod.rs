@@ -116,14 +116,12 @@ impl Manifold {
         m
     }
 
-    /// The same contact with every point moved by `offset` (metres): normal, depths and ids
-    /// unchanged. A manifold computed in a frame whose origin is at `offset` (world) is so
-    /// brought into world space.
-    pub fn translated(&self, offset: &Vector) -> Self {
-        let mut m = *self;
-        for p in &mut m.points[..m.len as usize] {
+    /// Moves every point by `offset` (metres): normal, depths and ids unchanged. A manifold
+    /// computed in a frame whose origin is at `offset` (world) is so brought into world space.
+    #[inline]
+    pub(crate) fn translate(&mut self, offset: &Vector) {
+        for p in &mut self.points[..self.len as usize] {
             p.point += offset;
         }
-        m
     }
 }

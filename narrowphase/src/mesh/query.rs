@@ -97,7 +97,10 @@ pub(crate) fn triangle_contact<S: TriangleSource + ?Sized>(
         other,
         prediction,
     )?;
-    Ok(m.map(|m| f.world_manifold(m)))
+    Ok(m.map(|mut m| {
+        f.manifold_to_world(&mut m);
+        m
+    }))
 }
 
 /// [`triangle_contact`] on the poses in the mesh's frame, points in that frame.
@@ -223,7 +226,7 @@ pub(crate) fn contacts<S: TriangleSource + ?Sized>(
     let (mesh_pose, other_pose) = (&f.pose(mesh_pose), &f.pose(other_pose));
     contacts_in_frame(src, mesh_pose, other_pose, other, prediction, out)?;
     for c in &mut out[start..] {
-        c.manifold = f.world_manifold(c.manifold);
+        f.manifold_to_world(&mut c.manifold);
     }
     Ok(())
 }
@@ -324,7 +327,10 @@ pub(crate) fn reduced_contact<S: TriangleSource + ?Sized>(
             prediction,
             out,
         )?;
-        Ok(super::reduce::reduce(out).map(|m| f.world_manifold(m)))
+        Ok(super::reduce::reduce(out).map(|mut m| {
+            f.manifold_to_world(&mut m);
+            m
+        }))
     })
 }
 

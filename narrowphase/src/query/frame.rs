@@ -23,8 +23,9 @@
 //! Bullet's GJK pair detector moves both shapes by the mean of their positions the same way;
 //! Jolt computes contacts relative to a base offset at the first body.
 //!
-//! A frame whose origin is zero changes nothing, bit for bit: neither the poses nor the points
-//! are moved then (subtracting `−0` or adding `+0` would turn a coordinate `−0` into `+0`).
+//! The frame at a zero translation is the world's own and changes nothing, bit for bit: the
+//! poses lose `+0` (which leaves `−0` as it is) and the points are not moved (adding `+0`
+//! would turn `−0` into `+0`).
 
 use super::closest::ClosestPoints;
 use crate::contact::Manifold;
@@ -34,6 +35,8 @@ use crate::math::{Isometry, Point, Vector};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Frame {
     origin: Vector,
+    /// False when the origin is zero (the world's own frame): nothing is moved then.
+    moved: bool,
 }
 
 impl Frame {
@@ -43,51 +46,61 @@ impl Frame {
     pub(crate) fn between(pose_a: &Isometry, pose_b: &Isometry) -> Self {
         Self {
             origin: pose_a.translation.vector * 0.5 + pose_b.translation.vector * 0.5,
+            moved: true,
         }
     }
 
-    /// The frame at `pose`'s translation.
+    /// The world's own frame (origin zero: changes nothing).
+    #[inline]
+    pub(crate) fn world() -> Self {
+        Self {
+            origin: Vector::zeros(),
+            moved: false,
+        }
+    }
+
+    /// The frame at `pose`'s translation; the world's own frame, bit for bit, when that is
+    /// zero (a mesh at the origin is collided exactly as its triangles are stored).
     #[inline]
     pub(crate) fn at(pose: &Isometry) -> Self {
-        Self {
-            origin: pose.translation.vector,
+        let t = pose.translation.vector;
+        // Compared component by component: nalgebra's `==` walks an iterator.
+        if t.x == 0.0 && t.y == 0.0 && t.z == 0.0 {
+            Self::world()
+        } else {
+            Self {
+                origin: t,
+                moved: true,
+            }
         }
-    }
-
-    /// True when the origin is the world's (the frame changes nothing).
-    #[inline]
-    fn is_world(&self) -> bool {
-        self.origin == Vector::zeros()
     }
 
     /// `pose` (world) in this frame: its translation minus the origin, its rotation unchanged.
     #[inline]
     pub(crate) fn pose(&self, pose: &Isometry) -> Isometry {
-        let mut p = *pose;
-        if !self.is_world() {
-            p.translation.vector -= self.origin;
-        }
-        p
+        // Subtracting the world frame's `+0` leaves every coordinate as it was, `−0` included.
+        Isometry::from_parts(
+            (pose.translation.vector - self.origin).into(),
+            pose.rotation,
+        )
     }
 
     /// The point `p` of this frame in world space.
     #[inline]
     pub(crate) fn world_point(&self, p: &Point) -> Point {
-        if self.is_world() {
-            *p
-        } else {
+        if self.moved {
             p + self.origin
+        } else {
+            *p
         }
     }
 
-    /// A manifold computed in this frame, in world space: its points moved by the origin,
-    /// normal, depths and ids unchanged.
+    /// Brings a manifold computed in this frame into world space: its points moved by the
+    /// origin, normal, depths and ids unchanged.
     #[inline]
-    pub(crate) fn world_manifold(&self, m: Manifold) -> Manifold {
-        if self.is_world() {
-            m
-        } else {
-            m.translated(&self.origin)
+    pub(crate) fn manifold_to_world(&self, m: &mut Manifold) {
+        if self.moved {
+            m.translate(&self.origin);
         }
     }
 

@@ -430,14 +430,15 @@ fn generic_contact(
         }
         (None, None) => {}
     }
-    match origin {
-        Origin::Pair => {
-            let f = Frame::between(pose_a, pose_b);
-            let m = convex_contact(&f.pose(pose_a), a, &f.pose(pose_b), b, prediction)?;
-            Ok(m.map(|m| f.world_manifold(m)))
-        }
-        Origin::Given => convex_contact(pose_a, a, pose_b, b, prediction),
+    let f = match origin {
+        Origin::Pair => Frame::between(pose_a, pose_b),
+        Origin::Given => Frame::world(),
+    };
+    let mut m = convex_contact(&f.pose(pose_a), a, &f.pose(pose_b), b, prediction);
+    if let Ok(Some(m)) = &mut m {
+        f.manifold_to_world(m);
     }
+    m
 }
 
 /// The contact of two convex shapes (no mesh) on the poses as given, points in their frame.
