@@ -175,6 +175,18 @@ impl BroadPhase for AnyBroadPhase {
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         self.inner_mut().find_pairs(out)
     }
+    fn max_pairs(&self) -> usize {
+        self.inner().max_pairs()
+    }
+    fn set_max_pairs(&mut self, max: usize) {
+        self.inner_mut().set_max_pairs(max)
+    }
+    fn dropped_pairs(&self) -> usize {
+        self.inner().dropped_pairs()
+    }
+    fn shrink_buffers(&mut self) {
+        self.inner_mut().shrink_buffers()
+    }
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {
         self.inner().query_aabb(aabb, out)
     }

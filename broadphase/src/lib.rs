@@ -56,6 +56,7 @@
 pub use tumble_narrowphase::{math, Aabb};
 
 mod any;
+mod budget;
 mod error;
 mod handle;
 mod pair_sort;
@@ -101,8 +102,24 @@ pub trait BroadPhase: Send + Sync {
         Self: Sized,
         F: Fn(usize) -> Aabb + Sync;
     /// All pairs whose current AABBs overlap (closed boxes: touching counts), each once, sorted
-    /// ascending by `(a.index, b.index)` with `a.index < b.index`. Clears `out` first.
+    /// ascending by `(a.index, b.index)` with `a.index < b.index`. Clears `out` first. With
+    /// more than [`max_pairs`](Self::max_pairs) of them, only the first `max_pairs` of that
+    /// order are reported (the others are counted by [`dropped_pairs`](Self::dropped_pairs)),
+    /// and the search's memory stays proportional to `max_pairs` plus the proxy count.
     fn find_pairs(&mut self, out: &mut Vec<Pair>);
+    /// The pair budget: the most pairs [`find_pairs`](Self::find_pairs) reports (default:
+    /// [`usize::MAX`], no bound).
+    fn max_pairs(&self) -> usize;
+    /// Sets the pair budget (a value below 1 counts as 1). The next `find_pairs` searches
+    /// afresh.
+    fn set_max_pairs(&mut self, max: usize);
+    /// Overlapping pairs the last [`find_pairs`](Self::find_pairs) left out for the budget (0
+    /// when it reported every pair).
+    fn dropped_pairs(&self) -> usize;
+    /// Gives back the memory of the pair search's buffers beyond what the pairs of the last
+    /// search need (a pile-up that has scattered no longer needs the buffers it grew). The
+    /// next search may allocate again.
+    fn shrink_buffers(&mut self);
     /// Proxies whose AABB overlaps `aabb` (closed), sorted by index. Clears `out` first.
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>);
     /// Proxies whose AABB contains `p` (boundary included), sorted by index. Clears `out` first.
@@ -213,6 +230,19 @@ macro_rules! impl_proxy_bookkeeping {
 
         fn len(&self) -> usize {
             self.store.arena.len()
+        }
+
+        fn max_pairs(&self) -> usize {
+            self.store.budget.max()
+        }
+
+        fn set_max_pairs(&mut self, max: usize) {
+            self.store.budget.set_max(max);
+            self.on_moved();
+        }
+
+        fn dropped_pairs(&self) -> usize {
+            self.store.budget.dropped()
         }
     };
 }

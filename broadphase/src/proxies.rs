@@ -18,6 +18,8 @@ pub(crate) struct ProxyStore {
     pub arena: ProxyArena,
     pub aabbs: Vec<Aabb>,
     pub user: Vec<u64>,
+    /// The most pairs a search reports, and how many the last one dropped.
+    pub budget: crate::budget::PairBudget,
 }
 
 /// Batches of at least this many updates are checked (and, in slot order, written) in parallel.
@@ -312,15 +314,28 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     }
 }
 
-/// Sorts the pair keys in place (see [`SortScratch`]) and writes the handle pairs to `out`
-/// (replaced), the pairs of the pair order.
-pub(crate) fn finish_pairs(
-    keys: &mut Vec<u64>,
-    arena: &ProxyArena,
-    out: &mut Vec<Pair>,
-    scratch: &mut SortScratch,
-) {
-    scratch.sort_in_place(keys, arena, out);
+/// A structure's pair keys (sorted after each search) and the buffers of their sort.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairKeys {
+    pub keys: Vec<u64>,
+    pub sort: SortScratch,
+}
+
+impl PairKeys {
+    /// Sorts the keys in place (see [`SortScratch`]), writes the handle pairs to `out`
+    /// (replaced), the pairs of the pair order, and cuts both to the store's pair budget
+    /// (`counted`: what the search that made the keys dropped, `None` when they are an
+    /// earlier search's; see [`PairBudget::finish`](crate::budget::PairBudget::finish)).
+    pub fn finish(&mut self, store: &mut ProxyStore, out: &mut Vec<Pair>, counted: Option<usize>) {
+        self.sort.sort_in_place(&mut self.keys, &store.arena, out);
+        store.budget.finish(counted, &mut self.keys, out);
+    }
+
+    /// Gives back the memory beyond the keys themselves.
+    pub fn shrink(&mut self) {
+        self.keys.shrink_to_fit();
+        self.sort = SortScratch::default();
+    }
 }
 
 /// Writes the handle pairs of the sorted pair `keys` to `out` (replaced), in parallel.
@@ -330,15 +345,6 @@ pub(crate) fn pairs_of(keys: &[u64], arena: &ProxyArena, out: &mut Vec<Pair>) {
         .with_min_len(4096)
         .map(|&k| (arena.handle_of((k >> 32) as u32), arena.handle_of(k as u32)))
         .collect_into_vec(out);
-}
-
-/// Concatenates per-task pair-key vectors.
-pub(crate) fn concat(parts: &[Vec<u64>], keys: &mut Vec<u64>) {
-    keys.clear();
-    keys.reserve(parts.iter().map(Vec::len).sum());
-    for p in parts {
-        keys.extend_from_slice(p);
-    }
 }
 
 #[cfg(test)]

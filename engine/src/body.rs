@@ -19,6 +19,40 @@ pub enum BodyKind {
 
 /// Makes a body: `BodyBuilder::dynamic(shape).translation(v).density(2.0)`; handed to
 /// [`World::insert`](crate::World::insert), which validates every field.
+///
+/// **Several shapes on one body** come as one shape, a compound
+/// ([`Shape::compound`](tumble_narrowphase::Shape::compound), a list of `(pose, shape)` with
+/// each pose in the body frame), on a body of any kind:
+///
+/// ```
+/// use tumble::math::{Isometry, Vector};
+/// use tumble::narrowphase::shape::{Cuboid, Shape};
+/// use tumble::{BodyBuilder, World, WorldConfig};
+///
+/// let top = Cuboid::new(Vector::new(1.0, 0.05, 0.6)).unwrap();
+/// let leg = Cuboid::new(Vector::new(0.05, 0.4, 0.05)).unwrap();
+/// let mut parts = vec![(Isometry::translation(0.0, 0.85, 0.0), Shape::from(top))];
+/// for (x, z) in [(-0.9, -0.5), (0.9, -0.5), (-0.9, 0.5), (0.9, 0.5)] {
+///     parts.push((Isometry::translation(x, 0.4, z), Shape::from(leg)));
+/// }
+/// let table = Shape::compound(parts).unwrap(); // a leg that is a mesh would be refused here
+/// let mut world = World::new(WorldConfig::default()).unwrap();
+/// let h = world.insert(BodyBuilder::dynamic(table).translation(Vector::new(0.0, 0.1, 0.0))).unwrap();
+/// // The body's origin stays where the parts were placed from (the floor under the legs);
+/// // it turns about the parts' centre of mass, higher up.
+/// let b = world.body(h).unwrap();
+/// assert_eq!(b.translation(), Vector::new(0.0, 0.1, 0.0));
+/// assert!(b.center_of_mass().y > 0.5);
+/// ```
+///
+/// This is rapier's `SharedShape::compound` (parry's `Compound`) rather than Box2D's one call
+/// per shape: a body keeps one shape, so every world query, the snapshot, the broad phase
+/// (one box per body) and the contact cache (one manifold per pair of bodies) take a compound
+/// as they take any shape, and a bad part is refused with a typed
+/// [`ShapeError`](tumble_narrowphase::ShapeError) where the compound is made, naming the part,
+/// not later at insert. The body frame is the compound's frame: the origin is where the parts
+/// were placed from, the centre of mass the parts' own (stored per body, so the origin need
+/// not be the centre of mass), and mass and inertia the parts' summed at the body's density.
 #[derive(Clone, Debug)]
 pub struct BodyBuilder {
     pub(crate) kind: BodyKind,
@@ -35,6 +69,7 @@ pub struct BodyBuilder {
     pub(crate) user_data: u64,
     pub(crate) can_sleep: bool,
     pub(crate) sleeping: bool,
+    pub(crate) kinematic_contacts: bool,
 }
 
 impl BodyBuilder {
@@ -54,6 +89,7 @@ impl BodyBuilder {
             user_data: 0,
             can_sleep: true,
             sleeping: false,
+            kinematic_contacts: false,
         }
     }
 
@@ -159,7 +195,8 @@ impl BodyBuilder {
         self
     }
 
-    /// Pose of the shape in the body frame (the centre of mass is the shape's centre).
+    /// Pose of the shape in the body frame (the centre of mass is the shape's own, placed by
+    /// this pose; for a compound, its parts').
     pub fn local_offset(mut self, o: Isometry) -> Self {
         self.local_offset = o;
         self
@@ -175,6 +212,18 @@ impl BodyBuilder {
     /// A body that may not keeps every island it touches awake: nothing it rests on sleeps.
     pub fn can_sleep(mut self, can: bool) -> Self {
         self.can_sleep = can;
+        self
+    }
+
+    /// Contacts with static and kinematic bodies too (default: false; rapier's
+    /// `ActiveCollisionTypes::KINEMATIC_FIXED | KINEMATIC_KINEMATIC`). A pair of a kinematic
+    /// body with a static or kinematic body gets contact manifolds (in
+    /// [`World::contacts`](crate::World::contacts) and
+    /// [`World::contacts_of`](crate::World::contacts_of)) and contact events when either body
+    /// asks for them: a kinematic player or platform learns what it touches. Such a pair is
+    /// never solved (neither body can be pushed). Contacts with dynamic bodies are always on.
+    pub fn kinematic_contacts(mut self, on: bool) -> Self {
+        self.kinematic_contacts = on;
         self
     }
 
@@ -249,6 +298,7 @@ impl BodyBuilder {
             user_data: self.user_data,
             frozen: false,
             can_sleep: self.can_sleep,
+            kinematic_contacts: self.kinematic_contacts,
             sleep_time: 0.0,
             // `World::insert` puts a body built asleep into an island of its own.
             island: AWAKE,
@@ -384,7 +434,7 @@ pub(crate) const AWAKE: u32 = u32::MAX;
 pub(crate) struct Body {
     pub kind: BodyKind,
     pub shape: Shape,
-    /// Shape pose in the body frame; its translation is the centre of mass.
+    /// Shape pose in the body frame.
     pub local_offset: Isometry,
     /// Centre of mass in the body frame (the shape's centre of mass placed by `local_offset`).
     pub com_local: Vector,
@@ -416,6 +466,9 @@ pub(crate) struct Body {
     pub frozen: bool,
     /// Whether the body may fall asleep (see [`crate::island`]).
     pub can_sleep: bool,
+    /// Whether its pairs with static and kinematic bodies get contacts (see
+    /// [`BodyBuilder::kinematic_contacts`]).
+    pub kinematic_contacts: bool,
     /// How long the body has stayed below the sleep thresholds, seconds (0 when asleep is not
     /// possible or it moved faster in the last step).
     pub sleep_time: Real,
@@ -575,6 +628,11 @@ impl<'a> BodyView<'a> {
     /// Whether the body may fall asleep (see [`BodyBuilder::can_sleep`]).
     pub fn can_sleep(&self) -> bool {
         self.body.can_sleep
+    }
+    /// Whether its pairs with static and kinematic bodies get contacts (see
+    /// [`BodyBuilder::kinematic_contacts`]).
+    pub fn kinematic_contacts(&self) -> bool {
+        self.body.kinematic_contacts
     }
     /// How long the body has stayed below the sleep thresholds, seconds (see
     /// [`WorldConfig::time_to_sleep`](crate::WorldConfig::time_to_sleep)).

@@ -107,15 +107,19 @@ pub struct CollisionWorld {
     contacts: Vec<ColliderContact>,
     unsupported: usize,
     times: StageTimes,
+    /// See [`CollisionWorld::set_keep_pool_awake`].
+    keep_pool_awake: bool,
 }
 
 impl Default for CollisionWorld {
-    /// The default broad phase, prediction 0 (touching pairs only).
+    /// The default broad phase and pair budget, prediction 0 (touching pairs only).
     fn default() -> Self {
+        let mut broad = AnyBroadPhase::new(BroadPhaseKind::default());
+        broad.set_max_pairs(crate::config::DEFAULT_MAX_PAIRS as usize);
         Self {
             colliders: Vec::new(),
             balls: Vec::new(),
-            broad: AnyBroadPhase::new(BroadPhaseKind::default()),
+            broad,
             prediction: 0.0,
             moved: Vec::new(),
             non_balls: 0,
@@ -126,6 +130,7 @@ impl Default for CollisionWorld {
             contacts: Vec::new(),
             unsupported: 0,
             times: StageTimes::default(),
+            keep_pool_awake: true,
         }
     }
 }
@@ -138,11 +143,35 @@ impl CollisionWorld {
         if prediction < 0.0 {
             return Err(WorldError::Negative("prediction", prediction));
         }
+        let mut broad = AnyBroadPhase::new(kind);
+        broad.set_max_pairs(crate::config::DEFAULT_MAX_PAIRS as usize);
         Ok(Self {
-            broad: AnyBroadPhase::new(kind),
+            broad,
             prediction,
             ..Self::default()
         })
+    }
+
+    /// Sets the pair budget: the most candidate pairs one [`update`](Self::update) takes, in
+    /// `[1, MAX_PAIRS]` (default [`DEFAULT_MAX_PAIRS`](crate::DEFAULT_MAX_PAIRS)); see
+    /// [`WorldConfig::max_pairs`](crate::WorldConfig::max_pairs) for which pairs are kept.
+    /// Errors on a value outside the range, changing nothing.
+    pub fn set_max_pairs(&mut self, max_pairs: u32) -> Result<(), WorldError> {
+        crate::config::check_max_pairs(max_pairs)?;
+        self.broad.set_max_pairs(max_pairs as usize);
+        Ok(())
+    }
+
+    /// Whether an [`update`](Self::update) keeps the rayon pool's other threads awake between
+    /// its parallel sections (default: true; see
+    /// [`WorldConfig::keep_pool_awake`](crate::WorldConfig::keep_pool_awake)).
+    pub fn set_keep_pool_awake(&mut self, keep_awake: bool) {
+        self.keep_pool_awake = keep_awake;
+    }
+
+    /// Overlapping pairs the last [`update`](Self::update) left out for the pair budget.
+    pub fn dropped_pair_count(&self) -> usize {
+        self.broad.dropped_pairs()
     }
 
     fn aabb(&self, shape: &Shape, pose: &Isometry) -> Aabb {
@@ -267,7 +296,7 @@ impl CollisionWorld {
     /// ([`Stage::UpdateBroadPhase`], [`Stage::FindPairs`], [`Stage::NarrowPhase`]): afterwards [`contacts`](Self::contacts) holds every pair
     /// within the prediction distance, in pair order.
     pub fn update(&mut self) {
-        on_rayon_pool(|| self.update_stages());
+        on_rayon_pool(self.keep_pool_awake, || self.update_stages());
     }
 
     fn update_stages(&mut self) {

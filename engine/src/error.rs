@@ -65,7 +65,8 @@ pub enum WorldError {
     /// [`Shape::HeightField`]). A mesh is a surface, not a solid: it encloses no volume, so it
     /// has no mass or inertia to move it by, and it has no inside, so a body pushed through it
     /// stays caught on the far side. Make the body static or kinematic, or give a dynamic body
-    /// convex shapes.
+    /// convex shapes (several of them as a compound,
+    /// [`Shape::compound`](tumble_narrowphase::Shape::compound)).
     ///
     /// [`Shape::TriMesh`]: tumble_narrowphase::Shape::TriMesh
     /// [`Shape::HeightField`]: tumble_narrowphase::Shape::HeightField

@@ -59,6 +59,10 @@ pub struct StepReport {
     pub frozen: Vec<BodyHandle>,
     /// Candidate pairs skipped because the narrow phase has no algorithm for their shapes.
     pub unsupported_pairs: usize,
+    /// Pairs of overlapping broad-phase boxes left out because there were more than
+    /// [`WorldConfig::max_pairs`](crate::WorldConfig::max_pairs) (see there): their bodies
+    /// did not collide this step. 0 when every pair was taken.
+    pub dropped_pairs: usize,
     /// Bodies moved back by continuous collision this step.
     pub ccd_hits: usize,
     /// Simulated time covered, seconds (dt per step).
@@ -70,6 +74,7 @@ impl StepReport {
     pub(crate) fn merge(&mut self, other: StepReport) {
         self.frozen.extend(other.frozen);
         self.unsupported_pairs += other.unsupported_pairs;
+        self.dropped_pairs += other.dropped_pairs;
         self.ccd_hits += other.ccd_hits;
         self.simulated_seconds += other.simulated_seconds;
     }

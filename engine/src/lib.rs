@@ -44,7 +44,8 @@ pub use tumble_narrowphase as narrowphase;
 pub use tumble_narrowphase::math;
 
 pub use broadphase::BroadPhaseKind;
-pub use narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
+pub use narrowphase::mesh::{HeightField, TriMesh};
+pub use narrowphase::shape::{Ball, Capsule, Compound, ConvexPolyhedron, Cuboid, Shape, Triangle};
 
 mod body;
 pub mod character;
@@ -73,7 +74,8 @@ pub use body::{mass_properties, BodyBuilder, BodyKind, BodyView};
 pub use character::{Autostep, CharacterCollision, CharacterController, CharacterMove};
 pub use collision_world::{ColliderContact, ColliderHandle, CollisionWorld};
 pub use config::{
-    WorldConfig, MAX_DT, MAX_FRAME_TIME, MAX_PREDICTION_DISTANCE, MAX_STEPS_PER_FRAME, MIN_DT,
+    WorldConfig, DEFAULT_MAX_PAIRS, MAX_DT, MAX_FRAME_TIME, MAX_PAIRS, MAX_PREDICTION_DISTANCE,
+    MAX_STEPS_PER_FRAME, MIN_DT,
 };
 pub use contact::ContactInfo;
 pub use error::WorldError;

@@ -215,13 +215,28 @@ fn copy_range<P: Sync, T: Copy + Send + Sync>(
 /// caller back (a futex wake-up and a context switch each: about a sixth of a 10 000-ball step
 /// on one thread, by alternating runs of the stress runner). Results are the same either way:
 /// the parallel sections' outputs do not depend on the thread.
-pub(crate) fn on_rayon_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+///
+/// With `keep_awake` false the other threads are left to rayon's own idle loop (they sleep
+/// between the step's parallel sections and leave their cores to the embedder's threads):
+/// the same results, the step a little slower.
+pub(crate) fn on_rayon_pool<R: Send>(keep_awake: bool, op: impl FnOnce() -> R + Send) -> R {
+    let run = move || {
+        if keep_awake {
+            with_pool_awake(op)
+        } else {
+            op()
+        }
+    };
     if rayon::current_thread_index().is_some() {
-        with_pool_awake(op)
+        run()
     } else {
-        rayon::scope(|_| with_pool_awake(op))
+        rayon::scope(|_| run())
     }
 }
+
+/// Names of the threads that ran a keep-awake task (tests only: which pools were kept awake).
+#[cfg(test)]
+static KEPT_AWAKE: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 /// Runs `op` on the current thread (a thread of a rayon pool) while the pool's other threads
 /// stay awake: each looks for work (`rayon::yield_now`, then an OS yield when there is none)
@@ -255,6 +270,10 @@ where
     fn stay_awake(done: &AtomicBool, owner: Option<usize>) {
         if rayon::current_thread_index() == owner {
             return;
+        }
+        #[cfg(test)]
+        if let Some(name) = std::thread::current().name() {
+            KEPT_AWAKE.lock().unwrap().push(name.to_string());
         }
         while !done.load(Ordering::Acquire) {
             if rayon::yield_now() != Some(rayon::Yield::Executed) {
@@ -466,9 +485,42 @@ mod tests {
             });
             assert!(caught.is_err());
             // The pool still works afterwards.
-            assert_eq!(pool.install(|| on_rayon_pool(|| 7)), 7);
+            assert_eq!(pool.install(|| on_rayon_pool(true, || 7)), 7);
         }
-        assert_eq!(on_rayon_pool(|| 8), 8);
+        assert_eq!(on_rayon_pool(true, || 8), 8);
+    }
+
+    /// A step run with `keep_awake` keeps the pool's other thread busy looking for work; one
+    /// run without it never does (its threads are named, so other tests' pools do not count).
+    #[test]
+    fn pool_is_kept_awake_only_when_asked() {
+        for keep_awake in [true, false] {
+            let prefix = format!("awake-{keep_awake}-");
+            let name = prefix.clone();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .thread_name(move |i| format!("{name}{i}"))
+                .build()
+                .unwrap();
+            let sum = pool.install(|| {
+                on_rayon_pool(keep_awake, || {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    (0..10_000u64).into_par_iter().sum::<u64>()
+                })
+            });
+            assert_eq!(sum, 49_995_000);
+            let kept = KEPT_AWAKE
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|n| n.starts_with(&prefix))
+                .count();
+            assert_eq!(
+                kept > 0,
+                keep_awake,
+                "keep_awake {keep_awake}: {kept} tasks"
+            );
+        }
     }
 
     /// On several threads, runs taken by other threads do happen (so the test above covers

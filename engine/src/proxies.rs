@@ -2,7 +2,7 @@
 //! whose box is the body's [`broad_aabb`](crate::state::broad_aabb), and the mapping back from
 //! proxies to bodies.
 
-use tumble_broadphase::{AnyBroadPhase, BroadPhaseKind, ProxyHandle};
+use tumble_broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind, ProxyHandle};
 
 /// The broad phase and the two-way mapping between its proxies and the body slots.
 pub(crate) struct BodyProxies {
@@ -14,10 +14,12 @@ pub(crate) struct BodyProxies {
 }
 
 impl BodyProxies {
-    /// An empty broad phase of kind `kind`.
-    pub fn new(kind: BroadPhaseKind) -> Self {
+    /// An empty broad phase of kind `kind` with a budget of `max_pairs` pairs.
+    pub fn new(kind: BroadPhaseKind, max_pairs: u32) -> Self {
+        let mut broad = AnyBroadPhase::new(kind);
+        broad.set_max_pairs(max_pairs as usize);
         Self {
-            broad: AnyBroadPhase::new(kind),
+            broad,
             of_body: Vec::new(),
             body_of_proxy: Vec::new(),
         }

@@ -43,7 +43,7 @@ use tumble_broadphase::{BroadPhase, ProxyHandle};
 
 const MAGIC: &[u8; 8] = b"TUMBLSNP";
 /// The snapshot format version this build writes and reads (bytes 8..12 of a snapshot).
-pub const SNAPSHOT_VERSION: u32 = 5;
+pub const SNAPSHOT_VERSION: u32 = 7;
 const VERSION: u32 = SNAPSHOT_VERSION;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 28;
@@ -186,7 +186,7 @@ impl World {
         }
         let mut state = state;
         state.rebuild_joint_pairs();
-        let mut proxies = BodyProxies::new(state.config.broad_phase);
+        let mut proxies = BodyProxies::new(state.config.broad_phase, state.config.max_pairs);
         proxies.of_body = vec![ProxyHandle::invalid(); state.slots.len()];
         let mut world = World {
             proxies,
@@ -220,5 +220,29 @@ impl World {
         }
         world.validate().map_err(WorldError::Snapshot)?;
         Ok(world)
+    }
+
+    /// Replaces this world's contents by those of [`World::snapshot`] bytes, as
+    /// [`World::restore`] would make them, keeping this world's step buffers (for a rollback
+    /// that restores every frame, the buffers of the solver and the pair search are not
+    /// grown again). The world then steps on bit-identically to a freshly restored one. On
+    /// error (the same as [`World::restore`]'s) this world is left as it was.
+    pub fn restore_from(&mut self, bytes: &[u8]) -> Result<(), WorldError> {
+        let fresh = World::restore(bytes)?;
+        let World {
+            state,
+            proxies,
+            scratch: _,
+            out,
+            events,
+            contact_index,
+        } = fresh;
+        self.state = state;
+        self.proxies = proxies;
+        self.out = out;
+        self.events = events;
+        self.contact_index = contact_index;
+        self.scratch.reset_for_restore();
+        Ok(())
     }
 }

@@ -183,13 +183,25 @@ pub(crate) fn validate_body(b: &Body) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks a shape's parameters as its constructor would (for decoded snapshots).
+/// Checks a shape's parameters as its constructor would (for decoded snapshots); a compound's
+/// invariants ([`Compound::validate`](tumble_narrowphase::shape::Compound::validate)) and each
+/// of its children.
 pub(crate) fn validate_shape(s: &tumble_narrowphase::Shape) -> Result<(), String> {
     use tumble_narrowphase::shape::{Ball, Cuboid, Shape};
-    if let Shape::Ball(b) = s {
-        Ball::new(b.radius()).map_err(|e| e.to_string())?;
-    } else if let Shape::Cuboid(c) = s {
-        Cuboid::new(c.half_extents()).map_err(|e| e.to_string())?;
+    match s {
+        Shape::Ball(b) => {
+            Ball::new(b.radius()).map_err(|e| e.to_string())?;
+        }
+        Shape::Cuboid(c) => {
+            Cuboid::new(c.half_extents()).map_err(|e| e.to_string())?;
+        }
+        Shape::Compound(c) => {
+            c.validate().map_err(|e| e.to_string())?;
+            for (i, (_, child)) in c.children().iter().enumerate() {
+                validate_shape(child).map_err(|e| format!("compound child {i}: {e}"))?;
+            }
+        }
+        _ => {}
     }
     let aabb = s.aabb(&Isometry::identity());
     if !aabb.is_valid() {

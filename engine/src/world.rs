@@ -73,7 +73,7 @@ impl World {
     /// An empty world; errors naming the first invalid field of `config`.
     pub fn new(config: WorldConfig) -> Result<World, WorldError> {
         config.validate()?;
-        let proxies = BodyProxies::new(config.broad_phase);
+        let proxies = BodyProxies::new(config.broad_phase, config.max_pairs);
         Ok(World {
             state: State {
                 config,
@@ -564,6 +564,66 @@ impl World {
         Ok(())
     }
 
+    /// Changes a body's kind from the next step on. Its mass properties become those of the
+    /// new kind (a dynamic body's from its shape, density and offset, as [`World::insert`]
+    /// computes them; none for static and kinematic bodies). A body made static loses its
+    /// velocity and its accumulated force and torque; one made kinematic keeps its velocity
+    /// (it moves on at it); one made dynamic starts from its current velocity. Wakes its
+    /// island and those of the bodies it has a cached contact with.
+    ///
+    /// Errors, changing nothing: a stale handle; a dynamic kind for a mesh or heightfield
+    /// ([`WorldError::DynamicMesh`]) or a shape without usable mass; a body whose joint would
+    /// be left without a dynamic body ([`WorldError::Joint`]: remove the joint first).
+    pub fn set_body_kind(&mut self, h: BodyHandle, kind: BodyKind) -> Result<(), WorldError> {
+        let b = self.get(h)?;
+        if b.kind == kind {
+            return Ok(());
+        }
+        let props =
+            crate::body::MassProps::of(kind, &b.shape, b.material.density, &b.local_offset)?;
+        if kind != BodyKind::Dynamic {
+            let dynamic =
+                |o: BodyHandle| o != h && self.get(o).is_ok_and(|b| b.kind == BodyKind::Dynamic);
+            let stranded = self
+                .state
+                .joints
+                .iter()
+                .filter_map(|s| s.joint.as_ref())
+                .any(|j| (j.a == h || j.b == h) && !dynamic(if j.a == h { j.b } else { j.a }));
+            if stranded {
+                return Err(WorldError::Joint(
+                    "the body is the only dynamic body of a joint: remove the joint first",
+                ));
+            }
+        }
+        // Woken first: a sleeping island is woken as a whole, with the body still in it.
+        self.wake_around(h, true);
+        let b = self.get_mut(h)?;
+        b.kind = kind;
+        b.com_local = props.com_local;
+        b.mass = props.mass;
+        b.inv_mass = props.inv_mass;
+        b.inv_inertia_local = props.inv_inertia_local;
+        b.sleep_time = 0.0;
+        if kind == BodyKind::Static {
+            b.linvel = Vector::zeros();
+            b.angvel = Vector::zeros();
+            b.force = Vector::zeros();
+            b.torque = Vector::zeros();
+        }
+        // The continuous-collision margin depends on the kind.
+        self.refresh_proxy(h)
+    }
+
+    /// Turns contacts with static and kinematic bodies on or off for a body, from the next step
+    /// on (see [`BodyBuilder::kinematic_contacts`]); contacts that end this way end with
+    /// [`Event::ContactStopped`] at the next step.
+    pub fn set_kinematic_contacts(&mut self, h: BodyHandle, on: bool) -> Result<(), WorldError> {
+        self.get_mut(h)?.kinematic_contacts = on;
+        self.scratch.disturb();
+        Ok(())
+    }
+
     /// Sets the user data a body carries (any `u64`: an entity id, an index).
     pub fn set_user_data(&mut self, h: BodyHandle, data: u64) -> Result<(), WorldError> {
         self.get_mut(h)?.user_data = data;
@@ -752,6 +812,7 @@ impl World {
             out: &mut self.out,
         });
         self.events.extend_from_slice(&self.out.events);
+        step::shrink_sparse(&mut self.events);
         self.contact_index = std::sync::OnceLock::new();
         report
     }

@@ -156,14 +156,32 @@ fn random_shape(rng: &mut ChaCha8Rng, with_triangle: bool) -> Shape {
     }
 }
 
+/// A compound of 2 to 4 random children within 1 m of its origin, the first one solid (so a
+/// dynamic body of it has mass).
+fn random_compound(rng: &mut ChaCha8Rng) -> Shape {
+    let n = rng.gen_range(2..5);
+    let children: Vec<(Isometry, Shape)> = (0..n)
+        .map(|k| {
+            let pose = Isometry::from_parts(random_vector(rng, 1.0).into(), random_rotation(rng));
+            (pose, random_shape(rng, k > 0))
+        })
+        .collect();
+    Shape::compound(children).unwrap()
+}
+
 /// Sixty bodies of every shape, kind, sensor flag and collision group in an 8 m cube; every
-/// seventh removed and a few inserted again, so handles are stale and slots reused.
+/// seventh removed and a few inserted again, so handles are stale and slots reused; then six
+/// compounds.
 fn random_world(seed: u64) -> (World, Vec<Spec>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut w = World::new(WorldConfig::default()).unwrap();
     let mut specs = Vec::new();
-    let add = |w: &mut World, rng: &mut ChaCha8Rng| {
-        let shape = random_shape(rng, true);
+    let add = |w: &mut World, rng: &mut ChaCha8Rng, compound: bool| {
+        let shape = if compound {
+            random_compound(rng)
+        } else {
+            random_shape(rng, true)
+        };
         let kind = if matches!(shape, Shape::Triangle(_)) {
             rng.gen_range(1..3)
         } else {
@@ -192,14 +210,18 @@ fn random_world(seed: u64) -> (World, Vec<Spec>) {
         }
     };
     for _ in 0..60 {
-        let s = add(&mut w, &mut rng);
+        let s = add(&mut w, &mut rng, false);
         specs.push(s);
     }
     for k in (0..specs.len()).step_by(7) {
         w.remove(specs[k].handle).unwrap();
     }
     for _ in 0..4 {
-        let s = add(&mut w, &mut rng);
+        let s = add(&mut w, &mut rng, false);
+        specs.push(s);
+    }
+    for _ in 0..6 {
+        let s = add(&mut w, &mut rng, true);
         specs.push(s);
     }
     (w, specs)
@@ -353,12 +375,35 @@ fn project_point_matches_brute_force() {
     }
 }
 
-/// The projection on one shape against the narrow phase's closest points of the shape and a
-/// ball of 0.1 mm about the point (an independent computation: closed forms and GJK).
+/// Checks the projection of `p` on `shape` at `pose` against the narrow phase's closest points
+/// of the shape and a ball of 0.1 mm about the point (an independent computation: closed forms
+/// and GJK); returns the signed distance.
+fn check_projection(shape: &Shape, pose: &Isometry, p: &Point) -> Real {
+    let probe = Ball::new(1e-4).unwrap();
+    let got = project_point_on_shape(p, shape, pose).unwrap();
+    let c = closest_points(pose, shape, &Isometry::translation(p.x, p.y, p.z), &probe).unwrap();
+    let signed = c.distance + 1e-4;
+    assert!(
+        (got.signed_distance() - signed).abs() < 2e-4,
+        "{shape:?} {p:?}: {got:?} vs {c:?}"
+    );
+    if signed > 1e-3 {
+        assert!(!got.inside);
+        assert!(
+            (got.point - c.point_a).norm() < 2e-3,
+            "{shape:?}: {got:?} vs {c:?}"
+        );
+    }
+    if signed < -1e-3 {
+        assert!(got.inside);
+    }
+    signed
+}
+
+/// The projection on one shape against the narrow phase's closest points.
 #[test]
 fn project_point_on_shape_matches_closest_points() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let probe = Ball::new(1e-4).unwrap();
     let mut outside = 0;
     for _ in 0..2000 {
         let shape = random_shape(&mut rng, true);
@@ -367,27 +412,43 @@ fn project_point_on_shape_matches_closest_points() {
             random_rotation(&mut rng),
         );
         let p = Point::from(pose.translation.vector + random_vector(&mut rng, 2.0));
-        let got = project_point_on_shape(&p, &shape, &pose).unwrap();
-        let c =
-            closest_points(&pose, &shape, &Isometry::translation(p.x, p.y, p.z), &probe).unwrap();
-        let signed = c.distance + 1e-4;
-        assert!(
-            (got.signed_distance() - signed).abs() < 2e-4,
-            "{shape:?} {p:?}: {got:?} vs {c:?}"
-        );
-        if signed > 1e-3 {
+        if check_projection(&shape, &pose, &p) > 1e-3 {
             outside += 1;
-            assert!(!got.inside);
-            assert!(
-                (got.point - c.point_a).norm() < 2e-3,
-                "{shape:?}: {got:?} vs {c:?}"
-            );
-        }
-        if signed < -1e-3 {
-            assert!(got.inside);
         }
     }
     assert!(outside > 1000);
+}
+
+/// The same for compounds: the projection on the nearest child (the deepest one from inside)
+/// against the compound's closest points to the probe, the least over its children.
+#[test]
+fn project_point_on_compound_matches_closest_points() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let (mut outside, mut inside) = (0, 0);
+    for _ in 0..1000 {
+        let shape = random_compound(&mut rng);
+        let pose = Isometry::from_parts(
+            random_vector(&mut rng, 3.0).into(),
+            random_rotation(&mut rng),
+        );
+        // Half the points near a child's origin, so that many are inside.
+        let Shape::Compound(parts) = &shape else {
+            unreachable!()
+        };
+        let near = if rng.gen_bool(0.5) {
+            let (cp, _) = &parts.children()[rng.gen_range(0..parts.len())];
+            (pose * cp).translation.vector + random_vector(&mut rng, 0.3)
+        } else {
+            pose.translation.vector + random_vector(&mut rng, 2.0)
+        };
+        let signed = check_projection(&shape, &pose, &Point::from(near));
+        outside += (signed > 1e-3) as usize;
+        inside += (signed < -1e-3) as usize;
+    }
+    assert!(
+        outside > 300 && inside > 200,
+        "{outside} outside, {inside} inside"
+    );
 }
 
 #[test]

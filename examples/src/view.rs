@@ -288,6 +288,22 @@ fn band(a: (i32, i32), b: (i32, i32), r: i32) -> Option<[(i32, i32); 4]> {
     ])
 }
 
+/// The item itself, or for a compound, each part at its world pose with the item's look.
+fn compound_parts(item: &Item) -> Vec<Item> {
+    match &item.shape {
+        Shape::Compound(c) => c
+            .children()
+            .iter()
+            .map(|(p, s)| Item {
+                shape: s.clone(),
+                pose: item.pose * p,
+                look: item.look,
+            })
+            .collect(),
+        _ => vec![item.clone()],
+    }
+}
+
 /// Paints `items` into `area` through `camera` and `viewport`, far to near.
 pub fn draw_items<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -295,6 +311,14 @@ pub fn draw_items<DB: DrawingBackend>(
     viewport: &Viewport,
     items: &[Item],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    // A compound is painted as its parts.
+    let parts: Vec<Item>;
+    let items = if items.iter().any(|i| matches!(i.shape, Shape::Compound(_))) {
+        parts = items.iter().flat_map(compound_parts).collect();
+        &parts[..]
+    } else {
+        items
+    };
     let mut prims: Vec<(f64, Primitive)> = Vec::new();
     for item in items {
         match (&item.shape, item.look) {

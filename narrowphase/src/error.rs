@@ -20,8 +20,29 @@ pub enum ShapeError {
     Degenerate(&'static str),
     /// A polygon given where a convex one is required is not convex.
     NotConvex,
+    /// A convex hull with more vertices than a collision hull may have (the limit is given:
+    /// [`MAX_HULL_VERTICES`](crate::shape::MAX_HULL_VERTICES)).
+    TooManyVertices(usize),
     /// A polygon whose edges cross each other.
     SelfIntersecting,
+    /// A compound ([`crate::shape::Compound`]) given no child, or more than `max`
+    /// ([`crate::shape::MAX_COMPOUND_CHILDREN`]); split a larger one into several bodies.
+    CompoundSize {
+        /// Children given.
+        count: usize,
+        /// The largest count allowed.
+        max: usize,
+    },
+    /// Child `index` (its position in the list given) of a compound was refused: `reason`
+    /// says why (a triangle mesh, a heightfield or a compound, which are not convex children;
+    /// a pose that is not finite or not a unit rotation; a size that is not positive; a box
+    /// that is not finite).
+    CompoundChild {
+        /// The child's position in the list given.
+        index: usize,
+        /// Why it was refused.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -42,6 +63,19 @@ impl fmt::Display for ShapeError {
             ShapeError::Degenerate(why) => write!(f, "degenerate input: {why}"),
             ShapeError::NotConvex => write!(f, "polygon is not convex (use a concave split)"),
             ShapeError::SelfIntersecting => write!(f, "polygon edges cross each other"),
+            ShapeError::TooManyVertices(max) => write!(
+                f,
+                "the hull has more than {max} vertices, the most a collision hull may have \
+                 (simplify the point cloud, or split the shape into a compound)"
+            ),
+            ShapeError::CompoundSize { count, max } => write!(
+                f,
+                "a compound needs 1 to {max} children, got {count} (split a larger one into \
+                 several bodies)"
+            ),
+            ShapeError::CompoundChild { index, reason } => {
+                write!(f, "compound child {index} refused: {reason}")
+            }
         }
     }
 }

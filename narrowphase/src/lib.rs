@@ -4,7 +4,8 @@
 //! pose A touch shape B under pose B, and if so along which normal, how deep, and where.
 //!
 //! Concave static geometry — triangle meshes and heightfields — lives in [`mesh`], collided one
-//! triangle at a time with the same kernels.
+//! triangle at a time with the same kernels. A shape made of several convex ones is a
+//! [`shape::Compound`], collided one child at a time.
 //!
 //! Conventions for every output: world space unless stated, metres, contact normals unit length
 //! and pointing **from A to B**, depth **positive when penetrating**.

@@ -1,7 +1,7 @@
 //! Fixtures shared by the crate's unit tests (compiled for tests only).
 
-use crate::math::{Point, Real, Rotation, Vector};
-use crate::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, ShapeRef, Triangle};
+use crate::math::{Isometry, Point, Real, Rotation, Vector};
+use crate::shape::{Ball, Capsule, Compound, ConvexPolyhedron, Cuboid, Shape, ShapeRef, Triangle};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -44,6 +44,7 @@ pub(crate) struct OneOfEach {
     pub capsule: Capsule,
     pub tri: Triangle,
     pub hull: ConvexPolyhedron,
+    pub compound: Compound,
 }
 
 impl OneOfEach {
@@ -59,28 +60,46 @@ impl OneOfEach {
             )
             .unwrap(),
             hull: ConvexPolyhedron::from_cuboid(&Cuboid::new(Vector::new(0.2, 0.4, 0.3)).unwrap()),
+            // A box with a ball on one end and a capsule across the other.
+            compound: Compound::new(vec![
+                (
+                    Isometry::identity(),
+                    Cuboid::new(Vector::new(0.3, 0.1, 0.1)).unwrap().into(),
+                ),
+                (
+                    Isometry::translation(0.3, 0.1, 0.0),
+                    Ball::new(0.2).unwrap().into(),
+                ),
+                (
+                    Isometry::new(Vector::new(-0.3, 0.0, 0.0), Vector::new(0.0, 0.0, 1.2)),
+                    Capsule::new(0.2, 0.1).unwrap().into(),
+                ),
+            ])
+            .unwrap(),
         }
     }
 
-    /// The five as `Shape`s, in the order ball, cuboid, capsule, triangle, hull.
-    pub fn shapes(&self) -> [Shape; 5] {
+    /// The six as `Shape`s, in the order ball, cuboid, capsule, triangle, hull, compound.
+    pub fn shapes(&self) -> [Shape; 6] {
         [
             Shape::from(self.ball),
             Shape::from(self.cuboid),
             Shape::from(self.capsule),
             Shape::from(self.tri),
             Shape::from(self.hull.clone()),
+            Shape::from(self.compound.clone()),
         ]
     }
 
-    /// The five as views of the concrete shapes, in the order of [`OneOfEach::shapes`].
-    pub fn views(&self) -> [ShapeRef<'_>; 5] {
+    /// The six as views of the concrete shapes, in the order of [`OneOfEach::shapes`].
+    pub fn views(&self) -> [ShapeRef<'_>; 6] {
         [
             ShapeRef::from(&self.ball),
             ShapeRef::from(&self.cuboid),
             ShapeRef::from(&self.capsule),
             ShapeRef::from(&self.tri),
             ShapeRef::from(&self.hull),
+            ShapeRef::from(&self.compound),
         ]
     }
 }

@@ -93,12 +93,23 @@ const WORLD_ULP: Real = 1.0 / 128.0;
 /// Prediction distance of the contact queries, metres.
 const PREDICTION: Real = 0.05;
 
-/// The kinds of the convex shapes, by the index `random_shape` takes.
-const KINDS: [&str; 5] = ["ball", "cuboid", "capsule", "triangle", "hull"];
+/// The kinds of shape `random_shape` makes, by its index: the five convex kinds and a compound.
+const KINDS: [&str; 6] = ["ball", "cuboid", "capsule", "triangle", "hull", "compound"];
 
 fn random_shape(rng: &mut ChaCha8Rng, kind: usize) -> Shape {
     let s = |rng: &mut ChaCha8Rng| rng.gen_range(0.15..0.5);
     match kind {
+        // Two or three convex children, each up to 0.4 m from the compound's origin.
+        5 => {
+            let children: Vec<(Isometry, Shape)> = (0..rng.gen_range(2..=3))
+                .map(|_| {
+                    let kind = rng.gen_range(0..5);
+                    let at = pose_at(grid_vector(rng, 0.4), random_rotation(rng));
+                    (at, random_shape(rng, kind))
+                })
+                .collect();
+            Shape::compound(children).unwrap()
+        }
         0 => Shape::from(Ball::new(s(rng)).unwrap()),
         1 => Shape::from(Cuboid::new(Vector::new(s(rng), s(rng), s(rng))).unwrap()),
         2 => Shape::from(Capsule::new(s(rng), s(rng) * 0.5).unwrap()),
@@ -198,10 +209,14 @@ fn assert_point_on(far: &Point, shift: &Vector, on: &[Placed], margin: Real, wha
 
 /// How far beyond its depth a contact point may lie from the shapes: 0 for a convex pair
 /// (each point is midway between the surfaces along the normal); [`PREDICTION`] for a mesh
-/// pair, whose reduced manifold takes each triangle's point depth along the reduced normal
-/// (so a point is within the prediction distance of both shapes, not within that depth).
+/// or compound pair, whose reduced manifold takes each part's point depth along the reduced
+/// normal (so a point is within the prediction distance of both shapes, not within that
+/// depth).
 fn point_slack(pair: &[Placed; 2]) -> Real {
-    if pair.iter().any(|(s, _)| s.is_mesh()) {
+    if pair
+        .iter()
+        .any(|(s, _)| s.is_mesh() || matches!(s, Shape::Compound(_)))
+    {
         PREDICTION
     } else {
         0.0
@@ -312,7 +327,7 @@ fn assert_same_closest(
     assert_point_on(&far.point_b, shift, &[b], depth, what);
 }
 
-/// Every pair of convex kinds (ball, box, capsule, triangle, hull), in both orders, from
+/// Every pair of kinds (ball, box, capsule, triangle, hull, compound), in both orders, from
 /// penetrating to a few centimetres apart, near the origin and 10⁵ m away: the same contact
 /// (depth, normal, points), boolean test, distance and closest points.
 #[test]
@@ -391,11 +406,14 @@ fn assert_same_cast(
     let [(a, pa, va), (b, pb, vb)] = moving;
     let at = |p: &Isometry, v: &Vector| pose_at(p.translation.vector + v * far.toi, p.rotation);
     let (pa, pb) = (at(pa, va), at(pb, vb));
-    assert_point_on(&far.witness_a, shift, &[(a, &pa)], 0.0, what);
-    assert_point_on(&far.witness_b, shift, &[(b, &pb)], 0.0, what);
+    // The witnesses are the closest points at `toi`: `depth` apart when the pair starts
+    // penetrating (`CastStatus::StartedWithin`), the skin (0) apart otherwise.
+    let depth = (far.witness_b - far.witness_a).norm();
+    assert_point_on(&far.witness_a, shift, &[(a, &pa)], depth, what);
+    assert_point_on(&far.witness_b, shift, &[(b, &pb)], depth, what);
 }
 
-/// Every pair of convex kinds, B thrown at A from 1–2 m away (or passing by), near the origin
+/// Every pair of kinds (the compound included), B thrown at A from 1–2 m away (or passing by), near the origin
 /// and 10⁵ m away: the same `cast_shape` hit and the same conservative-advancement time of
 /// impact.
 #[test]
@@ -500,18 +518,19 @@ fn meshes(rng: &mut ChaCha8Rng) -> [Shape; 2] {
     ]
 }
 
-/// Rays at every kind of shape (the five convex kinds, a triangle mesh, a heightfield), from
-/// 1–3 m away toward a point near the shape, near the origin and 10⁵ m away: the same hit.
+/// Rays at every kind of shape (the five convex kinds, a compound, a triangle mesh, a
+/// heightfield), from 1–3 m away toward a point near the shape, near the origin and 10⁵ m
+/// away: the same hit.
 #[test]
 fn far_rays_match_the_ray_at_the_origin() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xfa6);
-    let mut hits = [0; 7];
+    let mut hits = [0; 8];
     for (kind, hits) in hits.iter_mut().enumerate() {
         for _ in 0..300 {
-            let shape = if kind < 5 {
+            let shape = if kind < KINDS.len() {
                 random_shape(&mut rng, kind)
             } else {
-                meshes(&mut rng)[kind - 5].clone()
+                meshes(&mut rng)[kind - KINDS.len()].clone()
             };
             let shift = far_shift(&mut rng);
             let pose = pose_at(grid_vector(&mut rng, 0.5), random_rotation(&mut rng));
@@ -557,7 +576,7 @@ fn far_rays_match_the_ray_at_the_origin() {
     assert!(hits.iter().all(|&h| h > 60), "hits per kind: {hits:?}");
 }
 
-/// A triangle mesh and a heightfield against every convex kind, in both orders, resting on
+/// A triangle mesh and a heightfield against every convex kind and a compound, in both orders, resting on
 /// or just above the surface (and swept down at it), near the origin and 10⁵ m away: the
 /// same reduced contact, boolean test and time of impact.
 #[test]
@@ -565,7 +584,7 @@ fn far_mesh_pairs_match_the_pair_at_the_origin() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xfa7);
     let (mut compared, mut tois) = (0, 0);
     for mesh_kind in 0..2 {
-        for kind in 0..5 {
+        for kind in 0..KINDS.len() {
             for _ in 0..80 {
                 let mesh = meshes(&mut rng)[mesh_kind].clone();
                 let other = random_shape(&mut rng, kind);

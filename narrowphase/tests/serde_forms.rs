@@ -1,14 +1,14 @@
 //! The serialised forms of the types that validate on deserialising (`Ray`, `Plane`,
-//! `Capsule`, `ConvexPolygon`, `ConcavePolygon`): a value round-trips through JSON, and input
+//! `Capsule`, `ConvexPolygon`, `ConcavePolygon`, `Compound`): a value round-trips through JSON, and input
 //! its constructor refuses is refused by deserialising too, with the constructor's error.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
-use tumble_narrowphase::math::{Point, Point2, Vector};
+use tumble_narrowphase::math::{Isometry, Point, Point2, Vector};
 use tumble_narrowphase::planar::{ConcavePolygon, ConvexPolygon};
 use tumble_narrowphase::ray::{Plane, Ray};
-use tumble_narrowphase::shape::Capsule;
+use tumble_narrowphase::shape::{Capsule, Compound, Cuboid, Shape};
 
 /// `good` round-trips; its JSON with `from` replaced by `to` does not deserialise, and the
 /// error names `why` (the constructor's message).
@@ -70,4 +70,37 @@ fn concave_polygon_refuses_crossing_edges() {
     let poly = ConcavePolygon::new(&dart).unwrap();
     // The notch moved to (1, 3): its edge back to the origin crosses the edge (2, 1)–(0, 2).
     check(poly, "[1.0,1.0]", "[1.0,3.0]", "cross");
+}
+
+#[test]
+fn compound_refuses_a_mesh_child_and_a_bad_box() {
+    let boxed = Shape::from(Cuboid::new(Vector::new(0.5, 0.25, 0.125)).unwrap());
+    let c = Compound::new(vec![
+        (Isometry::translation(1.0, 0.0, 0.0), boxed.clone()),
+        (Isometry::translation(-1.0, 0.0, 0.0), boxed),
+    ])
+    .unwrap();
+    check(
+        c.clone(),
+        "0.125",
+        "-0.125",
+        "compound child 0 refused: its half-extents are not finite and positive",
+    );
+    // A child kind the constructor refuses, written by other means.
+    let tri = r#"{"TriMesh":{"vertices":[[0.0,0.0,0.0],[1.0,0.0,0.0],[0.0,0.0,1.0]],"indices":[[0,1,2]]}}"#;
+    let json = serde_json::to_string(&c).unwrap();
+    let cut = json.find(r#"{"Cuboid""#).unwrap();
+    let bad = format!(
+        "{}{}{}",
+        &json[..cut],
+        tri,
+        &json[json.find("}}").unwrap() + 2..]
+    );
+    let err = serde_json::from_str::<Compound>(&bad)
+        .expect_err(&bad)
+        .to_string();
+    assert!(
+        err.contains("compound child 0 refused: a triangle mesh"),
+        "{bad}: {err}"
+    );
 }

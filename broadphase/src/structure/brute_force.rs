@@ -3,15 +3,15 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, PairKeys, ProxyStore, Ray};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
+use std::sync::atomic::AtomicUsize;
 
 /// Tests every pair of live proxies; queries scan every proxy.
 #[derive(Clone, Debug, Default)]
 pub struct BruteForce {
     store: ProxyStore,
-    keys: Vec<u64>,
-    sort: SortScratch,
+    found: PairKeys,
 }
 
 impl BruteForce {
@@ -30,16 +30,24 @@ impl BroadPhase for BruteForce {
 
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
         let live: Vec<u32> = self.store.arena.live_indices().collect();
-        self.keys.clear();
+        let dropped = AtomicUsize::new(0);
+        let trim = self.store.budget.start(&dropped);
+        self.found.keys.clear();
         for (k, &a) in live.iter().enumerate() {
             let ba = &self.store.aabbs[a as usize];
             for &b in &live[k + 1..] {
                 if ba.intersects(&self.store.aabbs[b as usize]) {
-                    self.keys.push(pair_key(a, b));
+                    self.found.keys.push(pair_key(a, b));
                 }
             }
+            trim.trim(&mut self.found.keys);
         }
-        finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
+        let counted = Some(dropped.into_inner());
+        self.found.finish(&mut self.store, out, counted);
+    }
+
+    fn shrink_buffers(&mut self) {
+        self.found.shrink();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

@@ -17,11 +17,13 @@
 //!   split into tasks run in parallel with rayon; keys are sorted canonically.
 //! * The same tree answers AABB, point and ray queries.
 
+use crate::budget::Trim;
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{concat, finish_pairs, pair_key, sort_ray_hits, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, sort_ray_hits, PairKeys, ProxyStore, Ray};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
 use rayon::prelude::*;
+use std::sync::atomic::AtomicUsize;
 
 /// Number of SAH bins per axis.
 pub const BINS: usize = 16;
@@ -69,8 +71,7 @@ pub struct Bvh {
     rebuild_needed: bool,
     built_cost: Real,
     rebuilds: usize,
-    keys: Vec<u64>,
-    sort: SortScratch,
+    found: PairKeys,
 }
 
 fn empty_box() -> Aabb {
@@ -314,10 +315,11 @@ impl Bvh {
     }
 
     /// Runs `task` to completion with an explicit stack.
-    fn run(&self, task: Task, out: &mut Vec<u64>) {
+    fn run(&self, task: Task, out: &mut Vec<u64>, trim: &Trim) {
         let mut stack = vec![task];
         while let Some(t) = stack.pop() {
             self.expand(t, out, &mut stack);
+            trim.trim(out);
         }
     }
 
@@ -372,8 +374,10 @@ impl Bvh {
         }
     }
 
-    fn find_pair_keys(&mut self) {
-        let mut keys = std::mem::take(&mut self.keys);
+    /// The pair keys into `keys` (unsorted), counting what the budget drops into `dropped`.
+    fn find_pair_keys(&mut self, dropped: &AtomicUsize) {
+        let trim = self.store.budget.start(dropped);
+        let mut keys = std::mem::take(&mut self.found.keys);
         keys.clear();
         if !self.nodes.is_empty() {
             // Breadth-first expansion of the top of the traversal into parallel tasks.
@@ -383,25 +387,30 @@ impl Bvh {
                 let mut next = Vec::with_capacity(tasks.len() * 3);
                 for &t in &tasks {
                     self.expand(t, &mut keys, &mut next);
+                    trim.trim(&mut keys);
                 }
                 if next.is_empty() {
                     break;
                 }
                 tasks = next;
             }
-            let parts: Vec<Vec<u64>> = tasks
+            // Folded and reduced rather than collected per task, so that the buffers alive at
+            // once stay few, each within the pair budget's limit (see `crate::budget`).
+            let rest = tasks
                 .par_iter()
-                .map(|&t| {
-                    let mut v = Vec::new();
-                    self.run(t, &mut v);
+                .fold(Vec::new, |mut v, &t| {
+                    self.run(t, &mut v, &trim);
                     v
                 })
-                .collect();
-            let mut rest = Vec::new();
-            concat(&parts, &mut rest);
+                .reduce(Vec::new, |mut a, b| {
+                    a.extend_from_slice(&b);
+                    trim.trim(&mut a);
+                    a
+                });
             keys.extend_from_slice(&rest);
+            trim.trim(&mut keys);
         }
-        self.keys = keys;
+        self.found.keys = keys;
     }
 
     /// Slots of the leaves' proxies for which `hit_node(node box)` and `hit_prim(box)` hold.
@@ -447,17 +456,27 @@ impl BroadPhase for Bvh {
     impl_proxy_bookkeeping!();
 
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
-        if self.rebuild_needed {
+        let dropped = AtomicUsize::new(0);
+        let searched = if self.rebuild_needed {
             self.build();
-            self.find_pair_keys();
+            self.find_pair_keys(&dropped);
+            true
         } else if self.dirty {
             self.refit();
             if self.cost() > REBUILD_RATIO * self.built_cost {
                 self.build();
             }
-            self.find_pair_keys();
-        }
-        finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
+            self.find_pair_keys(&dropped);
+            true
+        } else {
+            false
+        };
+        let counted = searched.then(|| dropped.into_inner());
+        self.found.finish(&mut self.store, out, counted);
+    }
+
+    fn shrink_buffers(&mut self) {
+        self.found.shrink();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

@@ -45,11 +45,13 @@
 //!   output does not depend on the thread count.
 //! * Ray casts scan the proxies (a 3D-DDA cell walk would be the next step for long rays).
 
+use crate::budget::Trim;
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
 use crate::proxies::{pair_key, pairs_of, ProxyStore, Ray, SortScratch};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, BroadPhaseError, ProxyHandle};
 use rayon::prelude::*;
+use std::sync::atomic::AtomicUsize;
 
 pub use super::levels::LEVEL_RATIO;
 use super::levels::{largest_side, CellFilter, Levels, BASE};
@@ -982,10 +984,10 @@ impl Grid {
 
     /// Writes the pair keys of the cells in buckets `b0..b1` to the start of `out` (used as a
     /// buffer, see [`KeySink`]); returns how many.
-    fn cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
+    fn cell_pairs(&self, b0: usize, b1: usize, trim: &Trim, out: &mut Vec<u64>) -> usize {
         match self.mode {
-            GridMode::Dense => self.dense_cell_pairs(b0, b1, out),
-            GridMode::Hashed => self.hashed_cell_pairs(b0, b1, out),
+            GridMode::Dense => self.dense_cell_pairs(b0, b1, trim, out),
+            GridMode::Hashed => self.hashed_cell_pairs(b0, b1, trim, out),
         }
     }
 
@@ -1004,9 +1006,9 @@ impl Grid {
     /// that test, so the entries of a cell of at least [`GROUP_MIN`] are first grouped by
     /// their flags and only the groups in [`FLAG_PAIRS`] (and group `0b111` with itself) are
     /// paired: the failing pairs are never looked at.
-    fn dense_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
+    fn dense_cell_pairs(&self, b0: usize, b1: usize, trim: &Trim, out: &mut Vec<u64>) -> usize {
         let mut grouped: Vec<u32> = Vec::new();
-        let mut sink = KeySink::new(out);
+        let mut sink = KeySink::new(out, trim);
         for (_, cell) in self.shared_buckets(b0, b1) {
             if cell.len() < GROUP_MIN {
                 // The flag test is folded into the kept bit too: it fails for about a third
@@ -1063,8 +1065,8 @@ impl Grid {
 
     /// Hashed mode: a bucket may hold entries of several cells (a collision), told apart by
     /// their cell keys.
-    fn hashed_cell_pairs(&self, b0: usize, b1: usize, out: &mut Vec<u64>) -> usize {
-        let mut sink = KeySink::new(out);
+    fn hashed_cell_pairs(&self, b0: usize, b1: usize, trim: &Trim, out: &mut Vec<u64>) -> usize {
+        let mut sink = KeySink::new(out, trim);
         for (s, cell) in self.shared_buckets(b0, b1) {
             for (i, &ii) in cell.iter().enumerate() {
                 sink.reserve(cell.len() - i - 1);
@@ -1094,7 +1096,7 @@ impl Grid {
     /// other level, every proxy with the residents of the other levels above its own, and
     /// proxies of the levels below the base with the base proxies (each looking its base cells
     /// up in the table).
-    fn level_pairs(&self) -> Vec<Vec<u64>> {
+    fn level_pairs(&self, trim: &Trim) -> Vec<Vec<u64>> {
         const GRAIN: usize = 4096;
         let levels = &self.levels;
         let (boxes, live) = (&self.boxes, &self.live);
@@ -1113,12 +1115,15 @@ impl Grid {
                 let mut v = Vec::new();
                 if t < tasks.0 {
                     let b0 = t * per;
-                    levels.cell_pairs(b0, (b0 + per).min(buckets), boxes, live, &mut v);
+                    levels.cell_pairs(b0, (b0 + per).min(buckets), live, trim, &mut v);
                 } else if t < tasks.0 + tasks.1 {
                     let k0 = (t - tasks.0) * GRAIN;
-                    for k in k0..(k0 + GRAIN).min(n) {
-                        if self.codes[k] != CODE_OVER {
-                            levels.upper_pairs(k as u32, BASE, &boxes[k], boxes, live, &mut v);
+                    let end = (k0 + GRAIN).min(n);
+                    let proxies = self.codes[k0..end].iter().zip(&boxes[k0..end]);
+                    for (k, (&code, b)) in (k0..).zip(proxies) {
+                        if code != CODE_OVER {
+                            levels.upper_pairs(k as u32, BASE, b, live, &mut v);
+                            trim.trim(&mut v);
                         }
                     }
                 } else {
@@ -1127,11 +1132,12 @@ impl Grid {
                         let (k, l) = (self.others[j], levels.level(j));
                         let b = &boxes[k as usize];
                         if levels.any_above(l) {
-                            levels.upper_pairs(k, l, b, boxes, live, &mut v);
+                            levels.upper_pairs(k, l, b, live, &mut v);
                         }
                         if l < BASE {
                             self.below_pairs(k as usize, &mut v);
                         }
+                        trim.trim(&mut v);
                     }
                 }
                 v
@@ -1173,16 +1179,21 @@ impl Grid {
         // Each chunk's buffer keeps its length (its largest output so far) from frame to
         // frame, so the branch-free writes need no zero-filling in steady state; `lens` holds
         // how many keys of each buffer this frame kept.
+        let dropped = AtomicUsize::new(0);
+        let trim = self.store.budget.start(&dropped);
         let mut parts = std::mem::take(&mut self.parts);
         parts.resize_with(chunks, Vec::new);
         let mut lens = std::mem::take(&mut self.part_lens);
         parts
             .par_iter_mut()
             .enumerate()
-            .map(|(c, v)| self.cell_pairs((c * per).min(buckets), ((c + 1) * per).min(buckets), v))
+            .map(|(c, v)| {
+                let (b0, b1) = ((c * per).min(buckets), ((c + 1) * per).min(buckets));
+                self.cell_pairs(b0, b1, &trim, v)
+            })
             .collect_into_vec(&mut lens);
         if !self.levels.is_empty() {
-            let sub = self.level_pairs();
+            let sub = self.level_pairs(&trim);
             lens.extend(sub.iter().map(Vec::len));
             parts.extend(sub);
         }
@@ -1194,6 +1205,9 @@ impl Grid {
             &mut self.keys,
             out,
         );
+        self.store
+            .budget
+            .finish(Some(dropped.into_inner()), &mut self.keys, out);
         parts.truncate(chunks);
         self.parts = parts;
         self.part_lens = lens;
@@ -1322,17 +1336,41 @@ struct KeySink<'a> {
     buf: &'a mut Vec<u64>,
     /// Number of keys kept.
     len: usize,
+    /// The pair budget's trimming: the kept keys are trimmed before they pass its limit.
+    trim: &'a Trim<'a>,
+    /// The trimming limit (see [`Trim::limit`]).
+    limit: usize,
 }
 
 impl<'a> KeySink<'a> {
-    /// A sink writing from the start of `buf`.
-    fn new(buf: &'a mut Vec<u64>) -> Self {
-        Self { buf, len: 0 }
+    /// A sink writing from the start of `buf`, within `budget`.
+    fn new(buf: &'a mut Vec<u64>, trim: &'a Trim<'a>) -> Self {
+        Self {
+            buf,
+            len: 0,
+            trim,
+            limit: trim.limit(),
+        }
     }
 
     /// Makes room for `n` more keys.
     #[inline]
     fn reserve(&mut self, n: usize) {
+        if self.buf.len() < self.len + n {
+            self.grow(n);
+        }
+    }
+
+    /// Makes room for `n` more keys when the buffer is too short: first trims the kept keys
+    /// to the budget if `n` more would pass its limit (so the pair budget costs the hot loop
+    /// nothing: the buffer, at most twice the limit plus a row, is only checked when it must
+    /// grow), then grows the buffer.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, n: usize) {
+        if self.len + n > self.limit {
+            self.len = self.trim.trim_for(self.buf, self.len, n);
+        }
         let need = self.len + n;
         if self.buf.len() < need {
             self.buf.resize(need.max(2 * self.buf.len()), 0);
@@ -1401,6 +1439,13 @@ impl BroadPhase for Grid {
             // Nothing changed since the last rebuild: the sorted keys still hold.
             pairs_of(&self.keys, &self.store.arena, out);
         }
+    }
+
+    fn shrink_buffers(&mut self) {
+        self.keys.shrink_to_fit();
+        self.parts = Vec::new();
+        self.part_lens = Vec::new();
+        self.sort = Default::default();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

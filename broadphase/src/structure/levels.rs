@@ -23,6 +23,7 @@
 //! specks in it). The entries are bucketed by a hash of their cell key with a counting sort.
 
 use super::grid::{cell_index, hash_bucket, overlaps, Range, FLAG_SHIFT, SLOT_MASK};
+use crate::budget::Trim;
 use crate::math::Real;
 use crate::proxies::pair_key;
 use crate::Aabb;
@@ -260,17 +261,11 @@ impl Levels {
     /// Pairs of the entries in buckets `b0..b1`: two residents of one cell (same key), the cell
     /// holding the minimum corner of their overlap (flags), boxes overlapping. Keys
     /// `pair_key(live[a], live[b])` appended to `out`.
-    pub fn cell_pairs(
-        &self,
-        b0: usize,
-        b1: usize,
-        _boxes: &[Aabb],
-        live: &[u32],
-        out: &mut Vec<u64>,
-    ) {
+    pub fn cell_pairs(&self, b0: usize, b1: usize, live: &[u32], trim: &Trim, out: &mut Vec<u64>) {
         for b in b0..b1 {
             let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
             for i in s..e {
+                trim.trim(out);
                 let (ki, ii) = (self.ents[i].key, self.ents[i].item);
                 let a = (ii & SLOT_MASK) as usize;
                 for j in i + 1..e {
@@ -300,15 +295,7 @@ impl Levels {
     /// Pairs of proxy `k` (box `b`, level index `l`) with the residents of the occupied levels
     /// above `l` other than the base, each found in the cell holding the minimum corner of the
     /// overlap of the two cell ranges at the resident's level.
-    pub fn upper_pairs(
-        &self,
-        k: u32,
-        l: usize,
-        b: &Aabb,
-        _boxes: &[Aabb],
-        live: &[u32],
-        out: &mut Vec<u64>,
-    ) {
+    pub fn upper_pairs(&self, k: u32, l: usize, b: &Aabb, live: &[u32], out: &mut Vec<u64>) {
         for i in l + 1..LEVELS {
             if self.occupied >> i & 1 == 0 || i == BASE {
                 continue;

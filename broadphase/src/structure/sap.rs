@@ -37,8 +37,9 @@
 
 use crate::handle::Pair;
 use crate::math::{Point, Real, Vector};
-use crate::proxies::{finish_pairs, pair_key, ProxyStore, Ray, SortScratch};
+use crate::proxies::{pair_key, PairKeys, ProxyStore, Ray};
 use crate::{impl_proxy_bookkeeping, Aabb, BroadPhase, ProxyHandle};
+use std::sync::atomic::AtomicUsize;
 
 use super::levels::CellFilter;
 use rayon::prelude::*;
@@ -124,8 +125,7 @@ pub struct SweepAndPrune {
     dirty: bool,
     membership_changed: bool,
     frames: u32,
-    keys: Vec<u64>,
-    sort: SortScratch,
+    found: PairKeys,
     stats: SapStats,
 }
 
@@ -355,14 +355,15 @@ type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
 
 impl SweepAndPrune {
     /// The sweep with columns: the pair keys into `keys`; returns the candidate count.
-    fn sweep(&mut self) -> usize {
+    fn sweep(&mut self, dropped: &AtomicUsize) -> usize {
         let list = &self.list;
         let n = list.len();
         let bands = &mut self.bands;
-        let mut keys = std::mem::take(&mut self.keys);
+        let trim = self.store.budget.start(dropped);
+        let mut keys = std::mem::take(&mut self.found.keys);
         keys.clear();
         if n < 2 {
-            self.keys = keys;
+            self.found.keys = keys;
             return 0;
         }
         // Levels of column sides: the base one (the size classes of the levels) is twice the
@@ -492,8 +493,9 @@ impl SweepAndPrune {
                     }
                 }
             }
+            trim.trim(&mut keys);
         }
-        self.keys = keys;
+        self.found.keys = keys;
         candidates
     }
 }
@@ -522,11 +524,18 @@ impl BroadPhase for SweepAndPrune {
     impl_proxy_bookkeeping!();
 
     fn find_pairs(&mut self, out: &mut Vec<Pair>) {
-        if self.dirty || self.frames == 0 {
+        let dropped = AtomicUsize::new(0);
+        let searched = self.dirty || self.frames == 0;
+        if searched {
             self.refresh();
-            self.stats.candidates = self.sweep();
+            self.stats.candidates = self.sweep(&dropped);
         }
-        finish_pairs(&mut self.keys, &self.store.arena, out, &mut self.sort);
+        let counted = searched.then(|| dropped.into_inner());
+        self.found.finish(&mut self.store, out, counted);
+    }
+
+    fn shrink_buffers(&mut self) {
+        self.found.shrink();
     }
 
     fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyHandle>) {

@@ -263,6 +263,13 @@ pub(crate) struct Islands {
 }
 
 impl Islands {
+    /// Gives back the memory of the per-pair buffers beyond their contents (the per-slot
+    /// sleep state stays).
+    pub(crate) fn shrink_buffers(&mut self) {
+        self.links.shrink_to_fit();
+        self.edges.shrink_to_fit();
+    }
+
     /// Forgets the extra links of the last step.
     pub(crate) fn clear_links(&mut self) {
         self.links.clear();

@@ -7,7 +7,8 @@
 //! the closest point of the triangle by Voronoi regions (Ericson, RTCD §5.1.5), and has no
 //! inside; a polyhedron moves a point inside every face plane onto the nearest face plane (for a
 //! convex solid the nearest plane's foot lies on that face), and projects an outside point by
-//! GJK against the point (van den Bergen 2004, §4.3).
+//! GJK against the point (van den Bergen 2004, §4.3); a compound takes the child with the least
+//! signed distance (a point inside the compound is inside one of its children).
 //!
 //! The world's [`World::project_point`] looks in a cube around the point that grows four-fold
 //! until it holds a body whose surface is nearer than the cube's half-side: a body farther
@@ -189,6 +190,21 @@ pub fn project_point_on_shape(
         Shape::TriMesh(m) => nearest_triangle(point, pose, m.triangle_count(), |i| m.triangle(i))?,
         Shape::HeightField(h) => {
             nearest_triangle(point, pose, h.triangle_count(), |i| h.triangle(i))?
+        }
+        // The child with the least signed distance (ties to the lower index): inside when the
+        // point is inside some child, projected onto the child it is deepest in (that surface
+        // point may lie inside another child where children overlap).
+        Shape::Compound(c) => {
+            let mut best: Option<PointProjection> = None;
+            for (p, s) in c.children() {
+                let Some(q) = project_point_on_shape(point, s, &(pose * p)) else {
+                    continue;
+                };
+                if best.is_none_or(|b| q.signed_distance() < b.signed_distance()) {
+                    best = Some(q);
+                }
+            }
+            best?
         }
     };
     (r.point.coords.iter().all(|x| x.is_finite()) && r.distance.is_finite()).then_some(r)

@@ -24,6 +24,7 @@ use crate::state::State;
 use rayon::prelude::*;
 use tumble_broadphase::BroadPhase;
 use tumble_narrowphase::math::{Isometry, Real, Vector};
+use tumble_narrowphase::shape::Shape;
 use tumble_narrowphase::sweep::time_of_impact;
 use tumble_narrowphase::Aabb;
 
@@ -43,10 +44,21 @@ pub(crate) fn may_sweep(b: &Body) -> bool {
     b.ccd && b.is_dynamic() && !b.sensor
 }
 
-/// Smallest half-size of a body's shape (metres).
+/// Smallest half-size of a body's shape (metres): of its box, or for a compound, of its
+/// thinnest part's box (a table's top is thinner than the table).
 fn min_half_size(b: &Body) -> Real {
-    let he = b.shape.aabb(&Isometry::identity()).half_extents();
-    he.x.min(he.y).min(he.z)
+    let of = |s: &Shape, p: &Isometry| {
+        let he = s.aabb(p).half_extents();
+        he.x.min(he.y).min(he.z)
+    };
+    match &b.shape {
+        Shape::Compound(c) => c
+            .children()
+            .iter()
+            .map(|(p, s)| of(s, p))
+            .fold(Real::INFINITY, Real::min),
+        s => of(s, &Isometry::identity()),
+    }
 }
 
 /// The shape's pose at the start of the step with the end rotation, and its displacement.

@@ -60,6 +60,7 @@ use integrate::PerBody;
 use narrow::NarrowScratch;
 use pairs::PairScratch;
 use solve::SolveScratch;
+use tumble_broadphase::BroadPhase;
 
 /// Reusable buffers of the stages: nothing here survives a step in a meaningful way, nothing is
 /// snapshotted.
@@ -79,9 +80,66 @@ pub(crate) struct Scratch {
     /// The last step ended with no active body, and nothing changed since: the next step has
     /// nothing to do (false after a restore, so the first step runs in full).
     quiet: bool,
+    /// The most candidate pairs of a step since the buffers were last given back (see
+    /// [`Scratch::give_back`]).
+    high_water: usize,
+}
+
+/// Buffers grown for at least this many pairs may be given back (below, their memory does not
+/// matter and reallocating would cost more than it saves).
+const GIVE_BACK_MIN_PAIRS: usize = 1 << 10;
+/// The buffers are given back when a step has this many times fewer pairs than they grew for.
+const GIVE_BACK_RATIO: usize = 8;
+
+/// Shrinks `v` to twice its length when it holds fewer than 1/[`GIVE_BACK_RATIO`] of a
+/// capacity of at least [`GIVE_BACK_MIN_PAIRS`] items (a buffer a pile-up grew).
+pub(crate) fn shrink_sparse<T>(v: &mut Vec<T>) {
+    if v.capacity() >= GIVE_BACK_MIN_PAIRS && v.len().saturating_mul(GIVE_BACK_RATIO) < v.capacity()
+    {
+        v.shrink_to(2 * v.len());
+    }
 }
 
 impl Scratch {
+    /// Gives back the memory of buffers grown for far more pairs than the step had: a
+    /// pile-up (thousands of bodies at one spot) grows them to its millions of pairs, and
+    /// once it has scattered a world should hold about what a world of the same bodies that
+    /// never met holds. `pairs` is this step's candidate count. The buffers are only scratch
+    /// (see [`Scratch`]), so the next step, which reallocates what it needs, computes the
+    /// same thing bit for bit.
+    fn give_back(&mut self, pairs: usize, state: &mut State, proxies: &mut BodyProxies) {
+        if pairs >= self.high_water {
+            self.high_water = pairs;
+            return;
+        }
+        if self.high_water < GIVE_BACK_MIN_PAIRS
+            || pairs.saturating_mul(GIVE_BACK_RATIO) > self.high_water
+        {
+            return;
+        }
+        // The islands keep the bodies' sleep timers; only their per-pair buffers go.
+        let mut islands = std::mem::take(&mut self.islands);
+        islands.shrink_buffers();
+        *self = Scratch {
+            islands,
+            quiet: self.quiet,
+            high_water: pairs,
+            ..Scratch::default()
+        };
+        state.contacts.shrink_to_fit();
+        state.sensor_pairs.shrink_to_fit();
+        proxies.broad.shrink_buffers();
+    }
+
+    /// Readies the buffers for a world restored in place ([`crate::World::restore_from`]):
+    /// what they record of the last step (the islands' working state, the quiet flag, the
+    /// high-water mark) is forgotten, their capacity kept.
+    pub(crate) fn reset_for_restore(&mut self) {
+        self.islands = Islands::default();
+        self.quiet = false;
+        self.high_water = 0;
+    }
+
     /// Records that the world's state changed outside a step: the next step runs in full.
     pub(crate) fn disturb(&mut self) {
         self.quiet = false;
@@ -101,7 +159,7 @@ pub(crate) struct StepContext<'a> {
 
 /// Runs one fixed step on a rayon pool's thread ([`on_rayon_pool`]).
 pub(crate) fn step(ctx: StepContext) -> StepReport {
-    on_rayon_pool(|| run(ctx))
+    on_rayon_pool(ctx.state.config.keep_pool_awake, || run(ctx))
 }
 
 /// The stages of [`Stage::all`], in order, each timed.
@@ -139,6 +197,9 @@ fn run(ctx: StepContext) -> StepReport {
         activity,
         &mut sc.pairs,
     );
+    if activity.any_active {
+        report.dropped_pairs = proxies.broad.dropped_pairs();
+    }
     t.stop(&mut out.times, Stage::FindPairs);
 
     let t = Timer::start();
@@ -254,6 +315,8 @@ fn run(ctx: StepContext) -> StepReport {
     // A body frozen by the broad-phase update is no longer active; the next step's first
     // stage would find it so: only the absence of any active body lets it be skipped.
     sc.quiet = !any_active && report.frozen.is_empty();
+    sc.give_back(out.counts.pairs, state, proxies);
+    shrink_sparse(&mut out.events);
     // Wrapping: a restored snapshot may hold any count, and a counter must never panic.
     state.step_count = state.step_count.wrapping_add(1);
     report

@@ -40,6 +40,10 @@ pub(crate) struct BodyInfo {
     live: bool,
     /// Dynamic and not frozen, awake or asleep.
     dynamic: bool,
+    /// Kinematic and not frozen.
+    kinematic: bool,
+    /// Its pairs with static and kinematic bodies get contacts.
+    kinematic_contacts: bool,
     /// Moved by the solver this step: dynamic, not frozen, awake.
     pub(crate) awake: bool,
     /// Active (awake dynamic or kinematic, not frozen: `Body::is_moving`): its pairs go through
@@ -58,6 +62,8 @@ impl BodyInfo {
         Self {
             live: true,
             dynamic: b.is_dynamic_kind(),
+            kinematic: b.kind == crate::body::BodyKind::Kinematic && !b.frozen,
+            kinematic_contacts: b.kinematic_contacts,
             awake: b.is_dynamic(),
             moving: b.is_moving(),
             sensor: b.sensor,
@@ -78,7 +84,9 @@ fn classify(a: &BodyInfo, b: &BodyInfo) -> Option<PairKind> {
         }
         return Some(PairKind::Sensor);
     }
-    if a.dynamic || b.dynamic {
+    let kinematic_pair =
+        (a.kinematic || b.kinematic) && (a.kinematic_contacts || b.kinematic_contacts);
+    if a.dynamic || b.dynamic || kinematic_pair {
         Some(PairKind::Contact)
     } else {
         None

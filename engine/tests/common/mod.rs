@@ -63,3 +63,21 @@ pub fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
         .unwrap()
         .install(f)
 }
+
+/// The state hash of the world `make` builds after `steps` steps, checked valid, in a pool of
+/// each of `threads`: one hash per thread count (to compare across thread counts).
+pub fn hashes_for_threads(make: fn() -> World, steps: usize, threads: &[usize]) -> Vec<u64> {
+    threads
+        .iter()
+        .map(|&n| {
+            in_pool(n, || {
+                let mut w = make();
+                for _ in 0..steps {
+                    w.step();
+                }
+                w.validate().unwrap();
+                w.state_hash()
+            })
+        })
+        .collect()
+}

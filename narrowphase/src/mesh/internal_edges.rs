@@ -277,8 +277,9 @@ pub(crate) fn correct(
         ShapeRef::Convex(p) => {
             poly_manifold(tri, mesh_pose, p, other_pose, &n, &n_new, &f, prediction)
         }
-        // A mesh against a mesh has no contact (the queries refuse the pair before this).
-        ShapeRef::TriMesh(_) | ShapeRef::HeightField(_) => Some(m),
+        // A mesh against a mesh has no contact (the queries refuse the pair before this); a
+        // compound meets a mesh child by child (the queries take it apart before this).
+        ShapeRef::TriMesh(_) | ShapeRef::HeightField(_) | ShapeRef::Compound(_) => Some(m),
     }
 }
 

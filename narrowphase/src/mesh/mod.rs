@@ -66,7 +66,7 @@
 //! }
 //! ```
 
-mod bvh;
+pub(crate) mod bvh;
 mod heightfield;
 pub mod internal_edges;
 mod query;
@@ -75,6 +75,8 @@ mod serde_impl;
 mod trimesh;
 
 pub use heightfield::HeightField;
+pub(crate) use query::{contact_box, local_box, pose_ok, world_aabb};
 pub use query::{MeshContact, MeshRayHit, MeshToi};
-pub use reduce::{mesh_feature_id, reduce};
+pub use reduce::{mesh_feature_id, reduce, reduce_parts, PartManifold};
+pub(crate) use trimesh::box_pad;
 pub use trimesh::{TriMesh, MAX_TRIANGLES};

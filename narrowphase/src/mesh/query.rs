@@ -70,13 +70,34 @@ pub(crate) fn pose_ok(p: &Isometry) -> bool {
     is_finite_vector(&p.translation.vector) && p.rotation.coords.iter().all(|c| c.is_finite())
 }
 
-/// The other shape's box in the mesh's local frame, or None for a non-finite pose.
-fn local_box(mesh_pose: &Isometry, other_pose: &Isometry, other: ShapeRef) -> Option<Aabb> {
+/// The other shape's box in the local frame of a mesh (or a compound) at `mesh_pose`, or None
+/// for a non-finite pose or box.
+pub(crate) fn local_box(
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+) -> Option<Aabb> {
     if !pose_ok(mesh_pose) || !pose_ok(other_pose) {
         return None;
     }
     let b = other.aabb(&mesh_pose.inv_mul(other_pose));
     b.is_valid().then_some(b)
+}
+
+/// The box of the parts a contact query tries: the other shape's box in the local frame of a
+/// mesh (or a compound) at `mesh_pose`, grown by `prediction`; None for a NaN or negative
+/// `prediction` or a non-finite pose or box (the query then has no contact).
+pub(crate) fn contact_box(
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+    prediction: Real,
+) -> Option<Aabb> {
+    if prediction.is_nan() || prediction < 0.0 {
+        return None;
+    }
+    let q = local_box(mesh_pose, other_pose, other)?.loosened(prediction);
+    q.is_valid().then_some(q)
 }
 
 /// The contact of triangle `id` with the internal-edge correction, world space.
@@ -240,16 +261,9 @@ fn contacts_in_frame<S: TriangleSource + ?Sized>(
     prediction: Real,
     out: &mut Vec<MeshContact>,
 ) -> Result<(), UnsupportedPair> {
-    if prediction.is_nan() || prediction < 0.0 {
-        return Ok(());
-    }
-    let Some(q) = local_box(mesh_pose, other_pose, other) else {
+    let Some(q) = contact_box(mesh_pose, other_pose, other, prediction) else {
         return Ok(());
     };
-    let q = q.loosened(prediction);
-    if !q.is_valid() {
-        return Ok(());
-    }
     // A box becomes its polyhedron once rather than once per triangle (the per-triangle
     // kernel and the internal-edge correction both work on it; the answers are the same).
     // A triangle that misses the box grown by `prediction` on every side (the 13-axis test

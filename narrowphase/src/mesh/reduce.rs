@@ -1,14 +1,13 @@
-//! One manifold for a whole mesh pair: the per-triangle manifolds of a convex shape against a
-//! mesh reduced to at most [`MAX_MANIFOLD_POINTS`] points sharing one normal.
+//! One manifold for a whole mesh or compound pair: the per-part manifolds (a mesh's triangles, a
+//! compound's children) reduced to at most [`MAX_MANIFOLD_POINTS`] points sharing one normal.
 //!
 //! A shape resting on a mesh touches several triangles (two on a seam, up to eight where it
-//! covers a vertex), each with a manifold of its own. A world's contact cache keeps one manifold
-//! of at most four points per pair of bodies, so the points of all the triangles are reduced
-//! the way Gregorius describes ("Robust Contact Creation for Physics Simulations", GDC 2015;
+//! covers a vertex), a table standing on the ground touches it with four legs, each part with
+//! a manifold of its own. A world's contact cache keeps one manifold of at most four points per
+//! pair of bodies, so the points of all the parts are reduced the way Gregorius describes ("Robust Contact Creation for Physics Simulations", GDC 2015;
 //! Box2D and rapier reduce polygon manifolds in the same spirit):
 //!
-//! 1. **Normal.** The normal of the triangle holding the deepest point (ties: the lowest
-//!    triangle id). Every other point's depth is taken along it: a point of depth `d` on a
+//! 1. **Normal.** The normal of the part holding the deepest point (ties: the earliest part). Every other point's depth is taken along it: a point of depth `d` on a
 //!    triangle of normal `nᵢ` is `d·(nᵢ·n)` deep along `n`, since the two surfaces are `d`
 //!    apart along `nᵢ`. Points of triangles facing away from `n` (`nᵢ·n ≤ 0.1`) are dropped:
 //!    they cannot hold the shape along `n`. (A mean of the normals weighted by penetration
@@ -22,9 +21,18 @@
 //!    has the same point on both triangles). Ties go to the earlier point (triangles in id
 //!    order, each one's points in its own order), so the choice is deterministic.
 //!
-//! Each kept point's feature id mixes the triangle's id with the point's own id
-//! ([`mesh_feature_id`]), so the same triangle and feature keep the same id from step to step
-//! and warm starting matches them.
+//! Each kept point's feature id mixes the part's id with the point's own id ([`mesh_feature_id`]
+//! for a mesh's triangles, [`crate::shape::compound_feature_id`] for a compound's children), so
+//! the same part and feature keep the same id from step to step and warm starting matches them.
+//! [`reduce`] is the mesh's reduction; [`reduce_parts`] the same for any parts, the mixing of
+//! ids given.
+//!
+//! **One normal per pair.** Parts whose normal turns away from the chosen one are dropped (step
+//! 1): a compound gripping a ball between two children, or a mesh pinching a box in a narrow
+//! crease, keeps only the side holding the deepest point, and the other side is met again only
+//! once it becomes the deepest. This is the price of one manifold per pair of bodies; a cache
+//! of several manifolds per pair (one per part or per normal cluster, as rapier keeps per
+//! sub-shape pair) would lift it.
 //!
 //! The depth of the reduced manifold ([`Manifold::depth`]) is the largest depth along `n` over
 //! every candidate point, kept or not.
@@ -38,8 +46,8 @@ use crate::math::Vector;
 /// Points closer than this (metres) count as one when reducing.
 pub const MERGE_DISTANCE: Real = 1e-3;
 
-/// Smallest cosine between a triangle's normal and the reduced normal for the triangle's
-/// points to be kept.
+/// Smallest cosine between a part's normal and the reduced normal for the part's points to be
+/// kept.
 const MIN_COSINE: Real = 0.1;
 
 /// The feature id of point `point_id` of triangle `triangle` in a reduced mesh manifold: the
@@ -51,38 +59,70 @@ pub fn mesh_feature_id(triangle: u32, point_id: u32) -> u32 {
     triangle.wrapping_mul(0x9E37_79B1) ^ point_id
 }
 
+/// One part's manifold among those [`reduce_parts`] reduces: a mesh's triangle
+/// ([`MeshContact`]) or a compound's child
+/// ([`CompoundContact`](crate::query::CompoundContact)).
+pub trait PartManifold {
+    /// The part's id (a triangle id, a child index), mixed into its points' feature ids.
+    fn part(&self) -> u32;
+    /// The part's manifold (world space, normal from the many-part shape to the other one).
+    fn manifold(&self) -> &Manifold;
+}
+
+impl PartManifold for MeshContact {
+    #[inline]
+    fn part(&self) -> u32 {
+        self.triangle
+    }
+    #[inline]
+    fn manifold(&self) -> &Manifold {
+        &self.manifold
+    }
+}
+
 /// Reduces the per-triangle manifolds `contacts` (as [`super::TriMesh::contacts`] gives them:
 /// world space, normals from the mesh to the other shape) to one manifold of at most
 /// [`MAX_MANIFOLD_POINTS`] points (see the [module docs](self)). `None` when no triangle has a
-/// point.
+/// point. Feature ids are [`mesh_feature_id`]s.
 pub fn reduce(contacts: &[MeshContact]) -> Option<Manifold> {
-    // The normal: that of the deepest point's triangle.
+    reduce_parts(contacts, mesh_feature_id)
+}
+
+/// Reduces the per-part manifolds `parts` (in the order ties should favour: by part id) to one
+/// manifold of at most [`MAX_MANIFOLD_POINTS`] points (see the [module docs](self)), each
+/// kept point's id `feature_id(part, point id)`. `None` when no part has a point.
+pub fn reduce_parts<P: PartManifold>(
+    parts: &[P],
+    feature_id: impl Fn(u32, u32) -> u32,
+) -> Option<Manifold> {
+    // The normal: that of the deepest point's part.
     let mut best: Option<(Real, usize)> = None;
-    for (k, c) in contacts.iter().enumerate() {
-        for p in c.manifold.points() {
+    for (k, c) in parts.iter().enumerate() {
+        for p in c.manifold().points() {
             if best.is_none_or(|(d, _)| p.depth > d) {
                 best = Some((p.depth, k));
             }
         }
     }
     let (_, k) = best?;
-    let n = contacts[k].manifold.normal;
+    let n = parts[k].manifold().normal;
     let mut out = Manifold::new(n);
     // Candidates along n; small on the stack for the common cases.
     let mut cands = buf::Buf::new();
     let mut deepest = Real::NEG_INFINITY;
-    for c in contacts {
-        let cos = c.manifold.normal.dot(&n);
+    for c in parts {
+        let m = c.manifold();
+        let cos = m.normal.dot(&n);
         if cos <= MIN_COSINE {
             continue;
         }
-        for p in c.manifold.points() {
+        for p in m.points() {
             let depth = p.depth * cos;
             deepest = deepest.max(depth);
             cands.push(ContactPoint {
                 point: p.point,
                 depth,
-                id: mesh_feature_id(c.triangle, p.id),
+                id: feature_id(c.part(), p.id),
             });
         }
     }

@@ -169,6 +169,9 @@ pub fn distance<'a, 'b>(
     let (a, b) = (a.into(), b.into());
     check_pose(pose_a, "pose of A")?;
     check_pose(pose_b, "pose of B")?;
+    if let Some(r) = super::compound::distance_pair(pose_a, a, pose_b, b) {
+        return r;
+    }
     let f = Frame::between(pose_a, pose_b);
     let (pose_a, pose_b) = (&f.pose(pose_a), &f.pose(pose_b));
     // Overlapping cores need no penetration depth here: the distance is 0.
@@ -221,6 +224,9 @@ pub fn closest_points<'a, 'b>(
     let (a, b) = (a.into(), b.into());
     check_pose(pose_a, "pose of A")?;
     check_pose(pose_b, "pose of B")?;
+    if let Some(r) = super::compound::closest_points_pair(pose_a, a, pose_b, b) {
+        return r;
+    }
     let f = Frame::between(pose_a, pose_b);
     let c = f.world_closest(closest_points_in_frame(
         &f.pose(pose_a),

@@ -4,7 +4,8 @@
 //!
 //! Both take each shape as `impl Into<`[`ShapeRef`]`>`: a `&Shape` (what the engine stores), a
 //! reference to a concrete shape (`&Cuboid`, `&Ball`, `&Capsule`, `&Triangle`,
-//! `&ConvexPolyhedron`, the way parry takes `&dyn Shape`), or a [`ShapeRef`] itself:
+//! `&ConvexPolyhedron`, `&Compound`, the way parry takes `&dyn Shape`), or a [`ShapeRef`]
+//! itself:
 //!
 //! ```
 //! use tumble_narrowphase::math::{Isometry, Vector};
@@ -20,8 +21,9 @@
 //!
 //! Distances and closest points ([`distance`], [`signed_distance`], [`closest_points`]) take
 //! the same arguments: closed forms for ball–ball, ball–cuboid, capsule–ball and
-//! capsule–capsule, GJK on the shapes' cores for every other pair, the contact routine's
-//! minimal translation for the depth of overlapping pairs (see [`ClosestPoints`]).
+//! capsule–capsule, GJK on the shapes' cores for every other convex pair, the contact routine's
+//! minimal translation for the depth of overlapping pairs (see [`ClosestPoints`]); a compound
+//! by the least over its children; a mesh or heightfield has none (`Unsupported`).
 //!
 //! | pair | boolean test | contact |
 //! |---|---|---|
@@ -35,6 +37,7 @@
 //! | ball–polyhedron (triangle, hull) | GJK distance of the centre | one point |
 //! | mesh or heightfield–any convex shape | each candidate triangle's test ([`crate::mesh`]) | the triangles' manifolds reduced to one of ≤ 4 points ([`crate::mesh::reduce`](mod@crate::mesh::reduce)) |
 //! | mesh or heightfield–mesh or heightfield | unsupported | unsupported |
+//! | compound–any shape (mesh, heightfield and compound included) | any child's test, children culled by boxes ([`Compound`](crate::shape::Compound)) | the children's manifolds: one as it is, several reduced to one of ≤ 4 points ([`crate::mesh::reduce_parts`], ids mixed by [`compound_feature_id`](crate::shape::compound_feature_id)); one normal per pair (see [`Compound`](crate::shape::Compound)) |
 //! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | generic SAT for the axis up to `SAT_MAX_FACES` faces; beyond, Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
 //!
 //! ## The frame of computation
@@ -46,7 +49,9 @@
 //! - every other convex pair runs with both poses moved so that the midpoint of their
 //!   translations is the origin (`query/frame.rs`; the midpoint is the same either way round,
 //!   so swapping A and B gives the same answer), its contact points moved back to world space;
-//! - a mesh or heightfield pair runs with the mesh's position as the origin ([`crate::mesh`]);
+//! - a mesh or heightfield pair runs with the mesh's position as the origin ([`crate::mesh`]),
+//!   a compound pair with the compound's ([`Compound`](crate::shape::Compound)), each part
+//!   then through the queries above;
 //! - [`closest_points`], [`distance`] and [`signed_distance`] run every pair in the
 //!   midpoint frame, as do [`crate::sweep::cast_shape`] and [`crate::sweep::time_of_impact`]
 //!   (the whole motion), and [`crate::ray::ray_shape`] casts from the ray's origin taken
@@ -62,6 +67,7 @@ mod capsule_round;
 mod closest;
 mod closest_gjk;
 mod closest_round;
+pub(crate) mod compound;
 mod convex_ball;
 mod convex_capsule;
 mod convex_convex;
@@ -85,6 +91,7 @@ pub use closest_round::{
     closest_points_ball_ball, closest_points_capsule_ball, closest_points_capsule_capsule,
     closest_points_cuboid_ball,
 };
+pub use compound::{CompoundContact, CompoundRayHit};
 pub use convex_ball::{contact_convex_ball, intersection_convex_ball};
 pub use convex_capsule::{contact_convex_capsule, intersection_convex_capsule};
 pub use convex_convex::{contact_convex_convex, intersection_convex_convex};
@@ -275,6 +282,9 @@ fn generic_intersection(
     pose_b: &Isometry,
     b: ShapeRef,
 ) -> Result<bool, UnsupportedPair> {
+    if let Some(r) = compound::intersection_pair(pose_a, a, pose_b, b) {
+        return r;
+    }
     match (Mesh::of(a), Mesh::of(b)) {
         (Some(_), Some(_)) => return Err(unsupported(a, b)),
         (Some(m), None) => return m.intersection_test(pose_a, pose_b, b),
@@ -420,6 +430,9 @@ fn generic_contact(
     prediction: Real,
     origin: Origin,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
+    if let Some(r) = compound::contact_pair(pose_a, a, pose_b, b, prediction) {
+        return r;
+    }
     match (Mesh::of(a), Mesh::of(b)) {
         (Some(_), Some(_)) => return Err(unsupported(a, b)),
         (Some(m), None) => return m.contact(pose_a, pose_b, b, prediction),

@@ -4,8 +4,8 @@
 //! planes) run with the ray's origin taken relative to the shape's position (the shape's
 //! frame, translated: [`crate::query`], "The frame of computation"), so their rounding is that
 //! of the distance from the ray's origin to the shape, not of either's distance from the
-//! world's origin. The sphere and box casts work on `origin − centre` themselves, and meshes
-//! in their local frame.
+//! world's origin. The sphere and box casts work on `origin − centre` themselves, meshes in
+//! their local frame, and compounds in theirs ([`crate::shape::Compound::cast_ray`]).
 
 use super::{
     ray_capsule, ray_convex_polyhedron, ray_cuboid, ray_sphere, ray_triangle, Plane, Ray, RayHit,
@@ -23,6 +23,7 @@ pub fn ray_shape(ray: &Ray, pose: &Isometry, shape: &Shape, max_t: Real) -> Opti
         Shape::Cuboid(c) => ray_cuboid(ray, pose, &c.half_extents(), max_t),
         Shape::TriMesh(m) => m.cast_ray(pose, ray, max_t).map(|h| h.hit),
         Shape::HeightField(h) => h.cast_ray(pose, ray, max_t).map(|h| h.hit),
+        Shape::Compound(c) => c.cast_ray(pose, ray, max_t).map(|h| h.hit),
         _ => {
             // The shape at its rotation alone, the ray's origin moved by as much; the hit
             // keeps `t` and the normal, and its point is taken on the world ray.
@@ -70,7 +71,11 @@ fn ray_placed(ray: &Ray, pose: &Isometry, shape: &Shape, max_t: Real) -> Option<
                 .collect();
             ray_convex_polyhedron(ray, &planes, max_t)
         }
-        Shape::Ball(_) | Shape::Cuboid(_) | Shape::TriMesh(_) | Shape::HeightField(_) => None,
+        Shape::Ball(_)
+        | Shape::Cuboid(_)
+        | Shape::TriMesh(_)
+        | Shape::HeightField(_)
+        | Shape::Compound(_) => None,
     }
 }
 

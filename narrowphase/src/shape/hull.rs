@@ -28,7 +28,8 @@
 //! Points beyond ±[`MAX_COORDINATE`] are refused (their differences and the products of
 //! differences that every later f32 computation makes would overflow), as are clouds smaller
 //! than [`MIN_HULL_SIZE`] (squared f32 edge lengths would underflow to zero).
-//! O(n·F) time, for the few hundred points a collision hull has.
+//! O(n·F) time, F at most 2·`BUILD_VERTEX_LIMIT` − 4 while building: a collision hull has at
+//! most [`MAX_HULL_VERTICES`] corners.
 
 use crate::contact::closest::closest_on_triangle_regions;
 use crate::error::ShapeError;
@@ -44,8 +45,23 @@ type V = Vector3<f64>;
 /// 10⁻⁶ of it, and a squared f32 edge length below ~10⁻³⁸ underflows.
 pub(crate) const MIN_HULL_SIZE: Real = 1.0e-12;
 
+/// The most vertices a hull keeps: Jolt (`ConvexHullShape::cMaxPointsInHull`) and Box3D
+/// (`B3_HULL_MAX_COUNT`) allow 256, PhysX 255. A collision hull's queries cost time in its
+/// vertex and edge counts (support points, Gauss-map edge pairs), and the face and edge
+/// direction indices of [`ConvexPolyhedron`](super::ConvexPolyhedron) are `u16`; points inside
+/// the hull cost nothing, so a cloud of any size whose hull has at most this many corners is
+/// fine. With at most 256 vertices a hull has at most 508 faces and 762 edges.
+pub const MAX_HULL_VERTICES: usize = 256;
+
+/// While the hull is built, the hull of the points added so far may have this many vertices
+/// before the cloud is refused (intermediate hulls can have corners that later points cover,
+/// so the limit is looser than [`MAX_HULL_VERTICES`]; it bounds the build at
+/// O(n · `BUILD_VERTEX_LIMIT`) for any cloud).
+const BUILD_VERTEX_LIMIT: usize = 4 * MAX_HULL_VERTICES;
+
 /// The hull of `points`: its vertices and its faces as counter-clockwise (seen from outside)
-/// loops of indices into those vertices.
+/// loops of indices into those vertices. Errors also on a hull of more than
+/// [`MAX_HULL_VERTICES`] corners.
 pub(crate) fn convex_hull(points: &[Point]) -> Result<(Vec<Point>, Vec<Vec<u32>>), ShapeError> {
     if points.len() < 4 {
         return Err(ShapeError::TooFewPoints(points.len(), 4));
@@ -116,9 +132,14 @@ pub(crate) fn convex_hull(points: &[Point]) -> Result<(Vec<Point>, Vec<Vec<u32>>
         faces.push(Tri::new(&p, f));
     }
 
+    // Alive triangles: a closed triangulated surface of V corners has 2V − 4 of them.
+    let mut alive = faces.len();
     for (k, q) in p.iter().enumerate() {
         if k == i0 || k == i1 || k == i2 || k == i3 {
             continue;
+        }
+        if alive > 2 * BUILD_VERTEX_LIMIT - 4 {
+            return Err(ShapeError::TooManyVertices(MAX_HULL_VERTICES));
         }
         let visible: Vec<usize> = (0..faces.len())
             .filter(|&f| {
@@ -154,6 +175,7 @@ pub(crate) fn convex_hull(points: &[Point]) -> Result<(Vec<Point>, Vec<Vec<u32>>
             .copied()
             .filter(|&(a, b)| !seen.contains(&(b, a)))
             .collect();
+        alive = alive + horizon.len() - visible.len();
         for (a, b) in horizon {
             faces.push(Tri::new(&p, [a, b, k]));
         }
@@ -181,6 +203,9 @@ pub(crate) fn convex_hull(points: &[Point]) -> Result<(Vec<Point>, Vec<Vec<u32>>
                 .collect()
         })
         .collect();
+    if verts.len() > MAX_HULL_VERTICES {
+        return Err(ShapeError::TooManyVertices(MAX_HULL_VERTICES));
+    }
     Ok((verts, loops))
 }
 

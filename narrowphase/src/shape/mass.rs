@@ -8,8 +8,14 @@
 //! of a 3D solid body represented by a triangle mesh", 2004), and the inertia is
 //! `I = tr(C) 1 − C`. A triangle has no volume and a mesh or heightfield encloses none: their
 //! mass is zero.
+//!
+//! A compound sums its children (each treated as its own solid of the same density, so
+//! overlapping children count their shared volume twice): mass `M = Σ mᵢ`, centre of mass
+//! `c = Σ mᵢ cᵢ / M` with `cᵢ` child `i`'s centre of mass placed by its pose, and inertia about
+//! `c` by the parallel-axis theorem, `I = Σ Rᵢ Iᵢ Rᵢᵀ + mᵢ (|dᵢ|² 1 − dᵢ dᵢᵀ)`, `Rᵢ` the
+//! child's rotation and `dᵢ = cᵢ − c` (summed in `f64`, then rounded).
 
-use super::{ConvexPolyhedron, Shape};
+use super::{Compound, ConvexPolyhedron, Shape};
 use crate::math::{Matrix, Point, Real, Vector};
 
 /// Mass properties of a shape in its local frame.
@@ -26,7 +32,8 @@ pub struct MassProperties {
 impl Shape {
     /// Mass properties for a uniform `density` (kg/m³). A triangle, a triangle mesh and a
     /// heightfield give mass 0 (no enclosed volume): they can only be the shape of a static or
-    /// kinematic body.
+    /// kinematic body. A compound gives the sum of its children (see the module docs); its
+    /// centre of mass is generally not its origin.
     pub fn mass_properties(&self, density: Real) -> MassProperties {
         let at_origin = |mass: Real, inertia: Matrix| MassProperties {
             mass,
@@ -64,7 +71,52 @@ impl Shape {
                 at_origin(0.0, Matrix::zeros())
             }
             Shape::Convex(p) => polyhedron_mass(p, density),
+            Shape::Compound(c) => compound_mass(c, density),
         }
+    }
+}
+
+/// The mass properties of a compound: its children's summed (see the module docs). Children
+/// without mass (triangles, flat polyhedra) add nothing; a compound of only such children has
+/// mass 0, its centre of mass at the centre of its box.
+fn compound_mass(c: &Compound, density: Real) -> MassProperties {
+    type V64 = nalgebra::Vector3<f64>;
+    type M64 = nalgebra::Matrix3<f64>;
+    let parts: Vec<(f64, V64, M64)> = c
+        .children()
+        .iter()
+        .map(|(pose, s)| {
+            let p = s.mass_properties(density);
+            let r = pose
+                .rotation
+                .to_rotation_matrix()
+                .into_inner()
+                .cast::<f64>();
+            let com = (pose * p.local_center).coords.cast::<f64>();
+            (
+                p.mass as f64,
+                com,
+                r * p.inertia.cast::<f64>() * r.transpose(),
+            )
+        })
+        .collect();
+    let mass: f64 = parts.iter().map(|p| p.0).sum();
+    if mass.is_nan() || mass <= 0.0 {
+        return MassProperties {
+            mass: 0.0,
+            local_center: c.local_aabb().center(),
+            inertia: Matrix::zeros(),
+        };
+    }
+    let com = parts.iter().fold(V64::zeros(), |a, p| a + p.1 * p.0) / mass;
+    let inertia = parts.iter().fold(M64::zeros(), |acc, (m, ci, ii)| {
+        let d = ci - com;
+        acc + ii + (M64::identity() * d.norm_squared() - d * d.transpose()) * *m
+    });
+    MassProperties {
+        mass: mass as Real,
+        local_center: Point::from(com.cast::<Real>()),
+        inertia: inertia.cast::<Real>(),
     }
 }
 
@@ -110,7 +162,8 @@ fn polyhedron_mass(p: &ConvexPolyhedron, density: Real) -> MassProperties {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::{Capsule, Cuboid};
+    use crate::math::{Isometry, Rotation};
+    use crate::shape::{Ball, Capsule, Cuboid};
 
     fn close(a: &Matrix, b: &Matrix, rel: Real) -> bool {
         (a - b).abs().max() <= rel * b.abs().max()
@@ -173,5 +226,88 @@ mod tests {
         assert!((mp.mass as f64 - m).abs() < 5e-3 * m, "{} vs {m}", mp.mass);
         assert!((mp.inertia[(0, 0)] as f64 - ixx).abs() < 1e-2 * ixx);
         assert!((mp.inertia[(1, 1)] as f64 - iyy).abs() < 1e-2 * iyy);
+    }
+
+    /// Two unit cubes side by side are one 2 × 1 × 1 box: same mass, centre and inertia.
+    #[test]
+    fn two_cubes_make_one_box() {
+        let cube = Shape::from(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).unwrap());
+        let pair = Shape::compound([
+            (Isometry::translation(-0.5, 0.0, 0.0), cube.clone()),
+            (Isometry::translation(0.5, 0.0, 0.0), cube),
+        ])
+        .unwrap();
+        let whole = Shape::from(Cuboid::new(Vector::new(1.0, 0.5, 0.5)).unwrap());
+        let (a, b) = (pair.mass_properties(2.5), whole.mass_properties(2.5));
+        assert!((a.mass - b.mass).abs() < 1e-6 * b.mass);
+        assert!(a.local_center.coords.norm() < 1e-6);
+        assert!(
+            close(&a.inertia, &b.inertia, 1e-6),
+            "{} vs {}",
+            a.inertia,
+            b.inertia
+        );
+    }
+
+    /// One child under a pose: the child's mass, its centre placed by the pose, its inertia
+    /// rotated (`R I Rᵀ`) and about its own centre (no parallel-axis term).
+    #[test]
+    fn one_offset_child_is_the_child_moved() {
+        let hull = ConvexPolyhedron::from_points(&[
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(1.0, 0.0, 0.0),
+            Point::new(0.0, 2.0, 0.0),
+            Point::new(0.0, 0.0, 0.5),
+            Point::new(0.7, 0.7, 0.7),
+        ])
+        .unwrap();
+        let child = Shape::from(hull);
+        let rot = Rotation::from_euler_angles(0.4, -1.2, 2.0);
+        let pose = Isometry::from_parts(Vector::new(3.0, -1.0, 0.5).into(), rot);
+        let one = Shape::compound([(pose, child.clone())]).unwrap();
+        let (c, s) = (one.mass_properties(1.7), child.mass_properties(1.7));
+        assert!((c.mass - s.mass).abs() < 1e-6 * s.mass);
+        assert!((c.local_center - pose * s.local_center).norm() < 1e-5);
+        let r = rot.to_rotation_matrix().into_inner();
+        assert!(close(&c.inertia, &(r * s.inertia * r.transpose()), 1e-5));
+    }
+
+    /// A dumbbell (two balls on a bar): the parallel-axis theorem by hand.
+    #[test]
+    fn dumbbell_by_the_parallel_axis_theorem() {
+        let ball = Shape::from(Ball::new(0.5).unwrap());
+        let bar = Shape::from(Cuboid::new(Vector::new(1.0, 0.1, 0.1)).unwrap());
+        let dumbbell = Shape::compound([
+            (Isometry::translation(-1.5, 0.0, 0.0), ball.clone()),
+            (Isometry::identity(), bar.clone()),
+            (Isometry::translation(1.5, 0.0, 0.0), ball.clone()),
+        ])
+        .unwrap();
+        let (mb, bb) = (ball.mass_properties(1.0), bar.mass_properties(1.0));
+        let d = dumbbell.mass_properties(1.0);
+        assert!((d.mass - (2.0 * mb.mass + bb.mass)).abs() < 1e-5);
+        assert!(d.local_center.coords.norm() < 1e-6);
+        let ixx = 2.0 * mb.inertia[(0, 0)] + bb.inertia[(0, 0)];
+        let iyy = 2.0 * (mb.inertia[(1, 1)] + mb.mass * 1.5 * 1.5) + bb.inertia[(1, 1)];
+        assert!((d.inertia[(0, 0)] - ixx).abs() < 1e-5 * ixx);
+        assert!((d.inertia[(1, 1)] - iyy).abs() < 1e-5 * iyy);
+        assert!((d.inertia[(2, 2)] - iyy).abs() < 1e-5 * iyy);
+        // An L of two boxes: the centre of mass off the origin, toward the heavier arm.
+        let l = Shape::compound([
+            (
+                Isometry::translation(1.0, 0.0, 0.0),
+                Shape::from(Cuboid::new(Vector::new(1.0, 0.25, 0.25)).unwrap()),
+            ),
+            (
+                Isometry::translation(0.0, 0.75, 0.0),
+                Shape::from(Cuboid::new(Vector::new(0.25, 0.5, 0.25)).unwrap()),
+            ),
+        ])
+        .unwrap()
+        .mass_properties(1.0);
+        // Masses 0.5 and 0.25 (volumes 2·0.5·0.5 and 0.5·1·0.5).
+        assert!((l.mass - 0.75).abs() < 1e-6);
+        let expected = Vector::new(0.5 * 1.0 + 0.25 * 0.0, 0.25 * 0.75, 0.0) / 0.75;
+        assert!((l.local_center.coords - expected).norm() < 1e-6);
     }
 }

@@ -7,9 +7,13 @@
 //! [`crate::query::contact`]) take a [`ShapeRef`], a borrowed view of the same set that a
 //! `&Shape` or a reference to a concrete shape (`&Cuboid`, `&Ball`, …) converts into, and
 //! dispatch on its kind.
+//!
+//! A body made of several convex shapes is one [`Shape::Compound`] ([`Compound`]: children
+//! each under its own pose).
 
 mod ball;
 mod capsule;
+mod compound;
 mod cuboid;
 mod hull;
 mod mass;
@@ -20,7 +24,9 @@ mod view;
 
 pub use ball::Ball;
 pub use capsule::Capsule;
+pub use compound::{compound_feature_id, Compound, MAX_COMPOUND_CHILDREN};
 pub use cuboid::Cuboid;
+pub use hull::MAX_HULL_VERTICES;
 pub use mass::MassProperties;
 pub use obb::{Obb, ORTHONORMAL_TOLERANCE};
 pub use polyhedron::{ConvexPolyhedron, PolyFace};
@@ -55,6 +61,10 @@ pub enum Shape {
     /// for bodies that contacts do not move. Written as its samples and scale, rebuilt and
     /// validated when read back.
     HeightField(#[serde(with = "arc_mesh")] Arc<HeightField>),
+    /// Several convex shapes, each under its own pose in the compound's frame, shared (see
+    /// [`Compound`]). A solid with mass (the union of its children's), for any kind of body.
+    /// Written as its children, rebuilt and validated when read back.
+    Compound(#[serde(with = "arc_mesh")] Arc<Compound>),
 }
 
 /// Serde for the shared polyhedron: as the polyhedron itself (rebuilt from its corners).
@@ -72,7 +82,8 @@ mod arc_polyhedron {
     }
 }
 
-/// Serde for the shared meshes: as the mesh itself (whose own serde rebuilds and validates it).
+/// Serde for the shared meshes and compounds: as the shape itself (whose own serde rebuilds and
+/// validates it).
 mod arc_mesh {
     use serde::de::DeserializeOwned;
     use serde::{Deserializer, Serialize, Serializer};
@@ -106,7 +117,31 @@ impl Shape {
             Shape::Convex(p) => p.aabb(pose),
             Shape::TriMesh(m) => m.aabb(pose),
             Shape::HeightField(h) => h.aabb(pose),
+            Shape::Compound(c) => c.aabb(pose),
         }
+    }
+
+    /// A [`Shape::Compound`] of `children`, each `(pose in the compound's frame, shape)`: a
+    /// body of several convex shapes, as rapier's `SharedShape::compound` makes one. Errors as
+    /// [`Compound::new`].
+    ///
+    /// ```
+    /// use tumble_narrowphase::math::{Isometry, Vector};
+    /// use tumble_narrowphase::shape::{Cuboid, Shape};
+    ///
+    /// let plank = Cuboid::new(Vector::new(1.0, 0.1, 0.5)).unwrap();
+    /// let post = Cuboid::new(Vector::new(0.1, 0.5, 0.1)).unwrap();
+    /// let t = Shape::compound([
+    ///     (Isometry::translation(0.0, 0.6, 0.0), plank.into()),
+    ///     (Isometry::identity(), post.into()),
+    /// ])
+    /// .unwrap();
+    /// assert!(matches!(t, Shape::Compound(_)));
+    /// ```
+    pub fn compound(
+        children: impl IntoIterator<Item = (Isometry, Shape)>,
+    ) -> Result<Shape, crate::ShapeError> {
+        Compound::new(children.into_iter().collect()).map(Shape::from)
     }
 }
 
@@ -161,6 +196,18 @@ impl From<HeightField> for Shape {
 impl From<Arc<HeightField>> for Shape {
     fn from(h: Arc<HeightField>) -> Self {
         Shape::HeightField(h)
+    }
+}
+
+impl From<Compound> for Shape {
+    fn from(c: Compound) -> Self {
+        Shape::Compound(Arc::new(c))
+    }
+}
+
+impl From<Arc<Compound>> for Shape {
+    fn from(c: Arc<Compound>) -> Self {
+        Shape::Compound(c)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The convex polyhedron, built from a point cloud by a convex hull ([`super::hull`]) or
 //! converted from a box or a triangle.
 
-use super::hull::convex_hull;
+use super::hull::{convex_hull, MAX_HULL_VERTICES};
 use super::{Cuboid, Obb, Triangle};
 use crate::bounding::Aabb;
 use crate::error::ShapeError;
@@ -69,6 +69,19 @@ impl TryFrom<PolyhedronRepr> for ConvexPolyhedron {
         }
         if !r.vertices.iter().all(crate::math::is_finite_point) {
             return Err(ShapeError::NonFinite("polyhedron corner"));
+        }
+        if r.vertices.len() > MAX_HULL_VERTICES {
+            return Err(ShapeError::TooManyVertices(MAX_HULL_VERTICES));
+        }
+        // A closed convex surface of V corners has at most 2V − 4 faces and 3V − 6 edges, each
+        // edge in two face loops: anything more is not a hull (and would cost time to check).
+        let v = r.vertices.len();
+        if r.faces.len() > (2 * v).saturating_sub(4).max(2)
+            || r.faces.iter().map(Vec::len).sum::<usize>() > (6 * v).saturating_sub(12).max(6)
+        {
+            return Err(ShapeError::Degenerate(
+                "polyhedron has more faces or face corners than a hull of its corners can have",
+            ));
         }
         let n = r.vertices.len() as u32;
         if r.faces.len() < 2
@@ -313,7 +326,7 @@ impl ConvexPolyhedron {
     /// face plane (within a tolerance scaled by the size), finite unit face normals and edge
     /// directions, face loops of at least 3 corners
     /// and planar, each edge shared by exactly two faces (and [`Self::edge_faces`] naming
-    /// them), and Euler's V − E + F = 2.
+    /// them), Euler's V − E + F = 2, and at most [`MAX_HULL_VERTICES`] corners.
     pub fn validate(&self) -> Result<(), String> {
         let size = self
             .vertices
@@ -324,6 +337,12 @@ impl ConvexPolyhedron {
         let tol = 1e-4 * scale;
         if !tol.is_finite() {
             return Err(format!("size {scale} is not finite"));
+        }
+        if self.vertices.len() > MAX_HULL_VERTICES {
+            return Err(format!(
+                "{} corners, more than {MAX_HULL_VERTICES}",
+                self.vertices.len()
+            ));
         }
         if let Some(d) = self
             .edge_directions

@@ -1,7 +1,7 @@
 //! Borrowed views of shapes: what the general entry points take, so a caller can pass a
 //! concrete shape (`&Cuboid`, `&Ball`, `&Triangle`, …) without building a [`Shape`] first.
 
-use super::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
+use super::{Ball, Capsule, Compound, ConvexPolyhedron, Cuboid, Shape, Triangle};
 use crate::bounding::Aabb;
 use crate::math::Isometry;
 use crate::mesh::{HeightField, TriMesh};
@@ -31,11 +31,15 @@ pub enum ShapeRef<'a> {
     TriMesh(&'a TriMesh),
     /// A heightfield (collided one triangle at a time, see [`crate::mesh`]).
     HeightField(&'a HeightField),
+    /// Several convex shapes under their own poses (collided one child at a time, see
+    /// [`Compound`]).
+    Compound(&'a Compound),
 }
 
 impl ShapeRef<'_> {
     /// The name of the shape's kind ("ball", "cuboid", "capsule", "triangle",
-    /// "convex polyhedron", "triangle mesh", "heightfield"), as [`crate::query::UnsupportedPair`] reports it.
+    /// "convex polyhedron", "triangle mesh", "heightfield", "compound"), as
+    /// [`crate::query::UnsupportedPair`] reports it.
     pub fn kind_name(&self) -> &'static str {
         match self {
             ShapeRef::Ball(_) => "ball",
@@ -45,6 +49,7 @@ impl ShapeRef<'_> {
             ShapeRef::Convex(_) => "convex polyhedron",
             ShapeRef::TriMesh(_) => "triangle mesh",
             ShapeRef::HeightField(_) => "heightfield",
+            ShapeRef::Compound(_) => "compound",
         }
     }
 
@@ -58,10 +63,11 @@ impl ShapeRef<'_> {
             ShapeRef::Convex(p) => p.aabb(pose),
             ShapeRef::TriMesh(m) => m.aabb(pose),
             ShapeRef::HeightField(h) => h.aabb(pose),
+            ShapeRef::Compound(c) => c.aabb(pose),
         }
     }
 
-    /// An owned copy (a polyhedron or mesh cloned into a new `Arc`).
+    /// An owned copy (a polyhedron, mesh or compound cloned into a new `Arc`).
     pub fn to_shape(&self) -> Shape {
         match *self {
             ShapeRef::Ball(b) => Shape::from(*b),
@@ -71,6 +77,7 @@ impl ShapeRef<'_> {
             ShapeRef::Convex(p) => Shape::from(p.clone()),
             ShapeRef::TriMesh(m) => Shape::from(m.clone()),
             ShapeRef::HeightField(h) => Shape::from(h.clone()),
+            ShapeRef::Compound(c) => Shape::from(c.clone()),
         }
     }
 }
@@ -87,6 +94,7 @@ impl Shape {
             Shape::Convex(p) => ShapeRef::Convex(p),
             Shape::TriMesh(m) => ShapeRef::TriMesh(m),
             Shape::HeightField(h) => ShapeRef::HeightField(h),
+            Shape::Compound(c) => ShapeRef::Compound(c),
         }
     }
 }
@@ -119,6 +127,7 @@ view_of_concrete! {
     ConvexPolyhedron => Convex,
     TriMesh => TriMesh,
     HeightField => HeightField,
+    Compound => Compound,
 }
 
 #[cfg(test)]

@@ -219,6 +219,10 @@ pub fn cast_shape<'a, 'b>(
     if !is_finite_vector(&rel) {
         return Err(QueryError::NonFinite("relative velocity"));
     }
+    if let Some(r) = crate::query::compound::cast_pair(pose_a, vel_a, a, pose_b, vel_b, b, options)
+    {
+        return r;
+    }
     let frame = Frame::between(pose_a, pose_b);
     let hit = cast_in_frame(
         &frame.pose(pose_a),

@@ -64,6 +64,9 @@ pub fn time_of_impact<'a, 'b>(
     slop: Real,
 ) -> Option<Real> {
     let (sa, sb) = (sa.into(), sb.into());
+    if let Some(t) = crate::query::compound::time_of_impact_pair(sa, pa0, da, sb, pb0, db, slop) {
+        return t;
+    }
     if let Some(t) = mesh_time_of_impact(sa, pa0, da, sb, pb0, db, slop) {
         return t;
     }

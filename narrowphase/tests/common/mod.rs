@@ -314,5 +314,10 @@ pub fn point_gap(pose: &Isometry, s: &Shape, p: &Point) -> Real {
         Shape::TriMesh(_) | Shape::HeightField(_) => {
             panic!("point_gap takes solids; a mesh has no inside")
         }
+        Shape::Compound(c) => c
+            .children()
+            .iter()
+            .map(|(cp, cs)| point_gap(&(pose * cp), cs, p))
+            .fold(Real::INFINITY, Real::min),
     }
 }

@@ -388,7 +388,7 @@ pub fn true_distance(tri: &Triangle, mp: &Isometry, s: ShapeRef, op: &Isometry) 
         ShapeRef::Cuboid(k) => (gjk::distance(mp, tri, op, k), 0.0),
         ShapeRef::Triangle(k) => (gjk::distance(mp, tri, op, k), 0.0),
         ShapeRef::Convex(k) => (gjk::distance(mp, tri, op, k), 0.0),
-        ShapeRef::TriMesh(_) | ShapeRef::HeightField(_) => {
+        ShapeRef::TriMesh(_) | ShapeRef::HeightField(_) | ShapeRef::Compound(_) => {
             panic!("the oracle measures convex shapes against a triangle")
         }
     };

@@ -1,6 +1,6 @@
 //! The clock under any configuration: [`check_clock`] makes a world from a configuration whose
-//! time fields (`dt`, `max_frame_time`, `max_steps_per_frame`, `prediction_distance`) are
-//! anything at all, then drives it with `advance` of arbitrary frame times beside a twin
+//! time fields (`dt`, `max_frame_time`, `max_steps_per_frame`, `prediction_distance`) and pair
+//! budget (`max_pairs`, mostly below the scene's pair count) are anything at all, then drives it with `advance` of arbitrary frame times beside a twin
 //! driven with `step`.
 //!
 //! Checked: `World::new` accepts exactly the configurations within the documented bounds; every
@@ -38,6 +38,7 @@ fn within_bounds(c: &WorldConfig) -> bool {
         && (c.dt..=tumble::MAX_FRAME_TIME).contains(&c.max_frame_time)
         && (1..=tumble::MAX_STEPS_PER_FRAME).contains(&c.max_steps_per_frame)
         && (0.0..=tumble::MAX_PREDICTION_DISTANCE).contains(&c.prediction_distance)
+        && (1..=tumble::MAX_PAIRS).contains(&c.max_pairs)
 }
 
 /// A floor, a few bouncing balls and a sensor a ball falls through: events of every kind.
@@ -82,6 +83,12 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             u32::arbitrary(u)?
         },
         prediction_distance: time(u, 0.0, 0.1)?,
+        // Mostly a budget the scene's few pairs exceed (pairs dropped every step).
+        max_pairs: if u.ratio(3u8, 4u8)? {
+            u.int_in_range(0..=8)?
+        } else {
+            u32::arbitrary(u)?
+        },
         ..defaults
     };
     let accepted = within_bounds(&config);
