@@ -180,6 +180,23 @@ fn moved(pose: &Isometry, shift: &Vector) -> Isometry {
     far
 }
 
+/// The far value of a quantity against the near one: within [`TOL`] once multiplied by
+/// `scale` (metres per unit of it: 1 for lengths, the speed for a time).
+fn assert_near(quantity: &str, near: Real, far: Real, scale: Real, what: &str) {
+    assert!(
+        (near - far).abs() * scale <= TOL,
+        "{what}: {quantity} {far} far, {near} near"
+    );
+}
+
+/// The far normal against the near one, within [`TOL`].
+fn assert_same_normal(near: &Vector, far: &Vector, what: &str) {
+    assert!(
+        (near - far).norm() <= TOL,
+        "{what}: normal {far:?} far, {near:?} near"
+    );
+}
+
 /// The far point `far` brought back by `shift` (exact) against the near point `near`.
 fn assert_same_point(near: &Point, far: &Point, shift: &Vector, what: &str) {
     let back = far - shift;
@@ -232,30 +249,15 @@ fn assert_same_manifold(
     pair: [Placed; 2],
     what: &str,
 ) {
-    assert!(
-        (near.depth() - far.depth()).abs() <= TOL,
-        "{what}: depth {} far, {} near",
-        far.depth(),
-        near.depth()
-    );
-    assert!(
-        (near.normal - far.normal).norm() <= TOL,
-        "{what}: normal {:?} far, {:?} near",
-        far.normal,
-        near.normal
-    );
+    assert_near("depth", near.depth(), far.depth(), 1.0, what);
+    assert_same_normal(&near.normal, &far.normal, what);
     assert_eq!(
         near.len(),
         far.len(),
         "{what}: point count\n{near:?}\n{far:?}"
     );
     for (p, q) in near.points().iter().zip(far.points()) {
-        assert!(
-            (p.depth - q.depth).abs() <= TOL,
-            "{what}: point depth {} far, {} near",
-            q.depth,
-            p.depth
-        );
+        assert_near("point depth", p.depth, q.depth, 1.0, what);
         assert_eq!(p.id, q.id, "{what}: point ids");
         let margin = q.depth.abs() + point_slack(&pair);
         assert_point_on(&q.point, shift, &pair, margin, what);
@@ -310,18 +312,8 @@ fn assert_same_closest(
     [a, b]: [Placed; 2],
     what: &str,
 ) {
-    assert!(
-        (near.distance - far.distance).abs() <= TOL,
-        "{what}: distance {} far, {} near",
-        far.distance,
-        near.distance
-    );
-    assert!(
-        (near.normal - far.normal).norm() <= TOL,
-        "{what}: normal {:?} far, {:?} near",
-        far.normal,
-        near.normal
-    );
+    assert_near("distance", near.distance, far.distance, 1.0, what);
+    assert_same_normal(&near.normal, &far.normal, what);
     let depth = (-far.distance).max(0.0);
     assert_point_on(&far.point_a, shift, &[a], depth, what);
     assert_point_on(&far.point_b, shift, &[b], depth, what);
@@ -361,10 +353,7 @@ fn far_pairs_match_the_pair_at_the_origin() {
                     distance(&pa, &a, &pb, &b).unwrap(),
                     distance(&fa, &a, &fb, &b).unwrap(),
                 );
-                assert!(
-                    (dn - df).abs() <= TOL,
-                    "{what}: distance {df} far, {dn} near"
-                );
+                assert_near("distance", dn, df, 1.0, &what);
                 apart += (dn > TOL) as usize;
                 assert_same_closest(
                     &closest_points(&pa, &a, &pb, &b).unwrap(),
@@ -391,18 +380,8 @@ fn assert_same_cast(
     what: &str,
 ) {
     assert_eq!(near.status, far.status, "{what}: status");
-    assert!(
-        (near.toi - far.toi).abs() * speed <= TOL,
-        "{what}: time of impact {} far, {} near",
-        far.toi,
-        near.toi
-    );
-    assert!(
-        (near.normal - far.normal).norm() <= TOL,
-        "{what}: normal {:?} far, {:?} near",
-        far.normal,
-        near.normal
-    );
+    assert_near("time of impact", near.toi, far.toi, speed, what);
+    assert_same_normal(&near.normal, &far.normal, what);
     let [(a, pa, va), (b, pb, vb)] = moving;
     let at = |p: &Isometry, v: &Vector| pose_at(p.translation.vector + v * far.toi, p.rotation);
     let (pa, pb) = (at(pa, va), at(pb, vb));
@@ -411,6 +390,19 @@ fn assert_same_cast(
     let depth = (far.witness_b - far.witness_a).norm();
     assert_point_on(&far.witness_a, shift, &[(a, &pa)], depth, what);
     assert_point_on(&far.witness_b, shift, &[(b, &pb)], depth, what);
+}
+
+/// The same time of impact (a fraction of the motion, `speed` metres long), near and far, or
+/// none on both sides. True when there was one.
+fn assert_same_toi(near: Option<Real>, far: Option<Real>, speed: Real, what: &str) -> bool {
+    match (near, far) {
+        (Some(n), Some(f)) => {
+            assert_near("time of impact", n, f, speed, what);
+            true
+        }
+        (None, None) => false,
+        (n, f) => panic!("{what}: time of impact {f:?} far, {n:?} near"),
+    }
 }
 
 /// Every pair of kinds (the compound included), B thrown at A from 1–2 m away (or passing by), near the origin
@@ -457,17 +449,7 @@ fn far_casts_match_the_cast_at_the_origin() {
                 let slop = 0.005;
                 let near = time_of_impact(&a, &pa, &vel_a, &b, &pb, &vel_b, slop);
                 let far = time_of_impact(&a, &fa, &vel_a, &b, &fb, &vel_b, slop);
-                match (near, far) {
-                    (Some(n), Some(f)) => {
-                        assert!(
-                            (n - f).abs() * speed <= TOL,
-                            "{what}: time of impact {f} far, {n} near"
-                        );
-                        tois += 1;
-                    }
-                    (None, None) => {}
-                    (n, f) => panic!("{what}: time of impact {f:?} far, {n:?} near"),
-                }
+                tois += assert_same_toi(near, far, speed, &what) as usize;
             }
         }
     }
@@ -477,18 +459,8 @@ fn far_casts_match_the_cast_at_the_origin() {
 
 /// The same ray hit, near and far: `t` (to [`TOL`] along the ray), normal, point.
 fn assert_same_hit(near: &RayHit, far: &RayHit, dir_len: Real, shift: &Vector, what: &str) {
-    assert!(
-        (near.t - far.t).abs() * dir_len <= TOL,
-        "{what}: t {} far, {} near",
-        far.t,
-        near.t
-    );
-    assert!(
-        (near.normal - far.normal).norm() <= TOL,
-        "{what}: normal {:?} far, {:?} near",
-        far.normal,
-        near.normal
-    );
+    assert_near("t", near.t, far.t, dir_len, what);
+    assert_same_normal(&near.normal, &far.normal, what);
     assert_same_point(&near.point, &far.point, shift, what);
 }
 
@@ -631,17 +603,7 @@ fn far_mesh_pairs_match_the_pair_at_the_origin() {
                 let zero = Vector::zeros();
                 let near = time_of_impact(&other, &po, &down, &mesh, &pm, &zero, 0.005);
                 let far = time_of_impact(&other, &fo, &down, &mesh, &fm, &zero, 0.005);
-                match (near, far) {
-                    (Some(n), Some(f)) => {
-                        assert!(
-                            (n - f).abs() * down.norm() <= TOL,
-                            "{what}: time of impact {f} far, {n} near"
-                        );
-                        tois += 1;
-                    }
-                    (None, None) => {}
-                    (n, f) => panic!("{what}: time of impact {f:?} far, {n:?} near"),
-                }
+                tois += assert_same_toi(near, far, down.norm(), &what) as usize;
             }
         }
     }
