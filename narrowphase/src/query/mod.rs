@@ -216,16 +216,6 @@ pub fn intersection_test<'a, 'b>(
     intersection_test_views(pose_a, a.into(), pose_b, b.into())
 }
 
-/// Where the contact pairs without a relative-pose kernel compute (see the module docs).
-#[derive(Clone, Copy)]
-enum Origin {
-    /// With both poses moved to their midpoint ([`Frame::between`]): the public entry points.
-    Pair,
-    /// On the poses as given: the caller has already moved them next to the pair (a sweep to
-    /// the midpoint of its start).
-    Given,
-}
-
 /// [`intersection_test`] on the two views: the dispatch on their kinds.
 ///
 /// The match compiles to compare-and-branch instructions on the two kinds (one fused
@@ -357,7 +347,7 @@ pub fn contact<'a, 'b>(
     b: impl Into<ShapeRef<'b>>,
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
-    contact_views(pose_a, a.into(), pose_b, b.into(), prediction, Origin::Pair)
+    contact_views::<true>(pose_a, a.into(), pose_b, b.into(), prediction)
 }
 
 /// [`contact`] on poses already in the frame the caller computes in (a sweep's, a closest-point
@@ -369,17 +359,19 @@ pub(crate) fn contact_in_frame(
     b: ShapeRef,
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
-    contact_views(pose_a, a, pose_b, b, prediction, Origin::Given)
+    contact_views::<false>(pose_a, a, pose_b, b, prediction)
 }
 
-/// [`contact`] on the two views: the dispatch on their kinds.
-fn contact_views(
+/// [`contact`] on the two views: the dispatch on their kinds. `PAIR_FRAME`: whether the pairs
+/// without a relative-pose kernel move to the midpoint of their poses ([`Frame::between`], the
+/// public entry points) or take the poses as given (a caller already in a frame next to the
+/// pair, as a sweep is). A constant, so that the hot pairs' path takes no extra argument.
+fn contact_views<const PAIR_FRAME: bool>(
     pose_a: &Isometry,
     a: ShapeRef,
     pose_b: &Isometry,
     b: ShapeRef,
     prediction: Real,
-    origin: Origin,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
     Ok(match (a, b) {
         (ShapeRef::Ball(ba), ShapeRef::Ball(bb)) => contact_ball_ball(
@@ -402,7 +394,7 @@ fn contact_views(
         (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => {
             cuboid_ball_contact(pose_b, c, pose_a, b, prediction).map(|m| m.flipped())
         }
-        _ => return generic_contact(pose_a, a, pose_b, b, prediction, origin),
+        _ => return generic_contact::<PAIR_FRAME>(pose_a, a, pose_b, b, prediction),
     })
 }
 
@@ -420,15 +412,15 @@ fn cuboid_ball_contact(
     contact_cuboid_ball(pose_c, &c.half_extents(), &center, b.radius(), prediction)
 }
 
-/// The pairs of [`contact`] without a relative-pose kernel: a mesh pair (in the mesh's
-/// frame), else [`convex_contact`] where `origin` says, its points brought to world space.
-fn generic_contact(
+/// The pairs of [`contact`] without a relative-pose kernel: a compound or mesh pair (in its
+/// own frame), else [`convex_contact`] in the frame `PAIR_FRAME` says ([`contact_views`]), its
+/// points brought to world space.
+fn generic_contact<const PAIR_FRAME: bool>(
     pose_a: &Isometry,
     a: ShapeRef,
     pose_b: &Isometry,
     b: ShapeRef,
     prediction: Real,
-    origin: Origin,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
     if let Some(r) = compound::contact_pair(pose_a, a, pose_b, b, prediction) {
         return r;
@@ -443,9 +435,10 @@ fn generic_contact(
         }
         (None, None) => {}
     }
-    let f = match origin {
-        Origin::Pair => Frame::between(pose_a, pose_b),
-        Origin::Given => Frame::world(),
+    let f = if PAIR_FRAME {
+        Frame::between(pose_a, pose_b)
+    } else {
+        Frame::world()
     };
     let mut m = convex_contact(&f.pose(pose_a), a, &f.pose(pose_b), b, prediction);
     if let Ok(Some(m)) = &mut m {
@@ -455,6 +448,7 @@ fn generic_contact(
 }
 
 /// The contact of two convex shapes (no mesh) on the poses as given, points in their frame.
+#[inline(always)]
 fn convex_contact(
     pose_a: &Isometry,
     a: ShapeRef,
