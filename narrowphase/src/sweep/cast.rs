@@ -47,7 +47,7 @@ pub struct CastOptions {
     pub stop_at_penetration: bool,
     /// Distance accuracy of the hit, metres (finite, `> 0`): at a converged hit the shapes are
     /// between `skin − tolerance` and `skin + tolerance` apart (GJK's own accuracy, about
-    /// `10⁻⁶` of the shapes' size and distance from the origin, is below the default).
+    /// `10⁻⁶` of the shapes' size and of their distance apart, is below the default).
     pub tolerance: Real,
 }
 
