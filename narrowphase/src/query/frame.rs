@@ -17,11 +17,12 @@
 //!   when the two are within a factor 2 of each other coordinate by coordinate (Sterbenz's
 //!   lemma; the midpoint lies between them), so a nearby pair far from the origin keeps every
 //!   bit of its relative position.
-//! - [`Frame::at`] one pose: its translation, for a mesh, whose triangles are stored in its
-//!   local frame (so they are computed as exactly as when the mesh sits at the origin).
+//! - [`Frame::at`] one pose: its translation, for a mesh or a compound, whose parts are stored
+//!   in its local frame (so they are computed as exactly as when it sits at the origin), and
+//!   for a ray cast, whose origin is taken relative to the shape.
 //!
-//! Bullet's GJK pair detector moves both shapes by the mean of their positions the same way;
-//! Jolt computes contacts relative to a base offset at the first body.
+//! Bullet's `btGjkPairDetector` moves both shapes by the mean of their positions the same
+//! way; Jolt computes contacts relative to a base offset at the first body.
 //!
 //! The frame at a zero translation is the world's own and changes nothing, bit for bit: the
 //! poses lose `+0` (which leaves `−0` as it is) and the points are not moved (adding `+0`
