@@ -548,9 +548,9 @@ fn far_rays_match_the_ray_at_the_origin() {
     assert!(hits.iter().all(|&h| h > 60), "hits per kind: {hits:?}");
 }
 
-/// A triangle mesh and a heightfield against every convex kind and a compound, in both orders, resting on
-/// or just above the surface (and swept down at it), near the origin and 10⁵ m away: the
-/// same reduced contact, boolean test and time of impact.
+/// A triangle mesh and a heightfield against every convex kind and a compound, in both orders,
+/// resting on or just above the surface (and swept down at it), near the origin and 10⁵ m
+/// away: the same reduced contact, boolean test, distance, closest points and time of impact.
 #[test]
 fn far_mesh_pairs_match_the_pair_at_the_origin() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xfa7);
@@ -570,34 +570,34 @@ fn far_mesh_pairs_match_the_pair_at_the_origin() {
                 let (fm, fo) = (moved(&pm, &shift), moved(&po, &shift));
                 let what = format!("{mesh:?} {pm:?}\n{other:?} {po:?}");
                 for swap in [false, true] {
-                    let (near, far) = if swap {
-                        (
-                            contact_any(&po, &other, &pm, &mesh, PREDICTION),
-                            contact_any(&fo, &other, &fm, &mesh, PREDICTION),
-                        )
+                    let [(a, pa, fa), (b, pb, fb)] = if swap {
+                        [(&other, &po, &fo), (&mesh, &pm, &fm)]
                     } else {
-                        (
-                            contact_any(&pm, &mesh, &po, &other, PREDICTION),
-                            contact_any(&fm, &mesh, &fo, &other, PREDICTION),
-                        )
+                        [(&mesh, &pm, &fm), (&other, &po, &fo)]
                     };
-                    let near = near.unwrap();
+                    let near = contact_any(pa, a, pb, b, PREDICTION).unwrap();
+                    let far = contact_any(fa, a, fb, b, PREDICTION).unwrap();
                     let depth = near.map(|m| m.depth());
-                    let pair = [(&mesh, &pm), (&other, &po)];
-                    compared +=
-                        assert_same_contact(near, far.unwrap(), &shift, pair, &what) as usize;
-                    let (tn, tf) = if swap {
-                        (
-                            intersects_any(&po, &other, &pm, &mesh),
-                            intersects_any(&fo, &other, &fm, &mesh),
-                        )
-                    } else {
-                        (
-                            intersects_any(&pm, &mesh, &po, &other),
-                            intersects_any(&fm, &mesh, &fo, &other),
-                        )
-                    };
-                    assert_same_test(tn.unwrap(), tf.unwrap(), depth, &what);
+                    let pair = [(a, pa), (b, pb)];
+                    compared += assert_same_contact(near, far, &shift, pair, &what) as usize;
+                    assert_same_test(
+                        intersects_any(pa, a, pb, b).unwrap(),
+                        intersects_any(fa, a, fb, b).unwrap(),
+                        depth,
+                        &what,
+                    );
+                    let (dn, df) = (
+                        distance(pa, a, pb, b).unwrap(),
+                        distance(fa, a, fb, b).unwrap(),
+                    );
+                    assert_near("distance", dn, df, 1.0, &what);
+                    assert_same_closest(
+                        &closest_points(pa, a, pb, b).unwrap(),
+                        &closest_points(fa, a, fb, b).unwrap(),
+                        &shift,
+                        pair,
+                        &what,
+                    );
                 }
                 let down = -(pm.rotation * Vector::y()) + grid_vector(&mut rng, 0.25);
                 let zero = Vector::zeros();

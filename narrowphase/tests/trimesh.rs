@@ -671,3 +671,35 @@ fn hostile_input_gives_errors_or_finite_results() {
     );
     assert!(outputs > 0, "no query produced anything");
 }
+
+/// Distances by hand on the unit square at y = 0: a ball of radius 0.25 centred 2 m above
+/// (0.5, ·, 0.5) is 1.75 m away, its closest point on the mesh straight below it; one centred
+/// at (3, 0, 0.5) is 2 − 0.25 = 1.75 m from the edge x = 1; far away (10⁴ m) the answer is
+/// still exact; a mesh against a mesh has no algorithm.
+#[test]
+fn distances_to_the_unit_square_by_hand() {
+    use tumble_narrowphase::query::{closest_points, distance, QueryError};
+    let v = [
+        Point::new(0.0, 0.0, 0.0),
+        Point::new(0.0, 0.0, 1.0),
+        Point::new(1.0, 0.0, 0.0),
+        Point::new(1.0, 0.0, 1.0),
+    ];
+    let mesh = TriMesh::new(&v, &[[0, 1, 2], [1, 3, 2]]).unwrap();
+    let ball = Ball::new(0.25).unwrap();
+    let id = Isometry::identity();
+    let above = Isometry::translation(0.5, 2.0, 0.5);
+    let c = closest_points(&id, &mesh, &above, &ball).unwrap();
+    assert!((c.distance - 1.75).abs() < 1e-6, "{}", c.distance);
+    assert!((c.point_a - Point::new(0.5, 0.0, 0.5)).norm() < 1e-6);
+    assert!((c.normal - Vector::y()).norm() < 1e-6);
+    let beside = Isometry::translation(3.0, 0.0, 0.5);
+    assert!((distance(&id, &mesh, &beside, &ball).unwrap() - 1.75).abs() < 1e-6);
+    let far = Isometry::translation(0.5, 1.0e4, 0.5);
+    let d = distance(&far, &ball, &id, &mesh).unwrap();
+    assert!((d - (1.0e4 - 0.25)).abs() < 1e-2, "{d}");
+    assert!(matches!(
+        closest_points(&id, &mesh, &above, &mesh),
+        Err(QueryError::Unsupported(_))
+    ));
+}

@@ -328,6 +328,10 @@ impl HeightField {
 }
 
 impl TriangleSource for HeightField {
+    fn bounds(&self) -> Aabb {
+        self.local_aabb()
+    }
+
     fn visit(&self, q: &Aabb, f: &mut dyn FnMut(u32) -> bool) {
         let q = q.loosened(self.pad);
         if !q.intersects(&self.local_aabb()) {

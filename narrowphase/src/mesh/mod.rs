@@ -67,6 +67,7 @@
 //! ```
 
 pub(crate) mod bvh;
+pub mod distance;
 mod heightfield;
 pub mod internal_edges;
 mod query;

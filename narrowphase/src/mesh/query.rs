@@ -56,6 +56,8 @@ pub struct MeshToi {
 pub(crate) trait TriangleSource {
     /// Calls `f` with (at least) every triangle whose box overlaps `q`, until it returns false.
     fn visit(&self, q: &Aabb, f: &mut dyn FnMut(u32) -> bool);
+    /// The box of every triangle.
+    fn bounds(&self) -> Aabb;
     /// Triangle `id` (valid ids only).
     fn tri(&self, id: u32) -> Triangle;
     /// The unit normals of the triangles across edges 0, 1, 2 of triangle `id`, oriented as the

@@ -251,6 +251,10 @@ pub(crate) fn box_pad(scale: Real) -> Real {
 }
 
 impl TriangleSource for TriMesh {
+    fn bounds(&self) -> Aabb {
+        self.local_aabb()
+    }
+
     fn visit(&self, q: &Aabb, f: &mut dyn FnMut(u32) -> bool) {
         // Leaves hold up to four triangles: each one's own box is checked before the kernel
         // (grown by the hierarchy's pad, as the node boxes are).

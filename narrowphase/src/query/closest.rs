@@ -169,7 +169,11 @@ pub fn distance<'a, 'b>(
     let (a, b) = (a.into(), b.into());
     check_pose(pose_a, "pose of A")?;
     check_pose(pose_b, "pose of B")?;
+    // A compound or a mesh computes in its own frame, part by part.
     if let Some(r) = super::compound::distance_pair(pose_a, a, pose_b, b) {
+        return r;
+    }
+    if let Some(r) = crate::mesh::distance::distance_pair(pose_a, a, pose_b, b) {
         return r;
     }
     let f = Frame::between(pose_a, pose_b);
@@ -224,7 +228,11 @@ pub fn closest_points<'a, 'b>(
     let (a, b) = (a.into(), b.into());
     check_pose(pose_a, "pose of A")?;
     check_pose(pose_b, "pose of B")?;
+    // A compound or a mesh computes in its own frame, part by part.
     if let Some(r) = super::compound::closest_points_pair(pose_a, a, pose_b, b) {
+        return r;
+    }
+    if let Some(r) = crate::mesh::distance::closest_points_pair(pose_a, a, pose_b, b) {
         return r;
     }
     let f = Frame::between(pose_a, pose_b);

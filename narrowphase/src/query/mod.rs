@@ -23,7 +23,9 @@
 //! the same arguments: closed forms for ball–ball, ball–cuboid, capsule–ball and
 //! capsule–capsule, GJK on the shapes' cores for every other convex pair, the contact routine's
 //! minimal translation for the depth of overlapping pairs (see [`ClosestPoints`]); a compound
-//! by the least over its children; a mesh or heightfield has none (`Unsupported`).
+//! by the least over its children; a mesh or heightfield by the least over the triangles near
+//! the other shape ([`crate::mesh::distance`](mod@crate::mesh::distance)); a mesh against a
+//! mesh has none (`Unsupported`).
 //!
 //! | pair | boolean test | contact |
 //! |---|---|---|

@@ -9,7 +9,7 @@ use tumble_narrowphase::contact::Manifold;
 use tumble_narrowphase::gjk::{self, GjkResult, Segment, SinglePoint};
 use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Translation, Vector};
 use tumble_narrowphase::mesh::{HeightField, MeshContact, MeshRayHit, MeshToi, TriMesh};
-use tumble_narrowphase::query::{contact_any, intersects_any};
+use tumble_narrowphase::query::{closest_points, contact_any, distance, intersects_any};
 use tumble_narrowphase::ray::{ray_triangle, Ray};
 use tumble_narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, ShapeRef, Triangle};
 use tumble_narrowphase::sweep::{sweep_sphere_triangle, time_of_impact};
@@ -18,6 +18,7 @@ use tumble_narrowphase::sweep::{sweep_sphere_triangle, time_of_impact};
 pub trait MeshLike {
     fn count(&self) -> usize;
     fn tri(&self, id: u32) -> Triangle;
+    fn view(&self) -> ShapeRef<'_>;
     fn contacts(&self, mp: &Isometry, op: &Isometry, o: ShapeRef, pred: Real) -> Vec<MeshContact>;
     fn tri_contact(
         &self,
@@ -47,6 +48,9 @@ macro_rules! mesh_like {
             }
             fn tri(&self, id: u32) -> Triangle {
                 self.triangle(id).expect("id in range")
+            }
+            fn view(&self) -> ShapeRef<'_> {
+                ShapeRef::from(self)
             }
             fn contacts(
                 &self,
@@ -132,6 +136,37 @@ impl Shapes {
             ShapeRef::from(&self.hull),
         ]
     }
+}
+
+/// `query::closest_points` and `query::distance` of the mesh (at `mp`) and `s` (at `op`), as A
+/// and as B, against the least over every triangle of the same queries on the triangle at
+/// `mp`: the same signed distance bit for bit, the normal flipped with the order.
+pub fn check_distance(m: &dyn MeshLike, mp: &Isometry, op: &Isometry, s: ShapeRef) {
+    let brute = |mesh_first: bool| {
+        (0..m.count() as u32)
+            .map(|id| {
+                let t = m.tri(id);
+                let c = if mesh_first {
+                    closest_points(mp, &t, op, s)
+                } else {
+                    closest_points(op, s, mp, &t)
+                };
+                c.expect("triangle pair").distance
+            })
+            .fold(Real::INFINITY, Real::min)
+    };
+    let want = brute(true);
+    let got = closest_points(mp, m.view(), op, s).expect("mesh pair");
+    assert_eq!(got.distance, want, "{} at {op}", s.kind_name());
+    assert!((got.normal.norm() - 1.0).abs() < 1e-4);
+    let swapped = closest_points(op, s, mp, m.view()).expect("mesh pair as B");
+    assert_eq!(swapped.distance, brute(false), "{} as A", s.kind_name());
+    let d = distance(mp, m.view(), op, s).expect("mesh distance");
+    assert!(
+        (d - want.max(0.0)).abs() <= 1e-5 * (1.0 + want.abs()),
+        "{} distance {d} against {want}",
+        s.kind_name()
+    );
 }
 
 /// A uniformly random rotation (Shoemake).
@@ -304,6 +339,8 @@ pub fn check_against_brute_force(
                 assert!((c.manifold.normal.norm() - 1.0).abs() < 1e-4);
                 assert!(c.manifold.depth() >= -pred - 1e-5);
             }
+            // Closest points and distance: the least over every triangle, in both orders.
+            check_distance(m, mp, &op, s);
             // Sweep from the placement toward a random point of the box.
             let target = point_in(r, lo, hi);
             let motion = target - Point::from(op.translation.vector);
