@@ -3,7 +3,9 @@
 //!
 //! - a compound of one child answers every query as that child at the composed pose (the
 //!   compound's pose times the child's), bit for bit where the compound calls the same
-//!   kernel, with the contact's feature ids mixed with the child index;
+//!   kernel, with the contact's feature ids mixed with the child index; the compound computes
+//!   in its own frame (its position the origin, [`compound_frame`]), so the child is asked in
+//!   that frame too and its points moved back;
 //! - a compound of several children is their union: boolean test = OR over the children,
 //!   distance = min, signed distance = min, ray `t` = min, shape cast and time of impact = the
 //!   earliest child; its contact holds only points of its children's contacts, with distinct
@@ -18,16 +20,17 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 use tumble_narrowphase::contact::Manifold;
-use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
+use tumble_narrowphase::math::{Isometry, Point, Real, Translation, Vector};
 use tumble_narrowphase::mesh::{HeightField, TriMesh};
 use tumble_narrowphase::query::{
-    closest_points, contact, distance, intersection_test, signed_distance,
+    closest_points, contact, distance, intersection_test, signed_distance, ClosestPoints,
+    QueryError,
 };
-use tumble_narrowphase::ray::{ray_shape, Ray};
+use tumble_narrowphase::ray::{ray_shape, Ray, RayHit};
 use tumble_narrowphase::shape::{
     compound_feature_id, Ball, Capsule, Compound, ConvexPolyhedron, Cuboid, Shape, Triangle,
 };
-use tumble_narrowphase::sweep::{cast_shape, time_of_impact, CastOptions};
+use tumble_narrowphase::sweep::{cast_shape, time_of_impact, CastHit, CastOptions};
 
 /// A random convex shape about `s` across: ball, cuboid, capsule, triangle or hull.
 fn convex(r: &mut ChaCha8Rng, s: Real) -> Shape {
@@ -79,7 +82,49 @@ fn near(r: &mut ChaCha8Rng) -> Isometry {
     pose(r, c)
 }
 
-/// The compound's children, each with its world pose under `pose`.
+/// The compound's frame, as its queries compute in it: the compound's pose `pc` and another
+/// pose `po` moved by the compound's position (which is then the origin), and that position.
+/// A child placed under the moved `pc` ([`placed`]) is where the compound asks it.
+fn compound_frame(pc: &Isometry, po: &Isometry) -> (Isometry, Isometry, Vector) {
+    let o = pc.translation.vector;
+    let moved = |p: &Isometry| {
+        Isometry::from_parts(Translation::from(p.translation.vector - o), p.rotation)
+    };
+    (moved(pc), moved(po), o)
+}
+
+/// The ray moved by `-o` (as [`compound_frame`] moves poses).
+fn moved_ray(ray: &Ray, o: &Vector) -> Ray {
+    Ray::new(ray.origin() - o, ray.dir()).unwrap()
+}
+
+/// A hit of the moved ray, in world space: its point on the world `ray`.
+fn hit_back(ray: &Ray, h: RayHit) -> RayHit {
+    RayHit {
+        point: ray.point_at(h.t),
+        ..h
+    }
+}
+
+/// Closest points of the compound's frame moved back to world space.
+fn closest_back(c: ClosestPoints, o: &Vector) -> ClosestPoints {
+    ClosestPoints {
+        point_a: c.point_a + o,
+        point_b: c.point_b + o,
+        ..c
+    }
+}
+
+/// A cast hit of the compound's frame moved back to world space.
+fn cast_back(h: CastHit, o: &Vector) -> CastHit {
+    CastHit {
+        witness_a: h.witness_a + o,
+        witness_b: h.witness_b + o,
+        ..h
+    }
+}
+
+/// The compound's children, each with its pose under `pose`.
 fn placed(c: &Compound, pose: &Isometry) -> Vec<(Isometry, Shape)> {
     c.children()
         .iter()
@@ -91,11 +136,12 @@ fn close(a: Real, b: Real, tol: Real) -> bool {
     (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
 }
 
-/// The manifold of the child with its ids mixed as the compound mixes them.
-fn with_child_ids(m: &Manifold, child: u32) -> Vec<(Point, Real, u32)> {
+/// The manifold of the child (computed in the compound's frame, whose origin is `o`) with its
+/// points moved back to world space and its ids mixed as the compound mixes them.
+fn with_child_ids(m: &Manifold, child: u32, o: &Vector) -> Vec<(Point, Real, u32)> {
     m.points()
         .iter()
-        .map(|p| (p.point, p.depth, compound_feature_id(child, p.id)))
+        .map(|p| (p.point + o, p.depth, compound_feature_id(child, p.id)))
         .collect()
 }
 
@@ -124,28 +170,29 @@ fn one_child_is_the_child_at_the_composed_pose() {
         let pc = near(&mut r);
         let at = pc.translation.vector + direction(&mut r) * r.gen_range(0.0..2.0);
         let po = pose(&mut r, at);
-        let (child_pose, child) = placed(&one, &pc).remove(0);
+        let (pc_f, po_f, o) = compound_frame(&pc, &po);
+        let (child_pose, child) = placed(&one, &pc_f).remove(0);
 
         let t = intersection_test(&pc, &c, &po, &other).unwrap();
         assert_eq!(
             t,
-            intersection_test(&child_pose, &child, &po, &other).unwrap()
+            intersection_test(&child_pose, &child, &po_f, &other).unwrap()
         );
         assert_eq!(
             intersection_test(&po, &other, &pc, &c).unwrap(),
-            intersection_test(&po, &other, &child_pose, &child).unwrap(),
+            intersection_test(&po_f, &other, &child_pose, &child).unwrap(),
             "case {k}"
         );
         hits += t as usize;
 
         let pred = 0.1;
         let mc = contact(&pc, &c, &po, &other, pred).unwrap();
-        let mo = contact(&child_pose, &child, &po, &other, pred).unwrap();
+        let mo = contact(&child_pose, &child, &po_f, &other, pred).unwrap();
         match (&mc, &mo) {
             (Some(a), Some(b)) => {
                 assert_eq!(a.normal, b.normal, "case {k}");
                 assert_eq!(a.depth(), b.depth(), "case {k}");
-                assert_eq!(points(a), with_child_ids(b, 0), "case {k}");
+                assert_eq!(points(a), with_child_ids(b, 0, &o), "case {k}");
                 contacts += 1;
             }
             (None, None) => {}
@@ -153,7 +200,7 @@ fn one_child_is_the_child_at_the_composed_pose() {
             // child's kernel may still report a speculative contact there (its gap is a
             // lower bound), but the pair is truly farther than `pred`.
             (None, Some(_)) => {
-                let d = distance(&child_pose, &child, &po, &other).unwrap();
+                let d = distance(&child_pose, &child, &po_f, &other).unwrap();
                 assert!(d > pred * 0.99, "case {k}: culled a child {d} m away");
             }
             (Some(_), None) => panic!("case {k}: the compound has a contact its child has not"),
@@ -163,16 +210,16 @@ fn one_child_is_the_child_at_the_composed_pose() {
 
         assert_eq!(
             distance(&pc, &c, &po, &other),
-            distance(&child_pose, &child, &po, &other)
+            distance(&child_pose, &child, &po_f, &other)
         );
         assert_eq!(
             closest_points(&pc, &c, &po, &other),
-            closest_points(&child_pose, &child, &po, &other),
+            closest_points(&child_pose, &child, &po_f, &other).map(|c| closest_back(c, &o)),
             "case {k}"
         );
         assert_eq!(
             closest_points(&po, &other, &pc, &c),
-            closest_points(&po, &other, &child_pose, &child),
+            closest_points(&po_f, &other, &child_pose, &child).map(|c| closest_back(c, &o)),
             "case {k}"
         );
 
@@ -181,25 +228,42 @@ fn one_child_is_the_child_at_the_composed_pose() {
         let ray = Ray::new(origin, (target - origin) * 0.5).unwrap();
         assert_eq!(
             ray_shape(&ray, &pc, &c, 4.0),
-            ray_shape(&ray, &child_pose, &child, 4.0),
+            ray_shape(&moved_ray(&ray, &o), &child_pose, &child, 4.0).map(|h| hit_back(&ray, h)),
             "case {k}"
         );
 
         let v = direction(&mut r) * 3.0;
         let opts = CastOptions::with_t_max(1.5);
         let z = Vector::zeros();
+        let back = |h: Result<Option<CastHit>, QueryError>| h.map(|h| h.map(|h| cast_back(h, &o)));
         assert_eq!(
             cast_shape(&po, &v, &other, &pc, &z, &c, &opts),
-            cast_shape(&po, &v, &other, &child_pose, &z, &child, &opts),
+            back(cast_shape(
+                &po_f,
+                &v,
+                &other,
+                &child_pose,
+                &z,
+                &child,
+                &opts
+            )),
             "case {k}"
         );
         assert_eq!(
             cast_shape(&pc, &v, &c, &po, &z, &other, &opts),
-            cast_shape(&child_pose, &v, &child, &po, &z, &other, &opts),
+            back(cast_shape(
+                &child_pose,
+                &v,
+                &child,
+                &po_f,
+                &z,
+                &other,
+                &opts
+            )),
             "case {k}"
         );
         let toi_c = time_of_impact(&c, &pc, &v, &other, &po, &z, 0.005);
-        let toi_o = time_of_impact(&child, &child_pose, &v, &other, &po, &z, 0.005);
+        let toi_o = time_of_impact(&child, &child_pose, &v, &other, &po_f, &z, 0.005);
         assert_eq!(toi_c, toi_o, "case {k}");
     }
     assert!(
@@ -218,26 +282,29 @@ fn several_children_are_their_union() {
         let comp = compound_of(&mut r, n, 1.2);
         let c = Shape::from(comp.clone());
         let pc = near(&mut r);
-        let kids = placed(&comp, &pc);
         let other = convex(&mut r, 1.0);
         let at = pc.translation.vector + direction(&mut r) * r.gen_range(0.0..2.5);
         let po = pose(&mut r, at);
+        // The children as the compound asks them, in its frame (see `compound_frame`), with
+        // `po_f` the other shape's pose there.
+        let (pc_f, po_f, o) = compound_frame(&pc, &po);
+        let kids = placed(&comp, &pc_f);
 
         let any = kids
             .iter()
-            .any(|(p, s)| intersection_test(p, s, &po, &other).unwrap());
+            .any(|(p, s)| intersection_test(p, s, &po_f, &other).unwrap());
         assert_test_both_ways(&pc, &c, &po, &other, any);
         hits += any as usize;
 
         let d_min = kids
             .iter()
-            .map(|(p, s)| distance(p, s, &po, &other).unwrap())
+            .map(|(p, s)| distance(p, s, &po_f, &other).unwrap())
             .fold(Real::INFINITY, Real::min);
         let d = distance(&pc, &c, &po, &other).unwrap();
         assert!(close(d, d_min, 1e-6), "case {k}: {d} vs {d_min}");
         let s_min = kids
             .iter()
-            .map(|(p, s)| signed_distance(p, s, &po, &other).unwrap())
+            .map(|(p, s)| signed_distance(p, s, &po_f, &other).unwrap())
             .fold(Real::INFINITY, Real::min);
         let cp = closest_points(&pc, &c, &po, &other).unwrap();
         assert!(
@@ -254,7 +321,7 @@ fn several_children_are_their_union() {
         let pred = 0.05;
         let per_child: Vec<Option<Manifold>> = kids
             .iter()
-            .map(|(p, s)| contact(p, s, &po, &other, pred).unwrap())
+            .map(|(p, s)| contact(p, s, &po_f, &other, pred).unwrap())
             .collect();
         let m = contact(&pc, &c, &po, &other, pred).unwrap();
         if any {
@@ -268,7 +335,7 @@ fn several_children_are_their_union() {
                 let from_child = per_child.iter().enumerate().any(|(i, cm)| {
                     cm.as_ref().is_some_and(|cm| {
                         cm.points().iter().any(|q| {
-                            q.point == p.point && compound_feature_id(i as u32, q.id) == p.id
+                            q.point + o == p.point && compound_feature_id(i as u32, q.id) == p.id
                         })
                     })
                 });
@@ -299,7 +366,7 @@ fn several_children_are_their_union() {
         let ray = Ray::new(origin, target - origin).unwrap();
         let t_min = kids
             .iter()
-            .filter_map(|(p, s)| ray_shape(&ray, p, s, 2.0).map(|h| h.t))
+            .filter_map(|(p, s)| ray_shape(&moved_ray(&ray, &o), p, s, 2.0).map(|h| h.t))
             .fold(None, |a: Option<Real>, t| Some(a.map_or(t, |a| a.min(t))));
         let hit = ray_shape(&ray, &pc, &c, 2.0);
         assert_eq!(hit.is_some(), t_min.is_some(), "case {k}");
@@ -309,7 +376,11 @@ fn several_children_are_their_union() {
         rays += hit.is_some() as usize;
         if let Some(h) = comp.cast_ray(&pc, &ray, 2.0) {
             let (p, s) = &kids[h.child as usize];
-            assert_eq!(ray_shape(&ray, p, s, 2.0), Some(h.hit), "case {k}");
+            assert_eq!(
+                ray_shape(&moved_ray(&ray, &o), p, s, 2.0).map(|x| hit_back(&ray, x)),
+                Some(h.hit),
+                "case {k}"
+            );
         }
 
         // Shape cast and time of impact: the earliest child.
@@ -328,7 +399,7 @@ fn several_children_are_their_union() {
             (a, b) => a == b,
         };
         let earliest = min_toi(&mut kids.iter().map(|(p, s)| {
-            cast_shape(&po, &v, &other, p, &z, s, &opts)
+            cast_shape(&po_f, &v, &other, p, &z, s, &opts)
                 .unwrap()
                 .map(|h| h.toi)
         }));
@@ -336,7 +407,7 @@ fn several_children_are_their_union() {
         let toi = h.map(|h| h.toi);
         assert!(same(toi, earliest), "case {k}: {h:?} vs {earliest:?}");
         let earliest = min_toi(&mut kids.iter().map(|(p, s)| {
-            cast_shape(p, &(-v), s, &po, &z, &other, &opts)
+            cast_shape(p, &(-v), s, &po_f, &z, &other, &opts)
                 .unwrap()
                 .map(|h| h.toi)
         }));
@@ -347,7 +418,7 @@ fn several_children_are_their_union() {
 
         let slop = 0.005;
         let touching = kids.iter().any(|(p, s)| {
-            contact(p, s, &po, &other, slop)
+            contact(p, s, &po_f, &other, slop)
                 .unwrap()
                 .is_some_and(|m| m.max_depth() >= -slop)
         });
@@ -357,7 +428,7 @@ fn several_children_are_their_union() {
         } else {
             let first = kids
                 .iter()
-                .filter_map(|(p, s)| time_of_impact(&other, &po, &v, s, p, &z, slop))
+                .filter_map(|(p, s)| time_of_impact(&other, &po_f, &v, s, p, &z, slop))
                 .fold(None, |a: Option<Real>, t| Some(a.map_or(t, |a| a.min(t))));
             assert_eq!(toi, first, "case {k}");
         }
@@ -432,13 +503,16 @@ fn compound_against_meshes() {
             r.gen_range(-3.0..3.0),
         );
         let pc = pose(&mut r, at);
-        let kids = placed(&comp, &pc);
+        let id = Isometry::identity();
+        // The children as the compound asks them, in its frame, with `ground` the ground's
+        // pose there (see `compound_frame`).
+        let (pc_f, ground, _) = compound_frame(&pc, &id);
+        let kids = placed(&comp, &pc_f);
         let c = Shape::from(comp);
         for g in &grounds {
-            let id = Isometry::identity();
             let any = kids
                 .iter()
-                .any(|(p, s)| intersection_test(&id, g, p, s).unwrap());
+                .any(|(p, s)| intersection_test(&ground, g, p, s).unwrap());
             assert_test_both_ways(&pc, &c, &id, g, any);
             let m = contact(&id, g, &pc, &c, 0.0).unwrap();
             if any {
@@ -446,7 +520,7 @@ fn compound_against_meshes() {
                 // The normal of the child whose own contact with the ground is deepest.
                 let deepest = kids
                     .iter()
-                    .filter_map(|(p, s)| contact(&id, g, p, s, 0.0).unwrap())
+                    .filter_map(|(p, s)| contact(&ground, g, p, s, 0.0).unwrap())
                     .fold(None, |a: Option<Manifold>, m| match a {
                         Some(a) if a.max_depth() >= m.max_depth() => Some(a),
                         _ => Some(m),
@@ -458,7 +532,7 @@ fn compound_against_meshes() {
             // Distance: the least over the children of each child's distance to the ground.
             let least = kids
                 .iter()
-                .map(|(p, s)| distance(p, s, &id, g).unwrap())
+                .map(|(p, s)| distance(p, s, &ground, g).unwrap())
                 .fold(Real::INFINITY, Real::min);
             assert_eq!(distance(&pc, &c, &id, g).unwrap(), least, "case {k}");
         }

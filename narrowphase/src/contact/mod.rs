@@ -118,4 +118,13 @@ impl Manifold {
         m.normal = -m.normal;
         m
     }
+
+    /// Moves every point by `offset` (metres): normal, depths and ids unchanged. A manifold
+    /// computed in a frame whose origin is at `offset` (world) is so brought into world space.
+    #[inline]
+    pub(crate) fn translate(&mut self, offset: &Vector) {
+        for p in &mut self.points[..self.len as usize] {
+            p.point += offset;
+        }
+    }
 }

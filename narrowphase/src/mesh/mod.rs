@@ -38,7 +38,9 @@
 //! mesh's local frame, metres; every query takes the mesh's pose and returns world-space
 //! results with the crate's conventions ([`crate::contact`], [`crate::ray`],
 //! [`crate::sweep`]): contact normals from the mesh toward the other shape, depth positive
-//! when penetrating. Triangles are two-sided.
+//! when penetrating. Triangles are two-sided. The queries compute with both poses moved so
+//! that the mesh's position is the origin, so a mesh far from the origin is collided as
+//! exactly as at it.
 //!
 //! ```
 //! use tumble_narrowphase::math::{Isometry, Point, Vector};

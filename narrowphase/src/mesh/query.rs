@@ -1,12 +1,19 @@
 //! The queries shared by [`TriMesh`](super::TriMesh) and [`HeightField`](super::HeightField):
 //! each finds the candidate triangles (the hierarchy's or the grid's cells under a box), runs
 //! the crate's per-pair kernel on each one, and keeps what the query asks for.
+//!
+//! Each query computes in the mesh's own frame, translated: both poses are moved so that the
+//! mesh's position is the origin ([`Frame::at`]), the triangles are placed by the mesh's
+//! rotation alone, and the points are moved back to world space at the end. A mesh far from
+//! the origin is so collided bit for bit as the same mesh at the origin (when the difference
+//! of the two positions is exact, as for a shape near the mesh), and each of its triangles
+//! exactly as [`contact_any`] collides that triangle on its own at the moved poses.
 
 use super::internal_edges::correct;
 use crate::bounding::Aabb;
 use crate::contact::Manifold;
 use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
-use crate::query::{contact_any, intersects_any, UnsupportedPair};
+use crate::query::{contact_any, intersects_any, Frame, UnsupportedPair};
 use crate::ray::{ray_triangle, Ray, RayHit};
 use crate::shape::{ConvexPolyhedron, ShapeRef, Triangle};
 use crate::sweep::{sweep_sphere_triangle, time_of_impact, Toi};
@@ -99,8 +106,32 @@ pub(crate) fn contact_box(
     q.is_valid().then_some(q)
 }
 
-/// The contact of triangle `id` with the internal-edge correction.
+/// The contact of triangle `id` with the internal-edge correction, world space.
 pub(crate) fn triangle_contact<S: TriangleSource + ?Sized>(
+    src: &S,
+    id: u32,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+    prediction: Real,
+) -> Result<Option<Manifold>, UnsupportedPair> {
+    let f = Frame::at(mesh_pose);
+    let m = triangle_contact_in_frame(
+        src,
+        id,
+        &f.pose(mesh_pose),
+        &f.pose(other_pose),
+        other,
+        prediction,
+    )?;
+    Ok(m.map(|mut m| {
+        f.manifold_to_world(&mut m);
+        m
+    }))
+}
+
+/// [`triangle_contact`] on the poses in the mesh's frame, points in that frame.
+fn triangle_contact_in_frame<S: TriangleSource + ?Sized>(
     src: &S,
     id: u32,
     mesh_pose: &Isometry,
@@ -207,7 +238,28 @@ fn closest_on_triangle(p: &Point, a: &Point, b: &Point, c: &Point) -> Point {
     a + ab * (vb * denom) + ac * (vc * denom)
 }
 
+/// The per-triangle contacts of `other` appended to `out`, world space (see
+/// [`TriMesh::contacts`](super::TriMesh::contacts)).
 pub(crate) fn contacts<S: TriangleSource + ?Sized>(
+    src: &S,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+    prediction: Real,
+    out: &mut Vec<MeshContact>,
+) -> Result<(), UnsupportedPair> {
+    let start = out.len();
+    let f = Frame::at(mesh_pose);
+    let (mesh_pose, other_pose) = (&f.pose(mesh_pose), &f.pose(other_pose));
+    contacts_in_frame(src, mesh_pose, other_pose, other, prediction, out)?;
+    for c in &mut out[start..] {
+        f.manifold_to_world(&mut c.manifold);
+    }
+    Ok(())
+}
+
+/// [`contacts`] on the poses in the mesh's frame, points in that frame.
+fn contacts_in_frame<S: TriangleSource + ?Sized>(
     src: &S,
     mesh_pose: &Isometry,
     other_pose: &Isometry,
@@ -244,7 +296,7 @@ pub(crate) fn contacts<S: TriangleSource + ?Sized>(
                 return true;
             }
         }
-        match triangle_contact(src, id, mesh_pose, other_pose, other, prediction) {
+        match triangle_contact_in_frame(src, id, mesh_pose, other_pose, other, prediction) {
             Ok(Some(manifold)) => out.push(MeshContact {
                 triangle: id,
                 manifold,
@@ -286,8 +338,19 @@ pub(crate) fn reduced_contact<S: TriangleSource + ?Sized>(
             Err(_) => &mut own,
         };
         out.clear();
-        contacts(src, mesh_pose, other_pose, other, prediction, out)?;
-        Ok(super::reduce::reduce(out))
+        let f = Frame::at(mesh_pose);
+        contacts_in_frame(
+            src,
+            &f.pose(mesh_pose),
+            &f.pose(other_pose),
+            other,
+            prediction,
+            out,
+        )?;
+        Ok(super::reduce::reduce(out).map(|mut m| {
+            f.manifold_to_world(&mut m);
+            m
+        }))
     })
 }
 
@@ -300,6 +363,8 @@ pub(crate) fn intersection_test<S: TriangleSource + ?Sized>(
     let Some(q) = local_box(mesh_pose, other_pose, other) else {
         return Ok(false);
     };
+    let f = Frame::at(mesh_pose);
+    let (mesh_pose, other_pose) = (&f.pose(mesh_pose), &f.pose(other_pose));
     let mut hit = false;
     let mut err = None;
     src.visit(&q, &mut |id| {
@@ -349,8 +414,9 @@ pub(crate) fn ray_on(src_tri: &Triangle, ray: &Ray, max_t: Real) -> Option<RayHi
 }
 
 /// Time of impact of `shape` (at `pose0`, translating by `motion` over `t ∈ [0, 1]`) against
-/// the triangle `tri` placed by `mesh_pose`; see [`MeshToi`] and the mesh types' `cast_shape`.
-pub(crate) fn triangle_toi(
+/// the triangle `tri` placed by `mesh_pose`, both poses in the mesh's frame, the point in that
+/// frame; see [`MeshToi`] and the mesh types' `cast_shape`.
+fn triangle_toi(
     tri: &Triangle,
     mesh_pose: &Isometry,
     pose0: &Isometry,
@@ -404,6 +470,8 @@ pub(crate) fn cast_shape<S: TriangleSource + ?Sized>(
         return None;
     }
     let start = local_box(mesh_pose, pose0, shape)?;
+    let f = Frame::at(mesh_pose);
+    let (mesh_pose, pose0) = (&f.pose(mesh_pose), &f.pose(pose0));
     let local_motion = mesh_pose.rotation.inverse_transform_vector(motion);
     let end = Aabb::new_unchecked(start.mins + local_motion, start.maxs + local_motion);
     let q = start.merged(&end).loosened(slop);
@@ -423,7 +491,14 @@ pub(crate) fn cast_shape<S: TriangleSource + ?Sized>(
         }
         true
     });
-    best
+    best.map(|b| MeshToi {
+        toi: Toi {
+            point: f.world_point(&b.toi.point),
+            ..b.toi
+        },
+        ..b
+    })
+    .filter(|b| b.toi.is_finite())
 }
 
 /// The world box of the local box `b` at `pose` (centre and `|R|`-rotated half-extents,

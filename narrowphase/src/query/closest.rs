@@ -13,10 +13,14 @@
 //! distance: it comes from the pair's contact routine ([`super::contact`]: SAT for polyhedra,
 //! the nearest face for a ball centred in a box, the perpendicular of crossing capsule cores),
 //! whose depth is the minimal translation along its normal.
+//!
+//! Every pair is computed with both poses moved to the midpoint of their translations
+//! ([`super::Frame::between`]) and the points moved back, so that the answers are as exact far
+//! from the origin as next to it (see [`super`], "The frame of computation").
 
 use super::closest_gjk::closest_points_gjk;
 use super::closest_round::closest_points_round;
-use super::{contact_any, UnsupportedPair};
+use super::{contact_in_frame, Frame, UnsupportedPair};
 use crate::contact::Manifold;
 use crate::math::{is_finite_point, is_finite_vector, Isometry, Point, Real, Vector};
 use crate::shape::ShapeRef;
@@ -165,12 +169,15 @@ pub fn distance<'a, 'b>(
     let (a, b) = (a.into(), b.into());
     check_pose(pose_a, "pose of A")?;
     check_pose(pose_b, "pose of B")?;
+    // A compound or a mesh computes in its own frame, part by part.
     if let Some(r) = super::compound::distance_pair(pose_a, a, pose_b, b) {
         return r;
     }
     if let Some(r) = crate::mesh::distance::distance_pair(pose_a, a, pose_b, b) {
         return r;
     }
+    let f = Frame::between(pose_a, pose_b);
+    let (pose_a, pose_b) = (&f.pose(pose_a), &f.pose(pose_b));
     // Overlapping cores need no penetration depth here: the distance is 0.
     let d = match closest_points_round(pose_a, a, pose_b, b) {
         Some(c) => c.distance.max(0.0),
@@ -221,12 +228,35 @@ pub fn closest_points<'a, 'b>(
     let (a, b) = (a.into(), b.into());
     check_pose(pose_a, "pose of A")?;
     check_pose(pose_b, "pose of B")?;
+    // A compound or a mesh computes in its own frame, part by part.
     if let Some(r) = super::compound::closest_points_pair(pose_a, a, pose_b, b) {
         return r;
     }
     if let Some(r) = crate::mesh::distance::closest_points_pair(pose_a, a, pose_b, b) {
         return r;
     }
+    let f = Frame::between(pose_a, pose_b);
+    let c = f.world_closest(closest_points_in_frame(
+        &f.pose(pose_a),
+        a,
+        &f.pose(pose_b),
+        b,
+    )?);
+    if c.is_finite() {
+        Ok(c)
+    } else {
+        Err(QueryError::NonFinite("result (the poses are too far out)"))
+    }
+}
+
+/// [`closest_points`] of two checked poses already moved next to the pair (a sweep's frame),
+/// points in that frame.
+pub(crate) fn closest_points_in_frame(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+) -> Result<ClosestPoints, QueryError> {
     let c = match closest_points_round(pose_a, a, pose_b, b) {
         Some(c) => c,
         None => match closest_points_gjk(pose_a, a, pose_b, b)? {
@@ -234,8 +264,8 @@ pub fn closest_points<'a, 'b>(
             None => penetration(pose_a, a, pose_b, b)?,
         },
     };
-    // Rounding on poses far from the origin can leave a normal that is not unit: rescale it,
-    // or use the direction between the origins (+y when they coincide).
+    // Rounding (on shapes far apart, or of extreme sizes) can leave a normal that is not unit:
+    // rescale it, or use the direction between the origins (+y when they coincide).
     let c = if (c.normal.norm() - 1.0).abs() <= 1e-4 {
         c
     } else {
@@ -277,7 +307,7 @@ fn penetration(
 ) -> Result<ClosestPoints, QueryError> {
     let reach = 1e-4 * (1.0 + (pose_b.translation.vector - pose_a.translation.vector).norm());
     for prediction in [0.0, reach] {
-        if let Some(c) = contact_any(pose_a, a, pose_b, b, prediction)?
+        if let Some(c) = contact_in_frame(pose_a, a, pose_b, b, prediction)?
             .as_ref()
             .and_then(ClosestPoints::from_manifold)
         {

@@ -4,9 +4,16 @@
 //! [`super::closest_points`], [`crate::sweep::cast_shape`] and [`crate::sweep::time_of_impact`]
 //! hands every pair with a compound to the `…_pair` functions here, ahead of the mesh arms, so
 //! that a compound meets a mesh child by child.
+//!
+//! Every query computes in the compound's own frame, translated, as a mesh's do: both poses
+//! are moved so that the compound's position is the origin ([`Frame::at`]), each child is
+//! placed by the compound's rotation and its own pose, each child pair goes through the
+//! crate's queries at those poses, and the points are moved back to world space at the end.
+//! A compound far from the origin is so collided as exactly as at it (its children's places
+//! are not rounded at the scale of its world position).
 
 use super::closest::{check_pose, ClosestPoints, QueryError};
-use super::{contact_any, intersects_any, UnsupportedPair};
+use super::{contact_any, intersects_any, Frame, UnsupportedPair};
 use crate::bounding::Aabb;
 use crate::contact::Manifold;
 use crate::math::{Isometry, Point, Real, Vector};
@@ -91,6 +98,8 @@ impl Compound {
         let Some(q) = local_box(pose, other_pose, other) else {
             return Ok(false);
         };
+        let f = Frame::at(pose);
+        let (pose, other_pose) = (&f.pose(pose), &f.pose(other_pose));
         let mut hit = false;
         let mut unsupported = None;
         self.visit(&q, |i| {
@@ -127,7 +136,25 @@ impl Compound {
         prediction: Real,
         out: &mut Vec<CompoundContact>,
     ) -> Result<(), UnsupportedPair> {
-        let other = other.into();
+        let start = out.len();
+        let f = Frame::at(pose);
+        let (pose, other_pose) = (&f.pose(pose), &f.pose(other_pose));
+        self.contacts_in_frame(pose, other_pose, other.into(), prediction, out)?;
+        for c in &mut out[start..] {
+            f.manifold_to_world(&mut c.manifold);
+        }
+        Ok(())
+    }
+
+    /// [`Compound::contacts`] on the poses in the compound's frame, points in that frame.
+    fn contacts_in_frame(
+        &self,
+        pose: &Isometry,
+        other_pose: &Isometry,
+        other: ShapeRef,
+        prediction: Real,
+        out: &mut Vec<CompoundContact>,
+    ) -> Result<(), UnsupportedPair> {
         let Some(q) = contact_box(pose, other_pose, other, prediction) else {
             return Ok(());
         };
@@ -169,8 +196,10 @@ impl Compound {
         let other = other.into();
         let mut buf = BUFFERS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
         buf.clear();
+        let f = Frame::at(pose);
+        let (pose, other_pose) = (&f.pose(pose), &f.pose(other_pose));
         let r = self
-            .contacts(pose, other_pose, other, prediction, &mut buf)
+            .contacts_in_frame(pose, other_pose, other, prediction, &mut buf)
             .map(|()| match buf.as_slice() {
                 [] => None,
                 [one] => {
@@ -185,6 +214,12 @@ impl Compound {
                     Some(m)
                 }
                 many => reduce_parts(many, compound_feature_id),
+            })
+            .map(|m| {
+                m.map(|mut m| {
+                    f.manifold_to_world(&mut m);
+                    m
+                })
             });
         BUFFERS.with(|b| b.borrow_mut().push(buf));
         r
@@ -278,7 +313,12 @@ impl Compound {
         let query = |pa: &Isometry, a: ShapeRef, pb: &Isometry, b: ShapeRef| {
             super::closest_points(pa, a, pb, b)
         };
-        self.least(pose, other_pose, other, is_b, query, |c| c.distance)
+        let f = Frame::at(pose);
+        let (pose, other_pose) = (&f.pose(pose), &f.pose(other_pose));
+        let c = self.least(pose, other_pose, other, is_b, query, |c| c.distance)?;
+        Some(f.world_closest(c))
+            .filter(ClosestPoints::is_finite)
+            .ok_or(QueryError::NonFinite("result (the poses are too far out)"))
     }
 
     /// [`Compound::distance`], the compound as A or (when `is_b`) as B.
@@ -291,26 +331,37 @@ impl Compound {
     ) -> Result<Real, QueryError> {
         let query =
             |pa: &Isometry, a: ShapeRef, pb: &Isometry, b: ShapeRef| super::distance(pa, a, pb, b);
-        self.least(pose, other_pose, other, is_b, query, |d| *d)
+        let f = Frame::at(pose);
+        self.least(
+            &f.pose(pose),
+            &f.pose(other_pose),
+            other,
+            is_b,
+            query,
+            |d| *d,
+        )
     }
 
     /// The first child the world-space `ray` meets within `t ∈ [0, max_t]` (units of the
     /// ray's direction), with the hit in world space (normal unit, facing against the ray; a
     /// ray starting inside a solid child hits it at `t = 0`); ties on `t` go to the lower child.
     /// None when it meets none, or for a NaN or negative `max_t` or a non-finite pose. Each
-    /// child is cast at its world pose by [`ray_shape`], so a compound of one child answers as
-    /// that child at the same pose.
+    /// child is cast at its pose by [`ray_shape`], the ray's origin and the compound's
+    /// position both moved by the compound's position (the hit point is taken on the world
+    /// ray), so a compound of one child answers as that child at the same pose.
     pub fn cast_ray(&self, pose: &Isometry, ray: &Ray, max_t: Real) -> Option<CompoundRayHit> {
         if max_t.is_nan() || max_t < 0.0 || !pose_ok(pose) {
             return None;
         }
         let local = ray.inverse_transformed(pose);
         let local = Ray::new(local.origin(), local.dir()).ok()?;
+        let f = Frame::at(pose);
+        let (moved, at) = (ray.translated(&-pose.translation.vector), f.pose(pose));
         let mut best: Option<(RayHit, u32)> = None;
         self.bvh()
             .visit_ray(&local.origin(), &local.dir(), max_t, |i, bound| {
                 let (p, s) = &self.children()[i as usize];
-                match ray_shape(ray, &(pose * p), s, bound) {
+                match ray_shape(&moved, &(at * p), s, bound) {
                     Some(h) if better(h.t, i, best.map(|(b, j)| (b.t, j))) => {
                         best = Some((h, i));
                         h.t
@@ -318,8 +369,14 @@ impl Compound {
                     _ => bound,
                 }
             });
-        best.filter(|(h, _)| h.is_finite())
-            .map(|(hit, child)| CompoundRayHit { child, hit })
+        best.map(|(h, child)| {
+            let hit = RayHit {
+                point: ray.point_at(h.t),
+                ..h
+            };
+            CompoundRayHit { child, hit }
+        })
+        .filter(|h| h.hit.is_finite())
     }
 }
 
@@ -408,6 +465,8 @@ pub(crate) fn cast_pair(
     let Some(start) = local_box(pose, other_pose, other) else {
         return Some(Err(QueryError::NonFinite("pose")));
     };
+    let f = Frame::at(pose);
+    let (pose, other_pose) = (&f.pose(pose), &f.pose(other_pose));
     // The other shape's motion relative to the compound, in the compound's frame.
     let motion = pose
         .rotation
@@ -422,9 +481,9 @@ pub(crate) fn cast_pair(
             ..*options
         };
         let hit = if flip {
-            cast_shape(pose_a, vel_a, a, &p, vel_b, s, &opts)
+            cast_shape(other_pose, vel_a, a, &p, vel_b, s, &opts)
         } else {
-            cast_shape(&p, vel_a, s, pose_b, vel_b, b, &opts)
+            cast_shape(&p, vel_a, s, other_pose, vel_b, b, &opts)
         };
         match hit {
             Ok(Some(h)) if better(h.toi, i, best.map(|(b, j)| (b.toi, j))) => best = Some((h, i)),
@@ -435,7 +494,14 @@ pub(crate) fn cast_pair(
     });
     Some(match err {
         Some(e) => Err(e),
-        None => Ok(best.map(|(h, _)| h)),
+        None => Ok(best.and_then(|(h, _)| {
+            Some(CastHit {
+                witness_a: f.world_point(&h.witness_a),
+                witness_b: f.world_point(&h.witness_b),
+                ..h
+            })
+            .filter(CastHit::is_finite)
+        })),
     })
 }
 
@@ -457,6 +523,8 @@ pub(crate) fn time_of_impact_pair(
     let Some(start) = local_box(pose, other_pose, other) else {
         return Some(None);
     };
+    let f = Frame::at(pose);
+    let (pose, other_pose) = (&f.pose(pose), &f.pose(other_pose));
     let motion = pose.rotation.inverse_transform_vector(&(other_d - d));
     let q = swept(&start, &motion, slop);
     let mut best: Option<(Real, u32)> = None;
@@ -471,9 +539,9 @@ pub(crate) fn time_of_impact_pair(
             return false;
         }
         let t = if flip {
-            time_of_impact(sa, pa0, da, s, &p, db, slop)
+            time_of_impact(sa, other_pose, da, s, &p, db, slop)
         } else {
-            time_of_impact(s, &p, da, sb, pb0, db, slop)
+            time_of_impact(s, &p, da, sb, other_pose, db, slop)
         };
         if let Some(t) = t {
             if better(t, i, best) {

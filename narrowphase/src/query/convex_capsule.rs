@@ -80,8 +80,11 @@ pub fn contact_convex_capsule(
     Some(m)
 }
 
-/// The largest absolute world coordinate of the corners and the core's ends: the scale of
-/// the certificate's tolerance.
+/// The largest absolute coordinate of the corners and the core's ends, in the frame the pair
+/// is given in: the scale of the certificate's tolerance, that of the coordinates' rounding.
+/// Through [`super::contact`] and [`super::intersection_test`] the frame's origin is the
+/// pair's midpoint (see [`super`], "The frame of computation"), so this is the pair's own
+/// size, wherever the pair is.
 fn scale_of(posed: &Posed, cap: &CapsuleCore) -> Real {
     posed
         .shape

@@ -41,6 +41,27 @@
 //! | mesh or heightfield–mesh or heightfield | unsupported | unsupported |
 //! | compound–any shape (mesh, heightfield and compound included) | any child's test, children culled by boxes ([`Compound`](crate::shape::Compound)) | the children's manifolds: one as it is, several reduced to one of ≤ 4 points ([`crate::mesh::reduce_parts`], ids mixed by [`compound_feature_id`](crate::shape::compound_feature_id)); one normal per pair (see [`Compound`](crate::shape::Compound)) |
 //! | polyhedron–polyhedron | generic SAT (`sat::convex`) up to `SAT_MAX_FACES` faces, GJK beyond | generic SAT for the axis up to `SAT_MAX_FACES` faces; beyond, Gauss-map SAT (`sat::gauss_map`) for the axis, GJK distance for apart pairs; clipping |
+//!
+//! ## The frame of computation
+//!
+//! Every query is as exact with the pair 10⁵ m from the origin as with it next to the origin:
+//! - ball–ball, ball–cuboid and cuboid–cuboid, and the boolean tests of triangle–cuboid and
+//!   triangle–triangle, work on the pose of one shape relative to the other (the difference
+//!   of the two translations, exact for a nearby pair);
+//! - every other convex pair runs with both poses moved so that the midpoint of their
+//!   translations is the origin (`query/frame.rs`; the midpoint is the same either way round,
+//!   so swapping A and B gives the same answer), its contact points moved back to world space;
+//! - a mesh or heightfield pair runs with the mesh's position as the origin ([`crate::mesh`]),
+//!   a compound pair with the compound's ([`Compound`](crate::shape::Compound)), each part
+//!   then through the queries above;
+//! - [`closest_points`], [`distance`] and [`signed_distance`] run every pair in the
+//!   midpoint frame, as do [`crate::sweep::cast_shape`] and [`crate::sweep::time_of_impact`]
+//!   (the whole motion), and [`crate::ray::ray_shape`] casts from the ray's origin taken
+//!   relative to the shape's position.
+//!
+//! The per-pair functions exported here (`contact_convex_capsule`, `contact_capsule_ball`,
+//! ...) compute in whatever frame their poses and points are given in: called directly with
+//! world coordinates far from the origin, they round at the scale of those coordinates.
 
 mod ball_ball;
 mod ball_cuboid;
@@ -54,6 +75,7 @@ mod convex_capsule;
 mod convex_convex;
 mod cuboid_cuboid;
 mod either_order;
+mod frame;
 mod triangle_cuboid;
 mod triangle_triangle;
 
@@ -65,7 +87,7 @@ pub use capsule_round::{
     contact_capsule_ball, contact_capsule_capsule, intersection_capsule_ball,
     intersection_capsule_capsule, CapsuleCore,
 };
-pub(crate) use closest::check_pose;
+pub(crate) use closest::{check_pose, closest_points_in_frame};
 pub use closest::{closest_points, distance, signed_distance, ClosestPoints, QueryError};
 pub use closest_round::{
     closest_points_ball_ball, closest_points_capsule_ball, closest_points_capsule_capsule,
@@ -86,6 +108,7 @@ pub use triangle_triangle::intersection_triangle_triangle;
 use crate::contact::Manifold;
 use crate::math::{Isometry, Point, Real};
 use crate::shape::{Ball, ConvexPolyhedron, Cuboid, ShapeRef};
+pub(crate) use frame::Frame;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -243,6 +266,8 @@ fn cuboid_ball_test(pose_c: &Isometry, c: &Cuboid, pose_b: &Isometry, b: &Ball) 
     intersection_cuboid_ball(pose_c, &c.half_extents(), &center, b.radius())
 }
 
+/// The pairs of [`intersection_test`] without a relative-pose kernel: a mesh pair (in the
+/// mesh's frame), else [`convex_intersection`] with both poses moved to their midpoint.
 fn generic_intersection(
     pose_a: &Isometry,
     a: ShapeRef,
@@ -252,16 +277,32 @@ fn generic_intersection(
     if let Some(r) = compound::intersection_pair(pose_a, a, pose_b, b) {
         return r;
     }
-    let unsupported = || UnsupportedPair {
-        a: a.kind_name(),
-        b: b.kind_name(),
-    };
     match (Mesh::of(a), Mesh::of(b)) {
-        (Some(_), Some(_)) => return Err(unsupported()),
+        (Some(_), Some(_)) => return Err(unsupported(a, b)),
         (Some(m), None) => return m.intersection_test(pose_a, pose_b, b),
         (None, Some(m)) => return m.intersection_test(pose_b, pose_a, a),
         (None, None) => {}
     }
+    let f = Frame::between(pose_a, pose_b);
+    convex_intersection(&f.pose(pose_a), a, &f.pose(pose_b), b)
+}
+
+/// The typed error of the pair of kinds of `a` and `b`.
+fn unsupported(a: ShapeRef, b: ShapeRef) -> UnsupportedPair {
+    UnsupportedPair {
+        a: a.kind_name(),
+        b: b.kind_name(),
+    }
+}
+
+/// The boolean test of two convex shapes (no mesh) on the poses as given.
+fn convex_intersection(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+) -> Result<bool, UnsupportedPair> {
+    let unsupported = || unsupported(a, b);
     Ok(match (round(pose_a, a), round(pose_b, b)) {
         (Some(Round::Ball(ca, ra)), Some(Round::Ball(cb, rb))) => {
             intersection_ball_ball(&ca, ra, &cb, rb)
@@ -308,11 +349,26 @@ pub fn contact<'a, 'b>(
     b: impl Into<ShapeRef<'b>>,
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
-    contact_views(pose_a, a.into(), pose_b, b.into(), prediction)
+    contact_views::<true>(pose_a, a.into(), pose_b, b.into(), prediction)
 }
 
-/// [`contact`] on the two views: the dispatch on their kinds.
-fn contact_views(
+/// [`contact`] on poses already in the frame the caller computes in (a sweep's, a closest-point
+/// query's): no pair is moved to another origin, and the points are in that frame.
+pub(crate) fn contact_in_frame(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+    prediction: Real,
+) -> Result<Option<Manifold>, UnsupportedPair> {
+    contact_views::<false>(pose_a, a, pose_b, b, prediction)
+}
+
+/// [`contact`] on the two views: the dispatch on their kinds. `PAIR_FRAME`: whether the pairs
+/// without a relative-pose kernel move to the midpoint of their poses ([`Frame::between`], the
+/// public entry points) or take the poses as given (a caller already in a frame next to the
+/// pair, as a sweep is). A constant, so that the hot pairs' path takes no extra argument.
+fn contact_views<const PAIR_FRAME: bool>(
     pose_a: &Isometry,
     a: ShapeRef,
     pose_b: &Isometry,
@@ -340,7 +396,7 @@ fn contact_views(
         (ShapeRef::Ball(b), ShapeRef::Cuboid(c)) => {
             cuboid_ball_contact(pose_b, c, pose_a, b, prediction).map(|m| m.flipped())
         }
-        _ => return generic_contact(pose_a, a, pose_b, b, prediction),
+        _ => return generic_contact::<PAIR_FRAME>(pose_a, a, pose_b, b, prediction),
     })
 }
 
@@ -358,7 +414,10 @@ fn cuboid_ball_contact(
     contact_cuboid_ball(pose_c, &c.half_extents(), &center, b.radius(), prediction)
 }
 
-fn generic_contact(
+/// The pairs of [`contact`] without a relative-pose kernel: a compound or mesh pair (in its
+/// own frame), else [`convex_contact`] in the frame `PAIR_FRAME` says ([`contact_views`]), its
+/// points brought to world space.
+fn generic_contact<const PAIR_FRAME: bool>(
     pose_a: &Isometry,
     a: ShapeRef,
     pose_b: &Isometry,
@@ -368,12 +427,8 @@ fn generic_contact(
     if let Some(r) = compound::contact_pair(pose_a, a, pose_b, b, prediction) {
         return r;
     }
-    let unsupported = || UnsupportedPair {
-        a: a.kind_name(),
-        b: b.kind_name(),
-    };
     match (Mesh::of(a), Mesh::of(b)) {
-        (Some(_), Some(_)) => return Err(unsupported()),
+        (Some(_), Some(_)) => return Err(unsupported(a, b)),
         (Some(m), None) => return m.contact(pose_a, pose_b, b, prediction),
         (None, Some(m)) => {
             return m
@@ -382,6 +437,28 @@ fn generic_contact(
         }
         (None, None) => {}
     }
+    let f = if PAIR_FRAME {
+        Frame::between(pose_a, pose_b)
+    } else {
+        Frame::world()
+    };
+    let mut m = convex_contact(&f.pose(pose_a), a, &f.pose(pose_b), b, prediction);
+    if let Ok(Some(m)) = &mut m {
+        f.manifold_to_world(m);
+    }
+    m
+}
+
+/// The contact of two convex shapes (no mesh) on the poses as given, points in their frame.
+#[inline(always)]
+fn convex_contact(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+    prediction: Real,
+) -> Result<Option<Manifold>, UnsupportedPair> {
+    let unsupported = || unsupported(a, b);
     Ok(match (round(pose_a, a), round(pose_b, b)) {
         (Some(Round::Ball(ca, ra)), Some(Round::Ball(cb, rb))) => {
             contact_ball_ball(&ca, ra, &cb, rb, prediction)

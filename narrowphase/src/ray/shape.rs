@@ -1,9 +1,17 @@
 //! Ray casts against any [`Shape`] under a pose: the dispatch onto the per-shape casts.
+//!
+//! The casts that place the shape in world space (capsule segment, triangle corners, hull
+//! planes) run with the ray's origin taken relative to the shape's position (the shape's
+//! frame, translated: [`crate::query`], "The frame of computation"), so their rounding is that
+//! of the distance from the ray's origin to the shape, not of either's distance from the
+//! world's origin. The sphere and box casts work on `origin − centre` themselves, meshes in
+//! their local frame, and compounds in theirs ([`crate::shape::Compound::cast_ray`]).
 
 use super::{
     ray_capsule, ray_convex_polyhedron, ray_cuboid, ray_sphere, ray_triangle, Plane, Ray, RayHit,
 };
 use crate::math::{Isometry, Real};
+use crate::query::Frame;
 use crate::shape::Shape;
 
 /// The first hit of `ray` on `shape` placed at `pose`, with `t ∈ [0, max_t]` in units of the
@@ -13,6 +21,28 @@ pub fn ray_shape(ray: &Ray, pose: &Isometry, shape: &Shape, max_t: Real) -> Opti
     match shape {
         Shape::Ball(b) => ray_sphere(ray, &pose.translation.vector.into(), b.radius(), max_t),
         Shape::Cuboid(c) => ray_cuboid(ray, pose, &c.half_extents(), max_t),
+        Shape::TriMesh(m) => m.cast_ray(pose, ray, max_t).map(|h| h.hit),
+        Shape::HeightField(h) => h.cast_ray(pose, ray, max_t).map(|h| h.hit),
+        Shape::Compound(c) => c.cast_ray(pose, ray, max_t).map(|h| h.hit),
+        _ => {
+            // The shape at its rotation alone, the ray's origin moved by as much; the hit
+            // keeps `t` and the normal, and its point is taken on the world ray.
+            let f = Frame::at(pose);
+            let local = ray.translated(&-pose.translation.vector);
+            let hit = ray_placed(&local, &f.pose(pose), shape, max_t)?;
+            Some(RayHit {
+                point: ray.point_at(hit.t),
+                ..hit
+            })
+            .filter(RayHit::is_finite)
+        }
+    }
+}
+
+/// The casts of [`ray_shape`] that place the shape by `pose` (capsules, triangles, hulls),
+/// on `ray` and `pose` as given; None for the other kinds.
+fn ray_placed(ray: &Ray, pose: &Isometry, shape: &Shape, max_t: Real) -> Option<RayHit> {
+    match shape {
         Shape::Capsule(c) => {
             let (a, b) = c.segment(pose);
             ray_capsule(ray, &a, &b, c.radius(), max_t)
@@ -21,9 +51,6 @@ pub fn ray_shape(ray: &Ray, pose: &Isometry, shape: &Shape, max_t: Real) -> Opti
             let [a, b, c] = t.world_corners(pose);
             ray_triangle(ray, &a, &b, &c, max_t)
         }
-        Shape::TriMesh(m) => m.cast_ray(pose, ray, max_t).map(|h| h.hit),
-        Shape::HeightField(h) => h.cast_ray(pose, ray, max_t).map(|h| h.hit),
-        Shape::Compound(c) => c.cast_ray(pose, ray, max_t).map(|h| h.hit),
         Shape::Convex(p) => {
             if p.is_flat() {
                 // Two faces back to back: cast against its triangle fan.
@@ -33,7 +60,7 @@ pub fn ray_shape(ray: &Ray, pose: &Isometry, shape: &Shape, max_t: Real) -> Opti
                     .filter_map(|i| ray_triangle(ray, &w[0], &w[i], &w[i + 1], max_t))
                     .min_by(|a, b| a.t.total_cmp(&b.t));
             }
-            // The polyhedron as the intersection of its faces' half-spaces, in world space.
+            // The polyhedron as the intersection of its faces' half-spaces.
             let planes: Vec<Plane> = p
                 .faces()
                 .iter()
@@ -44,6 +71,11 @@ pub fn ray_shape(ray: &Ray, pose: &Isometry, shape: &Shape, max_t: Real) -> Opti
                 .collect();
             ray_convex_polyhedron(ray, &planes, max_t)
         }
+        Shape::Ball(_)
+        | Shape::Cuboid(_)
+        | Shape::TriMesh(_)
+        | Shape::HeightField(_)
+        | Shape::Compound(_) => None,
     }
 }
 

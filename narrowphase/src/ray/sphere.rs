@@ -54,14 +54,11 @@ pub fn ray_sphere(ray: &Ray, center: &Point, radius: Real, max_t: Real) -> Optio
             return None;
         }
         let t = t.max(0.0);
-        let p = ray.point_at(t);
-        let normal = (p - center)
+        // From the centre's offset `m + t d`, not from the world point: far from the origin
+        // the world point is rounded at the scale of its coordinates.
+        let normal = (m + d * t)
             .try_normalize(Real::MIN_POSITIVE)
             .unwrap_or_else(|| ray.back_normal());
-        Some(RayHit {
-            t,
-            normal,
-            point: p,
-        })
+        Some(RayHit::at(ray, t, normal))
     })
 }

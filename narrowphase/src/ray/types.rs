@@ -74,6 +74,16 @@ impl Ray {
         }
     }
 
+    /// The same ray with its origin moved by `offset` (parameters `t` are unchanged): the ray
+    /// in a frame whose origin is at `−offset`.
+    #[inline]
+    pub(crate) fn translated(&self, offset: &Vector) -> Ray {
+        Ray {
+            origin: self.origin + offset,
+            dir: self.dir,
+        }
+    }
+
     /// The unit vector against the ray, `−dir / |dir|`.
     #[inline]
     pub fn back_normal(&self) -> Vector {

@@ -43,14 +43,17 @@ const EXACT_AABB_CHILDREN: usize = 16;
 /// shape's box taken into the compound's frame (grown by the prediction distance, or swept by
 /// the relative motion), found in a bounding volume hierarchy over the children's boxes (the
 /// binned-SAH tree of the meshes, [`crate::mesh`]). Ties go to the lower child index, so every
-/// answer is deterministic.
+/// answer is deterministic. Each query computes with both poses moved so that the compound's
+/// position is the origin, its children placed there by the compound's rotation and their own
+/// poses, and its points moved back to world space: a compound far from the origin is
+/// collided as exactly as at it.
 ///
 /// | query | per child | combined |
 /// |---|---|---|
 /// | boolean test ([`Compound::intersection_test`]) | [`crate::query::intersects_any`] | any child |
 /// | contact ([`Compound::contact`]) | [`crate::query::contact_any`] | one manifold of ≤ 4 points: a single child's as it is, several reduced by [`crate::mesh::reduce_parts`] (one normal, the deepest child's); ids [`compound_feature_id`] |
 /// | distance, closest points | [`crate::query::distance`], [`crate::query::closest_points`] | the least signed distance (children tried nearest box first, stopped once a box is farther than the best) |
-/// | ray ([`Compound::cast_ray`]) | [`crate::ray::ray_shape`] at the child's world pose | the least `t` |
+/// | ray ([`Compound::cast_ray`]) | [`crate::ray::ray_shape`] at the child's pose | the least `t` |
 /// | [`crate::sweep::cast_shape`] | the cast of the child | the earliest time of impact |
 /// | [`crate::sweep::time_of_impact`] | the time of impact of the child | the earliest; none when a child starts within `slop` (the discrete solver's case, as for a single shape) |
 ///

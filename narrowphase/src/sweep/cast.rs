@@ -15,10 +15,15 @@
 //! Newton's steps on `d − s` from the left: one step for a face meeting a face, a few for
 //! curved surfaces. Unlike a step of `(d − s)/|v|`, it does not crawl when the motion is nearly
 //! parallel to the surface.
+//!
+//! The whole search runs with both poses moved to the midpoint of their starting translations
+//! ([`crate::query`], "The frame of computation"): the poses are advanced, and the distances
+//! measured, in coordinates of the pair's own size, so a cast is as exact far from the origin
+//! as next to it; the witnesses are moved back to world space at the end.
 
 use super::cast_round::cast_round;
 use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
-use crate::query::{check_pose, closest_points, ClosestPoints, QueryError};
+use crate::query::{check_pose, closest_points_in_frame, ClosestPoints, Frame, QueryError};
 use crate::shape::ShapeRef;
 
 /// Most distance queries of one [`cast_shape`]: the search gives up after this many steps
@@ -42,7 +47,7 @@ pub struct CastOptions {
     pub stop_at_penetration: bool,
     /// Distance accuracy of the hit, metres (finite, `> 0`): at a converged hit the shapes are
     /// between `skin − tolerance` and `skin + tolerance` apart (GJK's own accuracy, about
-    /// `10⁻⁶` of the shapes' size and distance from the origin, is below the default).
+    /// `10⁻⁶` of the shapes' size and of their distance apart, is below the default).
     pub tolerance: Real,
 }
 
@@ -138,6 +143,17 @@ impl CastHit {
             status,
         }
     }
+
+    /// The hit found in `frame`, in world space (witnesses moved back); `None` when a field
+    /// is not finite.
+    fn in_world(self, frame: &Frame) -> Option<Self> {
+        Some(Self {
+            witness_a: frame.world_point(&self.witness_a),
+            witness_b: frame.world_point(&self.witness_b),
+            ..self
+        })
+        .filter(Self::is_finite)
+    }
 }
 
 /// `pose` moved by `v · t`.
@@ -207,8 +223,33 @@ pub fn cast_shape<'a, 'b>(
     {
         return r;
     }
+    let frame = Frame::between(pose_a, pose_b);
+    let hit = cast_in_frame(
+        &frame.pose(pose_a),
+        vel_a,
+        a,
+        &frame.pose(pose_b),
+        vel_b,
+        b,
+        options,
+    )?;
+    Ok(hit.and_then(|h| h.in_world(&frame)))
+}
+
+/// [`cast_shape`] on checked input, the poses already moved next to the pair; the hit in
+/// their frame.
+fn cast_in_frame(
+    pose_a: &Isometry,
+    vel_a: &Vector,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    vel_b: &Vector,
+    b: ShapeRef,
+    options: &CastOptions,
+) -> Result<Option<CastHit>, QueryError> {
+    let rel = vel_b - vel_a;
     let (skin, tol) = (options.skin, options.tolerance);
-    let start = closest_points(pose_a, a, pose_b, b)?;
+    let start = closest_points_in_frame(pose_a, a, pose_b, b)?;
     if start.distance <= skin + tol {
         let closing = -rel.dot(&start.normal);
         if !options.stop_at_penetration && closing <= 0.0 {
@@ -222,7 +263,7 @@ pub fn cast_shape<'a, 'b>(
         return Ok(Some(CastHit::at(0.0, &start, status)));
     }
     if let Some(r) = cast_round(pose_a, vel_a, a, pose_b, vel_b, b, options) {
-        return Ok(r.filter(CastHit::is_finite));
+        return Ok(r);
     }
     let mut t: Real = 0.0;
     let mut c = start;
@@ -238,15 +279,15 @@ pub fn cast_shape<'a, 'b>(
         // Rounding can leave a step that does not move `t`: the shapes are then as close as
         // the arithmetic can tell, which the tolerance test below accepts or the loop ends.
         t = next;
-        c = closest_points(
+        c = closest_points_in_frame(
             &advanced(pose_a, vel_a, t),
             a,
             &advanced(pose_b, vel_b, t),
             b,
         )?;
         if c.distance <= skin + tol {
-            return Ok(Some(CastHit::at(t, &c, CastStatus::Converged)).filter(|h| h.is_finite()));
+            return Ok(Some(CastHit::at(t, &c, CastStatus::Converged)));
         }
     }
-    Ok(Some(CastHit::at(t, &c, CastStatus::OutOfIterations)).filter(|h| h.is_finite()))
+    Ok(Some(CastHit::at(t, &c, CastStatus::OutOfIterations)))
 }

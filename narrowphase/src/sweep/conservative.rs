@@ -7,9 +7,14 @@
 //! along a fixed axis is linear in `t` and bounds the distance from below, the step cannot pass
 //! the contact, and unlike a step of `d/|Δb − Δa|` it does not crawl when the motion is nearly
 //! parallel to the surface.
+//!
+//! The search runs with both starting poses moved to the midpoint of their translations
+//! ([`crate::query`], "The frame of computation"), so that advancing them by `t` and measuring
+//! their contact round at the pair's own size: a time of impact is as exact far from the
+//! origin as next to it. A pair with a mesh is cast in the mesh's own frame.
 
 use crate::math::{Isometry, Real, Vector};
-use crate::query::contact_any;
+use crate::query::{contact_in_frame, Frame};
 use crate::shape::ShapeRef;
 
 /// A mesh is not convex, so the advancement's bound does not hold for it: a pair with a mesh
@@ -65,6 +70,20 @@ pub fn time_of_impact<'a, 'b>(
     if let Some(t) = mesh_time_of_impact(sa, pa0, da, sb, pb0, db, slop) {
         return t;
     }
+    let f = Frame::between(pa0, pb0);
+    convex_time_of_impact(sa, &f.pose(pa0), da, sb, &f.pose(pb0), db, slop)
+}
+
+/// Conservative advancement of two convex shapes in the frame of their poses.
+fn convex_time_of_impact(
+    sa: ShapeRef,
+    pa0: &Isometry,
+    da: &Vector,
+    sb: ShapeRef,
+    pb0: &Isometry,
+    db: &Vector,
+    slop: Real,
+) -> Option<Real> {
     let rel = db - da;
     let len = rel.norm();
     if len.is_nan() || len <= 1e-9 || !len.is_finite() {
@@ -77,7 +96,7 @@ pub fn time_of_impact<'a, 'b>(
         let mut pb = *pb0;
         pb.translation.vector += db * t;
         let reach = len * (1.0 - t) + slop;
-        let m = contact_any(&pa, sa, &pb, sb, reach).ok()??;
+        let m = contact_in_frame(&pa, sa, &pb, sb, reach).ok()??;
         let dist = -m.max_depth();
         if !dist.is_finite() {
             return None;
