@@ -12,9 +12,9 @@
 //! `insert`, `set_pose` and `remove`), not the colliders themselves.
 
 use crate::error::{check_isometry, WorldError};
-use crate::par::prelude::*;
 use crate::parallel::{hits_in_order, on_rayon_pool, HitChunk};
 use crate::stage::{Stage, StageTimes, Timer};
+use tumble_broadphase::par::prelude::*;
 use tumble_broadphase::{AnyBroadPhase, BroadPhase, BroadPhaseKind, Pair, ProxyHandle};
 use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 use tumble_narrowphase::query::contact_any;

@@ -74,8 +74,6 @@ pub mod joint;
 mod joints_api;
 mod material;
 mod parallel;
-/// Rayon, or its sequential stand-ins without the `parallel` feature.
-use tumble_broadphase::par;
 mod pose;
 mod proxies;
 mod query;

@@ -53,7 +53,7 @@ pub(crate) fn hits_in_order<I: Sync, T: Copy + Send + Sync>(
     f: impl Fn(&[I], &mut Vec<T>) -> usize + Sync,
 ) -> usize {
     out.clear();
-    if crate::par::current_num_threads() == 1 || items.len() <= CONTACT_CHUNK {
+    if tumble_broadphase::par::current_num_threads() == 1 || items.len() <= CONTACT_CHUNK {
         return f(items, out);
     }
     let n = items.len().div_ceil(CONTACT_CHUNK);
@@ -91,7 +91,7 @@ impl Join for RayonJoin {
         a: impl FnOnce() -> RA + Send,
         b: impl FnOnce(bool) -> RB + Send,
     ) -> (RA, RB) {
-        crate::par::join_context(|_| a(), |ctx| b(ctx.migrated()))
+        tumble_broadphase::par::join_context(|_| a(), |ctx| b(ctx.migrated()))
     }
 }
 
@@ -178,7 +178,7 @@ fn copy_range<P: Sync, T: Copy + Send + Sync>(
     if dst.len() > 1 && dst.len() * std::mem::size_of::<T>() > COPY_GRAIN_BYTES {
         let half = dst.len() / 2;
         let (l, r) = dst.split_at_mut(half);
-        crate::par::join(
+        tumble_broadphase::par::join(
             || copy_range(parts, part, start, l),
             || copy_range(parts, part, start + half, r),
         );
@@ -227,10 +227,10 @@ pub(crate) fn on_rayon_pool<R: Send>(keep_awake: bool, op: impl FnOnce() -> R + 
             op()
         }
     };
-    if crate::par::current_thread_index().is_some() {
+    if tumble_broadphase::par::current_thread_index().is_some() {
         run()
     } else {
-        crate::par::scope(|_| run())
+        tumble_broadphase::par::scope(|_| run())
     }
 }
 
@@ -268,7 +268,7 @@ where
 
     /// Looks for work until `done`; returns at once on the thread running `op`.
     fn stay_awake(done: &AtomicBool, owner: Option<usize>) {
-        if crate::par::current_thread_index() == owner {
+        if tumble_broadphase::par::current_thread_index() == owner {
             return;
         }
         #[cfg(test)]
@@ -276,7 +276,8 @@ where
             KEPT_AWAKE.lock().unwrap().push(name.to_string());
         }
         while !done.load(Ordering::Acquire) {
-            if crate::par::yield_now() != Some(crate::par::Yield::Executed) {
+            if tumble_broadphase::par::yield_now() != Some(tumble_broadphase::par::Yield::Executed)
+            {
                 std::thread::yield_now();
             }
         }
@@ -293,7 +294,7 @@ where
             let _release = Release(done);
             return op();
         }
-        crate::par::join(
+        tumble_broadphase::par::join(
             || nest(awake - 1, done, owner, op),
             || stay_awake(done, owner),
         )
@@ -301,8 +302,13 @@ where
     }
 
     let done = AtomicBool::new(false);
-    let others = crate::par::current_num_threads().saturating_sub(1);
-    nest(others, &done, crate::par::current_thread_index(), op)
+    let others = tumble_broadphase::par::current_num_threads().saturating_sub(1);
+    nest(
+        others,
+        &done,
+        tumble_broadphase::par::current_thread_index(),
+        op,
+    )
 }
 
 #[cfg(test)]

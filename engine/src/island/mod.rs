@@ -68,8 +68,8 @@
 
 use crate::body::{Body, AWAKE};
 use crate::contact::ContactPair;
-use crate::par::prelude::*;
 use crate::state::{broad_aabb, State};
+use tumble_broadphase::par::prelude::*;
 use tumble_narrowphase::math::{Real, Vector};
 
 /// True when the contact pair links the islands of its bodies: some point has separation ≤ 0

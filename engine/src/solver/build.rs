@@ -10,7 +10,7 @@ use super::lanes::{prefetch, transpose, F4, LANES, M4, V4};
 use super::shared::PointsPtr;
 use crate::contact::ContactPair;
 use crate::material::Material;
-use crate::par::prelude::*;
+use tumble_broadphase::par::prelude::*;
 use tumble_narrowphase::math::{Real, Vector};
 
 /// Bundles built per rayon task.

@@ -4,7 +4,7 @@ use super::bundle::{BundleHead, NO_PAIR};
 use super::lanes::LANES;
 use super::params::{COLOURS, MAX_POINTS};
 use crate::contact::ContactPair;
-use crate::par::prelude::*;
+use tumble_broadphase::par::prelude::*;
 
 /// Bundle heads made per rayon task by the colouring.
 const HEAD_CHUNK: usize = 512;
@@ -73,7 +73,7 @@ impl Colouring {
         n_bodies: usize,
         dynamic: impl Fn(u32) -> bool + Sync,
     ) -> usize {
-        let regions = crate::par::current_num_threads().clamp(1, MAX_REGIONS);
+        let regions = tumble_broadphase::par::current_num_threads().clamp(1, MAX_REGIONS);
         let stride = regions * MAX_POINTS;
         let keys = (COLOURS + 1) * stride;
         let key = |colour: usize, region: usize, len: usize| {

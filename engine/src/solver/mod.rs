@@ -91,7 +91,6 @@ mod shared;
 mod stages;
 
 use crate::contact::ContactPair;
-use crate::par::prelude::*;
 pub(crate) use body::{rotate_tensor, BodyMass, SolverBody};
 use build::BuildContext;
 use bundle::{tangent_lanes, Constraints};
@@ -102,6 +101,7 @@ pub(crate) use params::{Softness, SolverParams};
 use passes::solve_bundles;
 use shared::{BodiesPtr, ItemsPtr, JointsPtr, PointsPtr};
 use stages::Stages;
+use tumble_broadphase::par::prelude::*;
 use tumble_narrowphase::math::{Real, Vector};
 
 /// When no colour has this many points (counting a bundle's point `k` of its four lanes as
@@ -318,7 +318,7 @@ impl Solver {
             return;
         }
         deltas.fill(SolverBody::ZERO);
-        let threads = crate::par::current_num_threads();
+        let threads = tumble_broadphase::par::current_num_threads();
         if threads > 1 && self.plan(p, n) {
             self.run_stages(bodies, accel, deltas, p, threads);
             return;

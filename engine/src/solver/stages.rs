@@ -124,7 +124,7 @@ impl<T: Sync> Stages<T> {
             region.participate();
             return;
         }
-        crate::par::scope(|scope| {
+        tumble_broadphase::par::scope(|scope| {
             let region = &region;
             for _ in 0..helpers {
                 scope.spawn(move |_| region.participate());
@@ -171,7 +171,7 @@ impl<T, F: Fn(&T, usize)> Region<'_, T, F> {
     /// of each stage until all its blocks are done.
     fn participate(&self) {
         // The same pool thread starts at the same place in every stage of every region.
-        let me = crate::par::current_thread_index().unwrap_or(0) % self.threads;
+        let me = tumble_broadphase::par::current_thread_index().unwrap_or(0) % self.threads;
         let mut stage = self.current.load(Ordering::Acquire);
         while let (Some(st), Some(sync)) = (self.stages.get(stage), self.sync.get(stage)) {
             let blocks = st.blocks;

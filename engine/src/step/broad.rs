@@ -4,11 +4,11 @@
 use crate::body::BodyKind;
 use crate::events::StepReport;
 use crate::handle::BodyHandle;
-use crate::par::prelude::*;
 use crate::parallel::concat_into;
 use crate::proxies::BodyProxies;
 use crate::state::{broad_aabb, State};
 use crate::step::integrate::{freeze, report_frozen};
+use tumble_broadphase::par::prelude::*;
 use tumble_broadphase::{BroadPhase, ProxyHandle};
 use tumble_narrowphase::Aabb;
 

@@ -19,9 +19,9 @@
 //! body order, so the result does not depend on the thread count.
 
 use crate::body::Body;
-use crate::par::prelude::*;
 use crate::proxies::BodyProxies;
 use crate::state::State;
+use tumble_broadphase::par::prelude::*;
 use tumble_broadphase::BroadPhase;
 use tumble_narrowphase::math::{Isometry, Real, Vector};
 use tumble_narrowphase::shape::Shape;

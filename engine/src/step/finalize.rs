@@ -5,11 +5,11 @@
 use crate::contact::ContactPair;
 use crate::events::{Event, StepReport};
 use crate::handle::BodyHandle;
-use crate::par::prelude::*;
 use crate::state::State;
 use crate::step::integrate::{freeze, report_frozen};
 use crate::step::narrow::NarrowScratch;
 use crate::step::output::StepOutput;
+use tumble_broadphase::par::prelude::*;
 
 /// New contact pairs per chunk of the contact-event merge in `finalize` (fixed by the cache
 /// alone, never by the thread count).

@@ -6,11 +6,11 @@ use crate::body::Body;
 use crate::body::BodyKind;
 use crate::events::StepReport;
 use crate::handle::BodyHandle;
-use crate::par::prelude::*;
 use crate::solver::SolverBody;
 use crate::state::{Slot, State};
 use crate::step::ccd::may_sweep;
 use crate::step::pairs::{Activity, BodyInfo};
+use tumble_broadphase::par::prelude::*;
 use tumble_narrowphase::math::{is_finite_vector, Isometry, Real, Rotation, Vector};
 
 /// What the first stage records per body slot for the stages after it (buffers kept between

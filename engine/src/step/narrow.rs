@@ -5,10 +5,10 @@
 use crate::contact::{checked_max_depth, Candidate, ContactPair, PointImpulse};
 use crate::events::StepReport;
 use crate::handle::BodyHandle;
-use crate::par::prelude::*;
 use crate::parallel::{hits_in_order, HitChunk};
 use crate::state::{Slot, State};
 use crate::step::pairs::{PairScratch, NONE};
+use tumble_broadphase::par::prelude::*;
 use tumble_narrowphase::math::{Isometry, Real, Vector};
 use tumble_narrowphase::query::{self, contact_any, intersects_any, BoxFrame};
 use tumble_narrowphase::{Manifold, Shape};

@@ -6,9 +6,9 @@ use crate::body::Body;
 use crate::config::WorldConfig;
 use crate::contact::{Candidate, ContactPair};
 use crate::handle::BodyHandle;
-use crate::par::prelude::*;
 use crate::parallel::concat_into;
 use crate::state::{ccd_margin, State};
+use tumble_broadphase::par::prelude::*;
 use tumble_broadphase::{AnyBroadPhase, BroadPhase, Pair};
 use tumble_narrowphase::math::Real;
 

@@ -5,10 +5,10 @@
 use crate::body::BodyKind;
 use crate::config::WorldConfig;
 use crate::contact::{ContactPair, PointImpulse};
-use crate::par::prelude::*;
 use crate::solver::{rotate_tensor, BodyMass, Softness, Solver, SolverBody, SolverParams};
 use crate::state::{Slot, State};
 use crate::step::pairs::BodyInfo;
+use tumble_broadphase::par::prelude::*;
 use tumble_narrowphase::math::{is_finite_vector, Matrix, Real, Vector};
 
 /// The solve stages' buffers (kept between steps).
@@ -90,7 +90,7 @@ pub(crate) fn prepare(
     let solver = &mut sc.solver;
     // The colouring (serial in its greedy part) runs on this thread, the bodies are offered
     // to the others: this thread then never sleeps waiting for a stolen colouring.
-    crate::par::join(
+    tumble_broadphase::par::join(
         || solver.colour(contacts, slots.len(), dynamic),
         || {
             slots
