@@ -39,7 +39,7 @@ pub struct ShapeHit {
 }
 
 /// Checks the options of a cast as the narrow phase would, with the engine's typed errors.
-pub(crate) fn check_options(o: &CastOptions) -> Result<(), WorldError> {
+fn check_options(o: &CastOptions) -> Result<(), WorldError> {
     if !o.t_max.is_finite() {
         return Err(WorldError::NonFinite("cast max_toi"));
     }
@@ -56,6 +56,33 @@ pub(crate) fn check_options(o: &CastOptions) -> Result<(), WorldError> {
         return Err(WorldError::NonPositive("cast tolerance", o.tolerance));
     }
     Ok(())
+}
+
+/// Checks a cast's input (pose, velocity, options, shape) with the engine's typed errors and
+/// returns the box it sweeps over `[0, t_max]`, grown by the skin and the tolerance: where the
+/// broad phase finds its candidates. Shared by the world's and the collision world's casts.
+pub(crate) fn checked_swept_box(
+    shape: &Shape,
+    pose: &Isometry,
+    velocity: &Vector,
+    options: &CastOptions,
+) -> Result<Aabb, WorldError> {
+    check_isometry("cast pose", pose)?;
+    check_vector("cast velocity", velocity)?;
+    check_options(options)?;
+    crate::state::validate_shape(shape).map_err(|_| WorldError::NonFinite("cast shape"))?;
+    let motion = velocity * options.t_max;
+    check_vector("cast displacement (velocity × max_toi)", &motion)?;
+    let start = shape.aabb(pose);
+    let mut end_pose = *pose;
+    end_pose.translation.vector += motion;
+    let end = shape.aabb(&end_pose);
+    let swept = Aabb::new_unchecked(start.mins.inf(&end.mins), start.maxs.sup(&end.maxs))
+        .loosened(options.skin + options.tolerance);
+    if !swept.is_valid() {
+        return Err(WorldError::NonFinite("cast swept box"));
+    }
+    Ok(swept)
 }
 
 impl World {
@@ -100,21 +127,7 @@ impl World {
         options: &CastOptions,
         filter: &QueryFilter<'_>,
     ) -> Result<Option<ShapeHit>, WorldError> {
-        check_isometry("cast pose", pose)?;
-        check_vector("cast velocity", velocity)?;
-        check_options(options)?;
-        crate::state::validate_shape(shape).map_err(|_| WorldError::NonFinite("cast shape"))?;
-        let motion = velocity * options.t_max;
-        check_vector("cast displacement (velocity × max_toi)", &motion)?;
-        let start = shape.aabb(pose);
-        let mut end_pose = *pose;
-        end_pose.translation.vector += motion;
-        let end = shape.aabb(&end_pose);
-        let swept = Aabb::new_unchecked(start.mins.inf(&end.mins), start.maxs.sup(&end.maxs))
-            .loosened(options.skin + options.tolerance);
-        if !swept.is_valid() {
-            return Err(WorldError::NonFinite("cast swept box"));
-        }
+        let swept = checked_swept_box(shape, pose, velocity, options)?;
         let mut best: Option<ShapeHit> = None;
         let zero = Vector::zeros();
         self.for_each_candidate(&swept, filter, |h, b| {

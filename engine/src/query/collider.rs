@@ -7,7 +7,7 @@
 //! the last [`CollisionWorld::update`], whose box in the broad phase is stale: so the queries
 //! see the poses set last, with or without an update in between.
 
-use super::cast::check_options;
+use super::cast::checked_swept_box;
 use super::overlap::clipped_to_world;
 use super::point::{project_point_on_shape, PointProjection};
 use super::shared::{with_buffer, PROXIES};
@@ -128,21 +128,7 @@ impl CollisionWorld {
         options: &CastOptions,
         filter: ColliderFilter<'_>,
     ) -> Result<Option<(ColliderHandle, CastHit)>, WorldError> {
-        check_isometry("cast pose", pose)?;
-        check_vector("cast velocity", velocity)?;
-        check_options(options)?;
-        crate::state::validate_shape(shape).map_err(|_| WorldError::NonFinite("cast shape"))?;
-        let motion = velocity * options.t_max;
-        check_vector("cast displacement (velocity × max_toi)", &motion)?;
-        let start = shape.aabb(pose);
-        let mut end_pose = *pose;
-        end_pose.translation.vector += motion;
-        let end = shape.aabb(&end_pose);
-        let swept = Aabb::new_unchecked(start.mins.inf(&end.mins), start.maxs.sup(&end.maxs))
-            .loosened(options.skin + options.tolerance);
-        if !swept.is_valid() {
-            return Err(WorldError::NonFinite("cast swept box"));
-        }
+        let swept = checked_swept_box(shape, pose, velocity, options)?;
         let mut best: Option<(ColliderHandle, CastHit)> = None;
         let zero = Vector::zeros();
         self.for_each_collider(&swept, filter, |h, s, p| {

@@ -91,15 +91,17 @@ fn least<T: Copy>(
         ids.dedup();
         ids
     };
-    let least_of = |ids: &[u32]| -> Result<Option<(T, u32)>, QueryError> {
-        let mut best: Option<(T, u32)> = None;
-        for &id in ids {
+    // The least over `ids` not in `skip` (both in id order), folded into `best`; ties to
+    // the lower id.
+    let least_of = |ids: &[u32], skip: &[u32], mut best: Option<(T, u32)>| {
+        for &id in ids.iter().filter(|id| skip.binary_search(id).is_err()) {
             let c = ask(id)?;
-            if best.is_none_or(|(b, _)| key(&c) < key(&b)) {
+            let beats = |(b, j): (T, u32)| key(&c) < key(&b) || (key(&c) == key(&b) && id < j);
+            if best.is_none_or(beats) {
                 best = Some((c, id));
             }
         }
-        Ok(best)
+        Ok::<_, QueryError>(best)
     };
     // Round 1: grow from the gap between the boxes until some triangle's box is met.
     let bounds = src.bounds();
@@ -118,16 +120,18 @@ fn least<T: Copy>(
         }
         r *= 2.0;
     };
-    let Some((bound, _)) = least_of(&first)? else {
+    let Some(bound) = least_of(&first, &[], None)? else {
         return Err(far);
     };
-    // Round 2: every triangle that can be as near as the bound.
-    let d = key(&bound).max(0.0);
-    match least_of(&near(d))? {
-        Some((c, _)) if key(&c) <= key(&bound) => Ok(c),
-        _ => Ok(bound),
+    // Round 2: every triangle that can be as near as the bound, those of round 1 not asked
+    // again.
+    let d = key(&bound.0).max(0.0);
+    let (c, _) = least_of(&near(d), &first, Some(bound))?.unwrap_or(bound);
+    if key(&c).is_finite() {
+        Ok(c)
+    } else {
+        Err(far)
     }
-    .and_then(|c| if key(&c).is_finite() { Ok(c) } else { Err(far) })
 }
 
 /// [`crate::query::closest_points`] when `a` or `b` is a mesh or heightfield; `None`
