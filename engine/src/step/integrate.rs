@@ -158,7 +158,6 @@ pub(crate) fn integrate_velocities(
 /// `q += dt/2·(0, ω)·q` normalised).
 pub(crate) fn integrate_positions(state: &mut State, deltas: &[SolverBody], linked: &[bool]) {
     let dt = state.config.dt;
-    let dt_step = dt;
     state
         .slots
         .par_iter_mut()
@@ -186,7 +185,7 @@ pub(crate) fn integrate_positions(state: &mut State, deltas: &[SolverBody], link
             b.pose.translation.vector = com - q * b.com_local;
             if b.is_dynamic() {
                 if linked.get(i).copied().unwrap_or(false) {
-                    implicit_gyroscopic(b, dt_step);
+                    implicit_gyroscopic(b, dt);
                 } else {
                     keep_angular_momentum(b, &q0);
                 }

@@ -48,10 +48,8 @@ pub(crate) struct JointSolver {
     /// `colour_starts[c]..colour_starts[c + 1]` are colour `c`'s constraints; the last range
     /// (index `COLOURS`) is the overflow colour.
     pub colour_starts: Vec<usize>,
-    /// Per joint to solve, its slot and colour, in slot order (scratch of `prepare`).
-    placed: Vec<(u32, u8)>,
-    /// The joint slots in colour order (scratch of `prepare`).
-    order: Vec<u32>,
+    /// Per joint to solve, its colour and constraint, in slot order (scratch of `prepare`).
+    placed: Vec<(u8, JointConstraint)>,
     /// Per body slot, the colours its joints took (scratch of `prepare`).
     used: Vec<u64>,
 }
@@ -82,9 +80,10 @@ impl JointSolver {
         let mut counts = [0usize; COLOURS + 1];
         for (index, js) in joints.iter().enumerate() {
             let Some(j) = &js.joint else { continue };
-            let Some(((sa, _, ma), (sb, _, mb))) = Self::ends(j, slots, masses, &awake) else {
+            let Some((a, b)) = Self::ends(j, slots, masses, &awake) else {
                 continue;
             };
+            let ((sa, _, ma), (sb, _, mb)) = (a, b);
             if !ma.dynamic && !mb.dynamic {
                 continue;
             }
@@ -108,31 +107,18 @@ impl JointSolver {
                 }
             }
             counts[colour] += 1;
-            self.placed.push((index as u32, colour as u8));
+            let constraint = JointConstraint::new(index as u32, j, a, b, h);
+            self.placed.push((colour as u8, constraint));
         }
-        // Counting sort by colour, stable: each joint's place, then the constraints built in
-        // that order.
+        // Sorted by colour, stably (insert order within a colour); each colour's range.
         self.colour_starts.push(0);
         for c in counts {
             let last = *self.colour_starts.last().unwrap_or(&0);
             self.colour_starts.push(last + c);
         }
-        let mut next: Vec<usize> = self.colour_starts[..=COLOURS].to_vec();
-        self.order.clear();
-        self.order.resize(self.placed.len(), 0);
-        for &(index, colour) in &self.placed {
-            self.order[next[colour as usize]] = index;
-            next[colour as usize] += 1;
-        }
-        for &index in &self.order {
-            let Some(j) = joints.get(index as usize).and_then(|s| s.joint.as_ref()) else {
-                continue;
-            };
-            if let Some((a, b)) = Self::ends(j, slots, masses, &awake) {
-                self.constraints
-                    .push(JointConstraint::new(index, j, a, b, h));
-            }
-        }
+        self.placed.sort_by_key(|&(colour, _)| colour);
+        self.constraints
+            .extend(self.placed.drain(..).map(|(_, constraint)| constraint));
     }
 
     /// The slots, bodies and solver masses of a joint's two bodies, when both are live; a
