@@ -85,8 +85,7 @@ fn stacks_of_5_10_20_cubes_stand_and_sag_less_than_rapier() {
 }
 
 /// A square pyramid of unit cubes (layers of b², (b−1)², … cubes, pitch 1.01) stands: the cube
-/// that moves most in 10 s moves less than 2 cm (measured 1.85 cm, upper cubes creeping towards
-/// −x, −z; rapier 0.7 cm).
+/// that moves most in 10 s moves less than rapier's 0.7 cm (measured 0.21 cm).
 #[test]
 fn pyramid_of_base_10_stands() {
     let b = 10;
@@ -117,11 +116,12 @@ fn pyramid_of_base_10_stands() {
         .map(|&(c, at)| (centre(&w, c) - at).norm())
         .fold(0.0, Real::max);
     println!("pyramid base {b}: max displacement {moved:.4} m");
-    assert!(moved < 0.02, "max displacement {moved} m");
+    assert!(moved < 0.007, "max displacement {moved} m");
 }
 
 /// A cube of `density` kg/m³ (a unit cube: that many kg) resting on a 1 kg cube on the floor,
-/// after 5 s: (how far the heavy cube moved, how far the light one sank), metres.
+/// after 5 s: (how far the heavy cube moved, how far the light one sank), metres; the heavy
+/// cube must still be on top of the light one (less than 10 cm aside).
 fn heavy_on_light(density: Real) -> (Real, Real) {
     let mut w = world();
     add_floor(&mut w, 0.6, 0.0);
@@ -138,7 +138,16 @@ fn heavy_on_light(density: Real) -> (Real, Real) {
     run(&mut w, 5.0);
     let moved = (centre(&w, heavy) - Vector::new(0.0, 1.5, 0.0)).norm();
     let sunk = 0.5 - centre(&w, light).y;
-    println!("{density} kg on 1 kg: heavy moved {moved:.4} m, light sank {sunk:.4} m");
+    let apart = centre(&w, heavy) - centre(&w, light);
+    let aside = apart.x.hypot(apart.z);
+    println!(
+        "{density} kg on 1 kg: heavy moved {moved:.4} m, {aside:.4} m aside of the light cube; \
+         light sank {sunk:.4} m"
+    );
+    assert!(
+        apart.y > 0.8 && aside < 0.1,
+        "the heavy cube fell off: {apart:?}"
+    );
     (moved, sunk)
 }
 
@@ -151,14 +160,24 @@ fn hundred_kilogram_cube_rests_on_one_kilogram_cube() {
     assert!(moved < 0.03, "heavy cube moved {moved} m");
 }
 
-/// A 1 000 kg cube on a 1 kg cube on the floor: the light cube is not pushed into the floor
-/// (less than 1 cm after 5 s). (At this mass ratio the light cube does not hold the heavy one
-/// in place: it is squeezed out sideways within the 5 s, and the heavy cube comes down to the
-/// floor beside it.)
+/// A 1 000 kg cube on a 1 kg cube on the floor stays stacked: after 5 s the heavy cube is
+/// still on top, within 10 cm sideways of the light one (measured 3.9 cm), and the light cube has
+/// sunk into the floor by the soft contact's static deflection `W/(m·ω²)` within 10 %: W the
+/// weight it carries (1 001 kg·g), m its own mass (1 kg: against the static floor the contact
+/// moves the light cube only), ω = 2π·60 Hz (`contact_hertz`, which is also the cap of a
+/// quarter of the substep rate): 6.9 cm, measured 7.0 cm. The soft step's stiffness scales
+/// with the effective mass of the contact, as in Box2D v3's; more substeps raise the cap
+/// (8 substeps: 1.7 cm). (The 100 kg cube of the test above sinks its light cube by the same
+/// law: 0.69 cm predicted, 0.67 cm measured.)
 #[test]
-fn tonne_on_one_kilogram_cube_does_not_push_it_into_the_floor() {
+fn tonne_on_one_kilogram_cube_stays_stacked_and_sinks_by_the_soft_deflection() {
     let (_, sunk) = heavy_on_light(1000.0);
-    assert!(sunk < 0.01, "light cube sank {sunk} m into the floor");
+    let omega = 2.0 * std::f32::consts::PI * 60.0;
+    let predicted = 1001.0 * 9.81 / (1.0 * omega * omega);
+    assert!(
+        (sunk - predicted).abs() < 0.1 * predicted,
+        "light cube sank {sunk} m, the soft deflection is {predicted} m"
+    );
 }
 
 /// A cube resting on the floor sinks less than 0.1 mm (measured 0.069 mm; rapier 0.07 mm).

@@ -237,3 +237,35 @@ fn extreme_inputs_never_panic_or_give_nan() {
     let m = contact(&id, &a, &id, &b, 0.0).unwrap().unwrap();
     assert!((m.depth() - 1.5).abs() < 1e-6 && m.normal.iter().all(|x| x.is_finite()));
 }
+
+/// Unit cubes resting on each other as in a pyramid (B centred over a corner of A, sunk by
+/// 0.05–0.5 mm), each turned by up to 1 mrad about a random axis, with the world's default
+/// prediction distance (2 cm): an edge of A crossing a perpendicular edge of B then gives an
+/// axis that separates them by up to about 0.2 mm less than the face axes (10–70 µm in the
+/// `pyramid` scene), but the boxes touch face to face and the manifold must say so: four
+/// points, the normal within 2 mrad of A's face normal. (The depth stays the minimal
+/// translation: `cuboid_cuboid_agrees_with_brute_force_sat`.) A one-point edge manifold here
+/// switches with the four-point face manifold from step to step.
+#[test]
+fn nearly_aligned_resting_cubes_touch_face_to_face() {
+    let mut r = rng(7);
+    let e = Vector::repeat(0.5);
+    let cube = Shape::from(Cuboid::new(e).unwrap());
+    let turn = |r: &mut rand_chacha::ChaCha8Rng| {
+        let axis = direction(r);
+        nalgebra::UnitQuaternion::from_scaled_axis(axis * r.gen_range(0.0..0.001))
+    };
+    for k in 0..5_000 {
+        let pa = Isometry::from_parts(Vector::zeros().into(), turn(&mut r));
+        let corner = Vector::new(
+            if r.gen_bool(0.5) { 0.505 } else { -0.505 },
+            1.0 - r.gen_range(0.000_05..0.000_5),
+            if r.gen_bool(0.5) { 0.505 } else { -0.505 },
+        );
+        let pb = Isometry::from_parts(corner.into(), turn(&mut r));
+        let m = contact(&pa, &cube, &pb, &cube, 0.02).unwrap().unwrap();
+        assert_eq!(m.len(), 4, "case {k}: {m:?}");
+        let up = pa.rotation * Vector::y();
+        assert!(m.normal.dot(&up) > (0.002 as Real).cos(), "case {k}: {m:?}");
+    }
+}
