@@ -367,18 +367,24 @@ fn constructor_errors() {
     // 2³¹ triangles cannot be allocated here.)
 }
 
-/// Hand-picked: the module example's figure (a 0.25 m ball 5 cm deep on the diagonal of a
-/// unit square of two triangles: both report depth 0.05 straight up), a ray straight down
-/// onto the square, and a sweep of the same ball falling onto it from 1 m above.
-#[test]
-fn unit_square_by_hand() {
+/// The unit square `[0, 1] × {0} × [0, 1]` as two triangles, facing +y, split along the
+/// diagonal from (0, 0, 1) to (1, 0, 0).
+fn unit_square() -> TriMesh {
     let v = [
         Point::new(0.0, 0.0, 0.0),
         Point::new(0.0, 0.0, 1.0),
         Point::new(1.0, 0.0, 0.0),
         Point::new(1.0, 0.0, 1.0),
     ];
-    let mesh = TriMesh::new(&v, &[[0, 1, 2], [1, 3, 2]]).unwrap();
+    TriMesh::new(&v, &[[0, 1, 2], [1, 3, 2]]).unwrap()
+}
+
+/// Hand-picked: the module example's figure (a 0.25 m ball 5 cm deep on the diagonal of a
+/// unit square of two triangles: both report depth 0.05 straight up), a ray straight down
+/// onto the square, and a sweep of the same ball falling onto it from 1 m above.
+#[test]
+fn unit_square_by_hand() {
+    let mesh = unit_square();
     assert_eq!(mesh.edge_neighbours(0), [None, Some(1), None]);
     assert_eq!(mesh.edge_neighbours(1), [None, None, Some(0)]);
     let ball = Ball::new(0.25).unwrap();
@@ -679,13 +685,7 @@ fn hostile_input_gives_errors_or_finite_results() {
 #[test]
 fn distances_to_the_unit_square_by_hand() {
     use tumble_narrowphase::query::{closest_points, distance, QueryError};
-    let v = [
-        Point::new(0.0, 0.0, 0.0),
-        Point::new(0.0, 0.0, 1.0),
-        Point::new(1.0, 0.0, 0.0),
-        Point::new(1.0, 0.0, 1.0),
-    ];
-    let mesh = TriMesh::new(&v, &[[0, 1, 2], [1, 3, 2]]).unwrap();
+    let mesh = unit_square();
     let ball = Ball::new(0.25).unwrap();
     let id = Isometry::identity();
     let above = Isometry::translation(0.5, 2.0, 0.5);

@@ -148,6 +148,17 @@ impl Aabb {
         d.x * d.y * d.z
     }
 
+    /// Distance between the two boxes, metres: the length of the gap between them on each axis
+    /// (0 when they overlap or touch). A lower bound of the distance between anything inside
+    /// one and anything inside the other.
+    #[inline]
+    pub fn distance(&self, other: &Aabb) -> Real {
+        (self.mins - other.maxs)
+            .sup(&(other.mins - self.maxs))
+            .sup(&Vector::zeros())
+            .norm()
+    }
+
     /// Squared distance from a point to the box (0 inside).
     #[inline]
     pub fn distance_squared_to_point(&self, p: &Point) -> Real {

@@ -16,8 +16,8 @@
 
 use super::query::{local_box, TriangleSource};
 use super::{HeightField, TriMesh};
-use crate::math::{Isometry, Real, Vector};
-use crate::query::{ClosestPoints, QueryError, UnsupportedPair};
+use crate::math::{Isometry, Real};
+use crate::query::{better, ClosestPoints, QueryError, UnsupportedPair};
 use crate::shape::{ShapeRef, Triangle};
 
 /// The mesh of a pair, its pose, the other shape and its pose, and whether the mesh is B;
@@ -96,8 +96,7 @@ fn least<T: Copy>(
     let least_of = |ids: &[u32], skip: &[u32], mut best: Option<(T, u32)>| {
         for &id in ids.iter().filter(|id| skip.binary_search(id).is_err()) {
             let c = ask(id)?;
-            let beats = |(b, j): (T, u32)| key(&c) < key(&b) || (key(&c) == key(&b) && id < j);
-            if best.is_none_or(beats) {
+            if better(key(&c), id, best.map(|(b, j)| (key(&b), j))) {
                 best = Some((c, id));
             }
         }
@@ -105,10 +104,7 @@ fn least<T: Copy>(
     };
     // Round 1: grow from the gap between the boxes until some triangle's box is met.
     let bounds = src.bounds();
-    let gap = (bounds.mins - q.maxs)
-        .sup(&(q.mins - bounds.maxs))
-        .sup(&Vector::zeros())
-        .norm();
+    let gap = bounds.distance(&q);
     let reach = gap + (bounds.maxs - bounds.mins).norm();
     let mut r = gap
         .max(1e-3 * (q.maxs - q.mins).norm())
@@ -142,14 +138,10 @@ pub(crate) fn closest_points_pair(
     pose_b: &Isometry,
     b: ShapeRef,
 ) -> Option<Result<ClosestPoints, QueryError>> {
-    Some(
-        split(pose_a, a, pose_b, b)?.and_then(|(m, pose, other, other_pose, is_b)| {
-            let query = |pa: &Isometry, a: ShapeRef, pb: &Isometry, b: ShapeRef| {
-                crate::query::closest_points(pa, a, pb, b)
-            };
-            least(m, pose, other_pose, other, is_b, query, |c| c.distance)
-        }),
-    )
+    let query = |pa: &Isometry, a: ShapeRef, pb: &Isometry, b: ShapeRef| {
+        crate::query::closest_points(pa, a, pb, b)
+    };
+    least_pair(pose_a, a, pose_b, b, query, |c| c.distance)
 }
 
 /// [`crate::query::distance`] when `a` or `b` is a mesh or heightfield; `None` otherwise.
@@ -159,12 +151,25 @@ pub(crate) fn distance_pair(
     pose_b: &Isometry,
     b: ShapeRef,
 ) -> Option<Result<Real, QueryError>> {
+    let query = |pa: &Isometry, a: ShapeRef, pb: &Isometry, b: ShapeRef| {
+        crate::query::distance(pa, a, pb, b)
+    };
+    least_pair(pose_a, a, pose_b, b, query, |d| *d)
+}
+
+/// [`least`] of `query` over the triangles when `a` or `b` is a mesh or heightfield; `None`
+/// otherwise.
+fn least_pair<T: Copy>(
+    pose_a: &Isometry,
+    a: ShapeRef,
+    pose_b: &Isometry,
+    b: ShapeRef,
+    query: impl Fn(&Isometry, ShapeRef, &Isometry, ShapeRef) -> Result<T, QueryError>,
+    key: impl Fn(&T) -> Real,
+) -> Option<Result<T, QueryError>> {
     Some(
         split(pose_a, a, pose_b, b)?.and_then(|(m, pose, other, other_pose, is_b)| {
-            let query = |pa: &Isometry, a: ShapeRef, pb: &Isometry, b: ShapeRef| {
-                crate::query::distance(pa, a, pb, b)
-            };
-            least(m, pose, other_pose, other, is_b, query, |d| *d)
+            least(m, pose, other_pose, other, is_b, query, key)
         }),
     )
 }

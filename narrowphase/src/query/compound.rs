@@ -13,7 +13,7 @@
 //! are not rounded at the scale of its world position).
 
 use super::closest::{check_pose, ClosestPoints, QueryError};
-use super::{contact_any, intersects_any, Frame, UnsupportedPair};
+use super::{better, contact_any, intersects_any, Frame, UnsupportedPair};
 use crate::bounding::Aabb;
 use crate::contact::Manifold;
 use crate::math::{Isometry, Point, Real, Vector};
@@ -69,13 +69,6 @@ fn swept(b: &Aabb, motion: &Vector, margin: Real) -> Aabb {
         let inf = Vector::repeat(Real::INFINITY);
         Aabb::new_unchecked(Point::from(-inf), Point::from(inf))
     }
-}
-
-/// True when `(value, child)` comes before the best so far: a smaller value, or the same value
-/// on a lower child.
-#[inline]
-fn better(value: Real, child: u32, best: Option<(Real, u32)>) -> bool {
-    best.is_none_or(|(v, c)| value < v || (value == v && child < c))
 }
 
 thread_local! {
@@ -274,11 +267,7 @@ impl Compound {
         let mut order: Vec<(Real, u32, Isometry)> = (0..self.len() as u32)
             .map(|i| {
                 let (p, s) = self.placed(i, pose);
-                let cb = s.aabb(&p);
-                let gap = (cb.mins - ob.maxs)
-                    .sup(&(ob.mins - cb.maxs))
-                    .sup(&Vector::zeros());
-                (gap.norm(), i, p)
+                (s.aabb(&p).distance(&ob), i, p)
             })
             .collect();
         order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));

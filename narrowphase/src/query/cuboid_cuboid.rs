@@ -170,16 +170,16 @@ fn face_tolerance(ea: &Vector, eb: &Vector) -> Real {
 /// (2 mm for unit cubes, Gregorius' `0.5 × linear slop`) covers relative turns of a few
 /// milliradians; boxes crossing at larger angles keep their one-point edge contact.
 ///
-/// The edge axis must also lie within [`FACE_ANGLE`] of the face axis.
+/// The edge axis must also lie within 10 mrad of the face axis ([`FACE_COS`]).
 #[inline(always)]
 fn face_band(ea: &Vector, eb: &Vector) -> Real {
     2e-3 * (ea.max() + eb.max())
 }
 
-/// The largest angle (radians) between an edge axis and the best face axis for which the
-/// boxes count as touching face to face ([`face_band`]): 10 mrad, a few times the turns
-/// of cubes resting in a pyramid (up to 3.5 mrad).
-const FACE_ANGLE: Real = 0.01;
+/// The cosine of the largest angle between an edge axis and the best face axis for which the
+/// boxes count as touching face to face ([`face_band`]): `cos(10 mrad)`, 10 mrad being a few
+/// times the turns of cubes resting in a pyramid (up to 3.5 mrad).
+const FACE_COS: Real = 0.999_95;
 
 /// The first index of the largest of `seps` (strictly larger than the ones before it, and than
 /// −∞; NaN never wins), and that value.
@@ -441,10 +441,10 @@ fn best_face_contact(
 /// contact `edge`'s normal and depth (the minimal translation), and the points of the face
 /// contact `faces` (their feature ids, which stay the same while the faces touch), none deeper
 /// than that depth (a point's depth along the face normal exceeds it by at most the band).
-/// `None` when the two normals are more than [`FACE_ANGLE`] apart: boxes that are not nearly
+/// `None` when the two normals are more than 10 mrad apart ([`FACE_COS`]): boxes that are not nearly
 /// aligned but sunk deep into each other (where the separations of all axes come closer).
 fn face_supported(edge: &Manifold, faces: &Manifold) -> Option<Manifold> {
-    if edge.normal.dot(&faces.normal) < FACE_ANGLE.cos() {
+    if edge.normal.dot(&faces.normal) < FACE_COS {
         return None;
     }
     let mut m = Manifold::new(edge.normal);

@@ -500,6 +500,14 @@ fn contact_poly_round(
     }
 }
 
+/// True when `(value, part)` comes before the best so far: a smaller value, or the same value
+/// on a lower part (a compound's child, a mesh's triangle), so that the least over the parts
+/// does not depend on the order they are asked in.
+#[inline]
+pub(crate) fn better(value: Real, part: u32, best: Option<(Real, u32)>) -> bool {
+    best.is_none_or(|(v, c)| value < v || (value == v && part < c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
