@@ -703,3 +703,54 @@ fn distances_to_the_unit_square_by_hand() {
         Err(QueryError::Unsupported(_))
     ));
 }
+
+/// A ridge: a flat triangle (normal +y, x ≤ 0) and, across its edge along z at x = 0, a
+/// triangle sloping down by 30° (x ≥ 0), a convex edge. A unit cube rests on the slope 1 cm
+/// deep, its lowest edge 5 cm beyond the ridge: the flat triangle is 5.8 cm from it along the
+/// cube's side axis. Its contact (within a 10 cm prediction) leans over the convex edge and is
+/// measured again along the slope's normal, on which the projections overlap by the cube's
+/// 1 cm: that triangle must still report the cube apart (depth ≤ −5.8 cm, the gap its own
+/// axis proves), not push it 1 cm out of a triangle it does not touch.
+#[test]
+fn apart_triangle_across_a_convex_edge_never_pushes() {
+    let tan30 = (30.0 as Real).to_radians().tan();
+    let v = [
+        Point::new(0.0, 0.0, -2.0),
+        Point::new(0.0, 0.0, 2.0),
+        Point::new(-2.0, 0.0, 0.0),
+        Point::new(2.0, -2.0 * tan30, 0.0),
+    ];
+    let mesh = TriMesh::new(&v, &[[0, 2, 1], [0, 1, 3]]).unwrap();
+    let slope = (v[1] - v[0]).cross(&(v[3] - v[0])).normalize();
+    let rot =
+        nalgebra::UnitQuaternion::from_axis_angle(&Vector::z_axis(), -(30.0 as Real).to_radians());
+    let (side, up) = (rot * Vector::x(), rot * Vector::y());
+    assert!((up - slope).norm() < 1e-6);
+    let corner = Point::new(0.05, -0.05 * tan30, 0.0) - slope * 0.01;
+    let centre = corner + side * 0.5 + up * 0.5;
+    let pose = Isometry::from_parts(Translation::from(centre.coords), rot);
+    let cube = Cuboid::new(Vector::repeat(0.5)).unwrap();
+    let mut out = Vec::new();
+    mesh.contacts(&Isometry::identity(), &pose, &cube, 0.1, &mut out)
+        .unwrap();
+    let flat = out
+        .iter()
+        .find(|c| c.triangle == 0)
+        .expect("within the prediction");
+    let gap = side.dot(&(corner - v[0]));
+    assert!(gap > 0.057, "{gap}");
+    assert!(
+        flat.manifold.depth() <= -gap + 1e-5,
+        "flat triangle depth {}",
+        flat.manifold.depth()
+    );
+    for p in flat.manifold.points() {
+        assert!(p.depth <= -gap + 1e-5, "point depth {}", p.depth);
+    }
+    let sloped = out.iter().find(|c| c.triangle == 1).expect("resting on it");
+    assert!(
+        (sloped.manifold.depth() - 0.01).abs() < 1e-4,
+        "{}",
+        sloped.manifold.depth()
+    );
+}

@@ -57,6 +57,15 @@ impl ClipPolygon {
         poly
     }
 
+    /// A triangle: corners `p` in order, with ids 0, 1, 2.
+    pub fn triangle(p: [[Real; 4]; 3]) -> Self {
+        let mut poly = Self::default();
+        poly.p[..3].copy_from_slice(&p);
+        poly.id[..3].copy_from_slice(&[0, 1, 2]);
+        poly.len = 3;
+        poly
+    }
+
     /// Writes `(p, id)` after the last vertex (into the spill slot when the polygon is full)
     /// and counts it when `keep` holds and the polygon is not full (vertices beyond the
     /// capacity are dropped). The write is unconditional so that the clipping loop has no

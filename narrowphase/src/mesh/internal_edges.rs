@@ -30,7 +30,10 @@
 //! nothing about the vertical one): the pair is measured again along the new normal — its
 //! separation is the gap between the triangle's and the body's projections on it, and the
 //! points are those of the body's support feature, clipped to the triangle for polyhedra
-//! ([`crate::query`]'s reference-face clipping).
+//! ([`crate::query`]'s reference-face clipping; for a box, its face most anti-parallel to the
+//! normal clipped by the triangle's side planes). Projections on one direction only bound a
+//! gap from below: a triangle the old contact found apart by `g` (its axis separates them)
+//! stays at least `g` apart, so that a triangle beside the body never pushes it.
 //!
 //! Triangles are two-sided: which side the body is on is the sign of the contact normal
 //! against `f` when the normal is within 60° of `±f`, else the side of the body's centre (a
@@ -40,7 +43,7 @@
 
 use crate::contact::{ContactPoint, Manifold};
 use crate::math::{Isometry, Point, Real, Vector};
-use crate::query::manifold_from_axis;
+use crate::query::{contact_triangle_cuboid_along, manifold_from_axis};
 use crate::sat::convex::{DeepestAxis, Posed};
 use crate::sat::SeparatingAxis;
 use crate::shape::{ConvexPolyhedron, ShapeRef, Triangle};
@@ -226,6 +229,48 @@ pub(crate) fn correct(
         return Some(m);
     };
     let n = mesh_pose.rotation * n_new;
+    let gap = -m.depth();
+    let corrected = measured_along(
+        tri, mesh_pose, other_pose, other, &n, &n_new, &f, prediction, m,
+    )?;
+    if gap > 0.0 {
+        // The pair is apart by at least `gap` (the contact's axis separates the shapes), but
+        // their projections on the corrected normal may overlap (one direction only bounds
+        // the gap from below): the points keep the gap, so an apart triangle never pushes.
+        return Some(capped(&corrected, -gap));
+    }
+    Some(corrected)
+}
+
+/// `m` with every depth, and its own, at most `depth`.
+fn capped(m: &Manifold, depth: Real) -> Manifold {
+    let mut c = Manifold::new(m.normal);
+    for p in m.points() {
+        c.push(ContactPoint {
+            depth: p.depth.min(depth),
+            ..*p
+        });
+    }
+    c.set_depth(m.depth().min(depth));
+    c
+}
+
+/// The contact of `other` with the triangle measured along the corrected normal `n` (world;
+/// `n_local` in the mesh's frame; `f` the triangle's normal there); `m` is the uncorrected
+/// contact.
+#[allow(clippy::too_many_arguments)]
+fn measured_along(
+    tri: &Triangle,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+    n: &Vector,
+    n_local: &Vector,
+    f: &Vector,
+    prediction: Real,
+    m: Manifold,
+) -> Option<Manifold> {
+    let (n, n_new, f) = (*n, *n_local, *f);
     // The triangle's extent along n (world).
     let top = tri
         .world_corners(mesh_pose)
@@ -254,14 +299,12 @@ pub(crate) fn correct(
             };
             round_manifold(&n, top, cores, cap.radius(), prediction)
         }
-        ShapeRef::Cuboid(cb) => poly_manifold(
-            tri,
+        ShapeRef::Cuboid(cb) => contact_triangle_cuboid_along(
             mesh_pose,
-            &ConvexPolyhedron::from_cuboid(cb),
+            tri,
             other_pose,
+            &cb.half_extents(),
             &n,
-            &n_new,
-            &f,
             prediction,
         ),
         ShapeRef::Triangle(t) => poly_manifold(

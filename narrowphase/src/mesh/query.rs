@@ -15,7 +15,7 @@ use crate::contact::Manifold;
 use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
 use crate::query::{contact_any, intersects_any, Frame, UnsupportedPair};
 use crate::ray::{ray_triangle, Ray, RayHit};
-use crate::shape::{ConvexPolyhedron, ShapeRef, Triangle};
+use crate::shape::{ShapeRef, Triangle};
 use crate::sweep::{sweep_sphere_triangle, time_of_impact, Toi};
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -119,6 +119,7 @@ pub(crate) fn triangle_contact<S: TriangleSource + ?Sized>(
     let m = triangle_contact_in_frame(
         src,
         id,
+        &src.tri(id),
         &f.pose(mesh_pose),
         &f.pose(other_pose),
         other,
@@ -130,26 +131,27 @@ pub(crate) fn triangle_contact<S: TriangleSource + ?Sized>(
     }))
 }
 
-/// [`triangle_contact`] on the poses in the mesh's frame, points in that frame.
+/// [`triangle_contact`] on the poses in the mesh's frame, points in that frame; `tri` is
+/// triangle `id`.
 fn triangle_contact_in_frame<S: TriangleSource + ?Sized>(
     src: &S,
     id: u32,
+    tri: &Triangle,
     mesh_pose: &Isometry,
     other_pose: &Isometry,
     other: ShapeRef,
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
-    let tri = src.tri(id);
     let m = match other {
-        ShapeRef::Ball(b) => ball_triangle(&tri, mesh_pose, other_pose, b.radius(), prediction),
-        _ => contact_any(mesh_pose, &tri, other_pose, other, prediction)?,
+        ShapeRef::Ball(b) => ball_triangle(tri, mesh_pose, other_pose, b.radius(), prediction),
+        _ => contact_any(mesh_pose, tri, other_pose, other, prediction)?,
     };
     let Some(m) = m else {
         return Ok(None);
     };
     Ok(correct(
         m,
-        &tri,
+        tri,
         &src.neighbour_normals(id),
         mesh_pose,
         other_pose,
@@ -270,33 +272,27 @@ fn contacts_in_frame<S: TriangleSource + ?Sized>(
     let Some(q) = contact_box(mesh_pose, other_pose, other, prediction) else {
         return Ok(());
     };
-    // A box becomes its polyhedron once rather than once per triangle (the per-triangle
-    // kernel and the internal-edge correction both work on it; the answers are the same).
-    // A triangle that misses the box grown by `prediction` on every side (the 13-axis test
-    // of `sat::triangle_cuboid`, in the box's frame) is farther than `prediction` from it and
-    // is skipped before the general kernel.
-    let boxed;
-    let mut grown = None;
-    let other = match other {
-        ShapeRef::Cuboid(c) => {
-            boxed = ConvexPolyhedron::from_cuboid(c);
-            let to_box = other_pose.inv_mul(mesh_pose);
-            grown = Some((to_box, c.half_extents().add_scalar(prediction)));
-            ShapeRef::Convex(&boxed)
-        }
-        _ => other,
+    // A triangle that misses the box grown by `prediction` on every side (the 13-axis test of
+    // `sat::triangle_cuboid`, in the box's frame) is farther than `prediction` from it and is
+    // skipped before the kernel.
+    let grown = match other {
+        ShapeRef::Cuboid(c) => Some((
+            other_pose.inv_mul(mesh_pose),
+            c.half_extents().add_scalar(prediction),
+        )),
+        _ => None,
     };
     let start = out.len();
     let mut err = None;
     src.visit(&q, &mut |id| {
+        let tri = src.tri(id);
         if let Some((to_box, e)) = &grown {
-            let c = src.tri(id);
-            let v = c.corners().map(|p| (to_box * p).coords);
+            let v = tri.corners().map(|p| (to_box * p).coords);
             if !crate::sat::triangle_cuboid::overlap(&v, e) {
                 return true;
             }
         }
-        match triangle_contact_in_frame(src, id, mesh_pose, other_pose, other, prediction) {
+        match triangle_contact_in_frame(src, id, &tri, mesh_pose, other_pose, other, prediction) {
             Ok(Some(manifold)) => out.push(MeshContact {
                 triangle: id,
                 manifold,

@@ -39,7 +39,7 @@ use crate::simd::{vector, Fast, Lanes};
 /// bound the separation, so it can beat the best face axis by only about
 /// `θ · (Σ half-extents)`, less than the face preference `tol` (≥ `10⁻⁵ ×` the larger box's
 /// longest half-extent) for `θ` below this floor and boxes of any size.
-const SINE_FLOOR: Real = 1e-6;
+pub(super) const SINE_FLOOR: Real = 1e-6;
 
 /// Edge axes at least this long (sine of the edges' angle) take B's projection radius from
 /// the identities `|L · bⱼ₊₁| = |Rᵢⱼ₊₂|`, `|L · bⱼ₊₂| = |Rᵢⱼ₊₁|`, which hold for an orthonormal
@@ -126,13 +126,13 @@ impl BoxFrame {
 
 /// `x + y`, lane-wise.
 #[inline(always)]
-fn plus(x: [Real; 4], y: [Real; 4]) -> [Real; 4] {
+pub(super) fn plus(x: [Real; 4], y: [Real; 4]) -> [Real; 4] {
     [x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]]
 }
 
 /// `x − y`, lane-wise.
 #[inline(always)]
-fn minus(x: [Real; 4], y: [Real; 4]) -> [Real; 4] {
+pub(super) fn minus(x: [Real; 4], y: [Real; 4]) -> [Real; 4] {
     [x[0] - y[0], x[1] - y[1], x[2] - y[2], x[3] - y[3]]
 }
 
@@ -156,7 +156,13 @@ struct Axes {
 /// axis, must separate the boxes to be taken (metres): face axes give stabler manifolds.
 #[inline(always)]
 fn face_tolerance(ea: &Vector, eb: &Vector) -> Real {
-    1e-5 * (ea.max() + eb.max())
+    tolerance_of(ea.max() + eb.max())
+}
+
+/// [`face_tolerance`] of a pair whose largest half-sizes sum to `scale` metres.
+#[inline(always)]
+pub(super) fn tolerance_of(scale: Real) -> Real {
+    1e-5 * scale
 }
 
 /// An edge axis that separates the boxes by at most this much more than the best face axis
@@ -173,18 +179,24 @@ fn face_tolerance(ea: &Vector, eb: &Vector) -> Real {
 /// The edge axis must also lie within 10 mrad of the face axis ([`FACE_COS`]).
 #[inline(always)]
 fn face_band(ea: &Vector, eb: &Vector) -> Real {
-    2e-3 * (ea.max() + eb.max())
+    band_of(ea.max() + eb.max())
+}
+
+/// [`face_band`] of a pair whose largest half-sizes sum to `scale` metres.
+#[inline(always)]
+pub(super) fn band_of(scale: Real) -> Real {
+    2e-3 * scale
 }
 
 /// The cosine of the largest angle between an edge axis and the best face axis for which the
 /// boxes count as touching face to face ([`face_band`]): `cos(10 mrad)`, 10 mrad being a few
 /// times the turns of cubes resting in a pyramid (up to 3.5 mrad).
-const FACE_COS: Real = 0.999_95;
+pub(super) const FACE_COS: Real = 0.999_95;
 
 /// The first index of the largest of `seps` (strictly larger than the ones before it, and than
 /// −∞; NaN never wins), and that value.
 #[inline(always)]
-fn first_max(seps: &[Real]) -> (usize, Real) {
+pub(super) fn first_max(seps: &[Real]) -> (usize, Real) {
     let (mut best, mut at) = (Real::NEG_INFINITY, 0);
     for (k, &s) in seps.iter().enumerate() {
         if s > best {
@@ -443,7 +455,7 @@ fn best_face_contact(
 /// than that depth (a point's depth along the face normal exceeds it by at most the band).
 /// `None` when the two normals are more than 10 mrad apart ([`FACE_COS`]): boxes that are not nearly
 /// aligned but sunk deep into each other (where the separations of all axes come closer).
-fn face_supported(edge: &Manifold, faces: &Manifold) -> Option<Manifold> {
+pub(super) fn face_supported(edge: &Manifold, faces: &Manifold) -> Option<Manifold> {
     if edge.normal.dot(&faces.normal) < FACE_COS {
         return None;
     }
@@ -571,7 +583,7 @@ fn face_contact(
 /// Face coordinates of face axis `i` ([`face_contact`]): `[p[i1], p[i2], p[i], 0]`
 /// (i1, i2 = i + 1, i + 2 mod 3).
 #[inline(always)]
-fn to_face(i: usize, p: &Vector) -> [Real; 4] {
+pub(super) fn to_face(i: usize, p: &Vector) -> [Real; 4] {
     match i {
         0 => [p.y, p.z, p.x, 0.0],
         1 => [p.z, p.x, p.y, 0.0],
@@ -582,7 +594,7 @@ fn to_face(i: usize, p: &Vector) -> [Real; 4] {
 /// The point of the reference box's frame at face coordinates `f` of face axis `i` (lane 3
 /// ignored): the inverse of [`to_face`].
 #[inline(always)]
-fn from_face(i: usize, f: &[Real; 4]) -> Vector {
+pub(super) fn from_face(i: usize, f: &[Real; 4]) -> Vector {
     match i {
         0 => Vector::new(f[2], f[0], f[1]),
         1 => Vector::new(f[1], f[2], f[0]),
@@ -594,7 +606,7 @@ fn from_face(i: usize, f: &[Real; 4]) -> Vector {
 /// (tag `tag`) into the other buffer and makes that one current, unless the whole polygon is
 /// inside the plane.
 #[inline(always)]
-fn clip_step(
+pub(super) fn clip_step(
     bufs: &mut [ClipPolygon; 2],
     cur: &mut usize,
     dist: impl Fn(&[Real; 4]) -> Real,
@@ -668,7 +680,7 @@ fn edge_contact(
 /// Closest points of segments `pa + s·da` (|s| ≤ ha) and `pb + u·db` (|u| ≤ hb), `da`, `db`
 /// unit and not parallel (Ericson §5.1.9, centred form, with clamping of each parameter);
 /// `None` when the closest points of the two lines lie beyond an end by more than `slack`.
-fn closest_on_crossing_segments(
+pub(super) fn closest_on_crossing_segments(
     pa: &Vector,
     da: &Vector,
     ha: Real,

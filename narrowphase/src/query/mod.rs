@@ -32,7 +32,7 @@
 //! | ball–ball | squared distance | one point |
 //! | ball–cuboid | closest point in the box frame, squared distance | one point (nearest face when inside) |
 //! | cuboid–cuboid | 15-axis SAT on the relative rotation (`sat::cuboid_cuboid`) | SAT + reference/incident face clipping, ≤ 4 points; edge–edge one point |
-//! | triangle–cuboid | 13-axis SAT in the box frame (`sat::triangle_cuboid`) | generic polyhedron SAT + clipping |
+//! | triangle–cuboid | 13-axis SAT in the box frame (`sat::triangle_cuboid`) | the same 13 axes in the box frame + reference/incident face clipping, ≤ 4 points; edge–edge one point |
 //! | triangle–triangle | 11-axis SAT, 17 when parallel (`sat::triangle_triangle`) | generic SAT + clipping (polyhedron path) |
 //! | capsule–ball, capsule–capsule | closest points of the cores | one point (two for parallel capsules) |
 //! | capsule–polyhedron (box, triangle, hull) | GJK distance of the core | GJK while apart, segment SAT once the core penetrates; two points on a face |
@@ -102,7 +102,8 @@ pub use cuboid_cuboid::{
     contact_cuboid_cuboid, contact_cuboid_cuboid_frames, intersection_cuboid_cuboid, BoxFrame,
 };
 pub use either_order::{contact_any, intersects_any};
-pub use triangle_cuboid::intersection_triangle_cuboid;
+pub(crate) use triangle_cuboid::contact_triangle_cuboid_along;
+pub use triangle_cuboid::{contact_triangle_cuboid, intersection_triangle_cuboid};
 pub use triangle_triangle::intersection_triangle_triangle;
 
 use crate::contact::Manifold;
@@ -480,11 +481,20 @@ fn convex_contact(
             let pb = polyhedral(b).ok_or_else(unsupported)?;
             contact_poly_round(pose_b, &pb, &ra, prediction).map(|m| m.flipped())
         }
-        (None, None) => {
-            let pa = polyhedral(a).ok_or_else(unsupported)?;
-            let pb = polyhedral(b).ok_or_else(unsupported)?;
-            contact_convex_convex(pose_a, &pa, pose_b, &pb, prediction)
-        }
+        (None, None) => match (a, b) {
+            (ShapeRef::Triangle(t), ShapeRef::Cuboid(c)) => {
+                contact_triangle_cuboid(pose_a, t, pose_b, &c.half_extents(), prediction)
+            }
+            (ShapeRef::Cuboid(c), ShapeRef::Triangle(t)) => {
+                contact_triangle_cuboid(pose_b, t, pose_a, &c.half_extents(), prediction)
+                    .map(|m| m.flipped())
+            }
+            _ => {
+                let pa = polyhedral(a).ok_or_else(unsupported)?;
+                let pb = polyhedral(b).ok_or_else(unsupported)?;
+                contact_convex_convex(pose_a, &pa, pose_b, &pb, prediction)
+            }
+        },
     })
 }
 
