@@ -13,27 +13,7 @@ use tumble_narrowphase::gjk::{self, Segment};
 use tumble_narrowphase::math::{Isometry, Point, Real, Translation, Vector};
 use tumble_narrowphase::query::{contact, intersection_test};
 use tumble_narrowphase::sat::convex::{convex_convex, Posed};
-use tumble_narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, Triangle};
-
-fn triangle(r: &mut ChaCha8Rng, s: Real) -> Triangle {
-    loop {
-        let mut c = [Point::origin(); 3];
-        for p in &mut c {
-            *p = Point::new(
-                r.gen_range(-1.0..1.0),
-                r.gen_range(-1.0..1.0),
-                r.gen_range(-1.0..1.0),
-            ) * s;
-        }
-        if r.gen_range(0..4) == 0 {
-            // A sliver: the third corner close to the first edge.
-            c[2] = c[0] + (c[1] - c[0]) * 0.5 + Vector::new(0.0, 0.05, 0.0) * s;
-        }
-        if let Ok(t) = Triangle::new(c[0], c[1], c[2]) {
-            return t;
-        }
-    }
-}
+use tumble_narrowphase::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape};
 
 fn hull(r: &mut ChaCha8Rng, s: Real) -> ConvexPolyhedron {
     let n = r.gen_range(4..24);
@@ -104,7 +84,7 @@ fn triangle_cuboid_fast_generic_and_gjk_agree() {
     let mut seen = [0usize; 2];
     for k in 0..6000 {
         let s = SCALES[k % 4];
-        let t = triangle(&mut r, s);
+        let t = random_triangle(&mut r, s);
         let e = half_extents(&mut r, s);
         let (ca, cb) = centres(&mut r, s, s * 1.7 + e.norm());
         let (pa, pb) = (pose(&mut r, ca), pose(&mut r, cb));
@@ -133,7 +113,7 @@ fn triangle_triangle_fast_generic_and_gjk_agree() {
     let mut seen = [0usize; 2];
     for k in 0..6000 {
         let s = SCALES[k % 4];
-        let (ta, tb) = (triangle(&mut r, s), triangle(&mut r, s));
+        let (ta, tb) = (random_triangle(&mut r, s), random_triangle(&mut r, s));
         let (ca, cb) = centres(&mut r, s, s * 0.5);
         let pa = pose(&mut r, ca);
         // One case in five: B in A's plane (coplanar triangles).
@@ -225,11 +205,11 @@ fn triangle_cuboid_and_triangle_triangle_contacts() {
     let mut r = rng(15);
     for k in 0..3000 {
         let s = SCALES[k % 4];
-        let t = triangle(&mut r, s);
+        let t = random_triangle(&mut r, s);
         let other: Shape = if k % 2 == 0 {
             Shape::from(Cuboid::new(half_extents(&mut r, s)).unwrap())
         } else {
-            Shape::from(triangle(&mut r, s))
+            Shape::from(random_triangle(&mut r, s))
         };
         let (ca, cb) = centres(&mut r, s, 2.5 * s);
         let (pa, pb) = (pose(&mut r, ca), pose(&mut r, cb));
@@ -271,7 +251,7 @@ fn capsule_pairs_contacts() {
                 let e = half_extents(&mut r, s);
                 (Shape::from(Cuboid::new(e).unwrap()), e.norm())
             }
-            _ => (Shape::from(triangle(&mut r, s)), 1.7 * s),
+            _ => (Shape::from(random_triangle(&mut r, s)), 1.7 * s),
         };
         let (ca, cb) = centres(&mut r, s, cap.half_height() + cap.radius() + reach);
         let (pa, pb) = (pose(&mut r, ca), pose(&mut r, cb));
@@ -360,7 +340,7 @@ fn ball_against_hull_and_triangle() {
             let h = hull(&mut r, s);
             (h.clone(), Shape::from(h))
         } else {
-            let t = triangle(&mut r, s);
+            let t = random_triangle(&mut r, s);
             (ConvexPolyhedron::from_triangle(&t), Shape::from(t))
         };
         let rad = r.gen_range(0.05..1.0) * s;
@@ -409,7 +389,7 @@ fn no_panic_on_extreme_finite_inputs() {
             Shape::from(Ball::new(s).unwrap()),
             Shape::from(Cuboid::new(half_extents(&mut r, s)).unwrap()),
             Shape::from(Capsule::new(s, s * 0.5).unwrap()),
-            Shape::from(triangle(&mut r, s)),
+            Shape::from(random_triangle(&mut r, s)),
             Shape::from(hull(&mut r, s)),
         ];
         let (ca, cb) = centres(&mut r, s, 2.0 * s);

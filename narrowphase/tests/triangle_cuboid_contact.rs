@@ -11,26 +11,6 @@ use tumble_narrowphase::math::{Isometry, Point, Real, Rotation, Translation, Vec
 use tumble_narrowphase::query::{contact, contact_triangle_cuboid};
 use tumble_narrowphase::shape::{ConvexPolyhedron, Cuboid, Shape, Triangle};
 
-/// A random triangle of size about `s` (a quarter of them slivers).
-fn triangle(r: &mut rand_chacha::ChaCha8Rng, s: Real) -> Triangle {
-    loop {
-        let mut c = [Point::origin(); 3];
-        for p in &mut c {
-            *p = Point::new(
-                r.gen_range(-1.0..1.0),
-                r.gen_range(-1.0..1.0),
-                r.gen_range(-1.0..1.0),
-            ) * s;
-        }
-        if r.gen_range(0..4) == 0 {
-            c[2] = c[0] + (c[1] - c[0]) * 0.5 + Vector::new(0.0, 0.05, 0.0) * s;
-        }
-        if let Ok(t) = Triangle::new(c[0], c[1], c[2]) {
-            return t;
-        }
-    }
-}
-
 /// Every answer of the kernel against the brute-force SAT separation `sep` (the largest over
 /// the pair's face normals and edge × edge axes: the penetration of an overlapping pair) and,
 /// for an apart pair, the GJK distance `gap`: a contact whenever the gap is within
@@ -45,7 +25,7 @@ fn triangle_cuboid_contact_agrees_with_brute_force_sat() {
     let mut seen = [0usize; 3];
     for k in 0..20_000 {
         let s: Real = [1.0, 1e-3, 1e3][k % 3];
-        let t = triangle(&mut r, s);
+        let t = random_triangle(&mut r, s);
         let e = half_extents(&mut r, s);
         let ca = Vector::new(
             r.gen_range(-3.0..3.0),
@@ -140,17 +120,22 @@ fn triangle_cuboid_contact_agrees_with_brute_force_sat() {
     );
 }
 
+/// A triangle 20 m across in the plane y = 0, normal +y, around the origin.
+fn ground() -> Triangle {
+    Triangle::new(
+        Point::new(-10.0, 0.0, -10.0),
+        Point::new(0.0, 0.0, 12.0),
+        Point::new(10.0, 0.0, -10.0),
+    )
+    .unwrap()
+}
+
 /// A unit box resting face down on a large triangle (5 mm deep), slid and turned about the
 /// normal step by step: four points on the triangle's normal, each 5 mm deep, the same four
 /// ids at every step.
 #[test]
 fn box_resting_on_a_triangle_keeps_four_points_and_their_ids() {
-    let t = Triangle::new(
-        Point::new(-10.0, 0.0, -10.0),
-        Point::new(0.0, 0.0, 12.0),
-        Point::new(10.0, 0.0, -10.0),
-    )
-    .unwrap();
+    let t = ground();
     let e = Vector::repeat(0.5);
     let tilt = Rotation::from_scaled_axis(Vector::new(0.3, 0.0, -0.2));
     let pt = Isometry::from_parts(Translation::new(1.0, 2.0, 3.0), tilt);
@@ -177,17 +162,13 @@ fn box_resting_on_a_triangle_keeps_four_points_and_their_ids() {
     }
 }
 
-/// Boxes resting on a triangle, turned by up to 1 mrad about a random horizontal axis
-/// (every corner of the bottom face 0.1–1 mm or more deep): always four points, the normal within 2 mrad of the triangle's (the
-/// edge × edge axes of a nearly level box beat the face axis by micrometres).
+/// Boxes resting on a triangle, turned by up to 1 mrad about a random horizontal axis (every
+/// corner of the bottom face 0.1–1 mm or more deep): always four points, the normal within
+/// 2 mrad of the triangle's (the edge × edge axes of a nearly level box beat the face axis by
+/// micrometres).
 #[test]
 fn nearly_level_box_on_a_triangle_touches_face_to_face() {
-    let t = Triangle::new(
-        Point::new(-10.0, 0.0, -10.0),
-        Point::new(0.0, 0.0, 12.0),
-        Point::new(10.0, 0.0, -10.0),
-    )
-    .unwrap();
+    let t = ground();
     let mut r = rng(32);
     let pt = Isometry::identity();
     for k in 0..5_000 {

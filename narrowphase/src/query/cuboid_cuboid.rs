@@ -518,11 +518,7 @@ fn face_contact(
     // Sutherland–Hodgman against the four side planes, ping-ponging between two buffers; a
     // plane that has the whole polygon inside leaves it as it is.
     let mut bufs = [poly, ClipPolygon::default()];
-    let mut cur = 0;
-    clip_step(&mut bufs, &mut cur, |p| p[0] - h1, 0);
-    clip_step(&mut bufs, &mut cur, |p| -p[0] - h1, 1);
-    clip_step(&mut bufs, &mut cur, |p| p[1] - h2, 2);
-    clip_step(&mut bufs, &mut cur, |p| -p[1] - h2, 3);
+    let cur = clip_to_rectangle(&mut bufs, h1, h2);
 
     // Kept: the points below the reference face or within `prediction` above it, moved half
     // their separation along the normal (`s` along axis i: face coordinates `[0, 0, s, 0]`,
@@ -600,6 +596,19 @@ pub(super) fn from_face(i: usize, f: &[Real; 4]) -> Vector {
         1 => Vector::new(f[1], f[2], f[0]),
         _ => Vector::new(f[0], f[1], f[2]),
     }
+}
+
+/// Clips `bufs[0]` (face coordinates, [`to_face`]) by the four side planes `|lane 0| ≤ h1`,
+/// `|lane 1| ≤ h2` of a box face (tags 0–3), ping-ponging between the two buffers; returns
+/// the index of the buffer holding the result.
+#[inline(always)]
+pub(super) fn clip_to_rectangle(bufs: &mut [ClipPolygon; 2], h1: Real, h2: Real) -> usize {
+    let mut cur = 0;
+    clip_step(bufs, &mut cur, |p| p[0] - h1, 0);
+    clip_step(bufs, &mut cur, |p| -p[0] - h1, 1);
+    clip_step(bufs, &mut cur, |p| p[1] - h2, 2);
+    clip_step(bufs, &mut cur, |p| -p[1] - h2, 3);
+    cur
 }
 
 /// One Sutherland–Hodgman step of [`face_contact`]: clips `bufs[*cur]` by the plane `dist ≤ 0`

@@ -29,8 +29,8 @@
 //! translation is always along one of the 13 axes.
 
 use super::cuboid_cuboid::{
-    band_of, clip_step, closest_on_crossing_segments, face_supported, first_max, from_face,
-    to_face, tolerance_of, SINE_FLOOR,
+    band_of, clip_step, clip_to_rectangle, closest_on_crossing_segments, face_supported, first_max,
+    from_face, to_face, tolerance_of, SINE_FLOOR,
 };
 use crate::contact::clipping::{reduce_to_four, ClipPolygon, MAX_CLIP_VERTICES};
 use crate::contact::closest::{closest_point_on_triangle, closest_points_segments};
@@ -512,11 +512,7 @@ fn box_face_contact(
     let (h1, h2) = (e[(j + 1) % 3], e[(j + 2) % 3]);
     let tri = ClipPolygon::triangle(v.map(|p| to_face(j, &p)));
     let mut bufs = [tri, ClipPolygon::default()];
-    let mut cur = 0;
-    clip_step(&mut bufs, &mut cur, |p| p[0] - h1, 0);
-    clip_step(&mut bufs, &mut cur, |p| -p[0] - h1, 1);
-    clip_step(&mut bufs, &mut cur, |p| p[1] - h2, 2);
-    clip_step(&mut bufs, &mut cur, |p| -p[1] - h2, 3);
+    let cur = clip_to_rectangle(&mut bufs, h1, h2);
     let poly = &mut bufs[cur];
     let mut kept = 0;
     for q in 0..poly.len() {

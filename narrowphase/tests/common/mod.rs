@@ -321,3 +321,24 @@ pub fn point_gap(pose: &Isometry, s: &Shape, p: &Point) -> Real {
             .fold(Real::INFINITY, Real::min),
     }
 }
+
+/// A random triangle with corners in `[-s, s]³`, a quarter of them slivers (the third corner
+/// 0.05·s off the middle of the first edge); retried until `Triangle::new` accepts it.
+pub fn random_triangle(r: &mut ChaCha8Rng, s: Real) -> tumble_narrowphase::shape::Triangle {
+    loop {
+        let mut c = [Point::origin(); 3];
+        for p in &mut c {
+            *p = Point::new(
+                r.gen_range(-1.0..1.0),
+                r.gen_range(-1.0..1.0),
+                r.gen_range(-1.0..1.0),
+            ) * s;
+        }
+        if r.gen_range(0..4) == 0 {
+            c[2] = c[0] + (c[1] - c[0]) * 0.5 + Vector::new(0.0, 0.05, 0.0) * s;
+        }
+        if let Ok(t) = tumble_narrowphase::shape::Triangle::new(c[0], c[1], c[2]) {
+            return t;
+        }
+    }
+}
