@@ -119,6 +119,22 @@ impl Manifold {
         m
     }
 
+    /// The same manifold with the given `normal` and every point passed through `f`; the
+    /// pair's depth ([`Manifold::depth`]) is kept as it is (set it again if `f` changes it).
+    #[inline]
+    pub(crate) fn map_points(
+        &self,
+        normal: Vector,
+        f: impl Fn(&ContactPoint) -> ContactPoint,
+    ) -> Self {
+        let mut m = *self;
+        m.normal = normal;
+        for p in &mut m.points[..m.len as usize] {
+            *p = f(p);
+        }
+        m
+    }
+
     /// Moves every point by `offset` (metres): normal, depths and ids unchanged. A manifold
     /// computed in a frame whose origin is at `offset` (world) is so brought into world space.
     #[inline]

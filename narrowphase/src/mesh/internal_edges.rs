@@ -231,32 +231,24 @@ pub(crate) fn correct(
     let n = mesh_pose.rotation * n_new;
     let gap = -m.depth();
     let corrected = measured_along(
-        tri, mesh_pose, other_pose, other, &n, &n_new, &f, prediction, m,
+        tri, mesh_pose, other_pose, other, n, n_new, f, prediction, m,
     )?;
     if gap > 0.0 {
         // The pair is apart by at least `gap` (the contact's axis separates the shapes), but
         // their projections on the corrected normal may overlap (one direction only bounds
         // the gap from below): the points keep the gap, so an apart triangle never pushes.
-        return Some(capped(&corrected, -gap));
+        let mut c = corrected.map_points(corrected.normal, |p| ContactPoint {
+            depth: p.depth.min(-gap),
+            ..*p
+        });
+        c.set_depth(corrected.depth().min(-gap));
+        return Some(c);
     }
     Some(corrected)
 }
 
-/// `m` with every depth, and its own, at most `depth`.
-fn capped(m: &Manifold, depth: Real) -> Manifold {
-    let mut c = Manifold::new(m.normal);
-    for p in m.points() {
-        c.push(ContactPoint {
-            depth: p.depth.min(depth),
-            ..*p
-        });
-    }
-    c.set_depth(m.depth().min(depth));
-    c
-}
-
 /// The contact of `other` with the triangle measured along the corrected normal `n` (world;
-/// `n_local` in the mesh's frame; `f` the triangle's normal there); `m` is the uncorrected
+/// `n_new` in the mesh's frame; `f` the triangle's normal there); `m` is the uncorrected
 /// contact.
 #[allow(clippy::too_many_arguments)]
 fn measured_along(
@@ -264,23 +256,23 @@ fn measured_along(
     mesh_pose: &Isometry,
     other_pose: &Isometry,
     other: ShapeRef,
-    n: &Vector,
-    n_local: &Vector,
-    f: &Vector,
+    n: Vector,
+    n_new: Vector,
+    f: Vector,
     prediction: Real,
     m: Manifold,
 ) -> Option<Manifold> {
-    let (n, n_new, f) = (*n, *n_local, *f);
-    // The triangle's extent along n (world).
-    let top = tri
-        .world_corners(mesh_pose)
-        .iter()
-        .map(|p| p.coords.dot(&n))
-        .fold(Real::NEG_INFINITY, Real::max);
+    // The triangle's extent along n (world), which the round bodies are measured against.
+    let top = || {
+        tri.world_corners(mesh_pose)
+            .iter()
+            .map(|p| p.coords.dot(&n))
+            .fold(Real::NEG_INFINITY, Real::max)
+    };
     match other {
         ShapeRef::Ball(b) => round_manifold(
             &n,
-            top,
+            top(),
             &[Point::from(other_pose.translation.vector)],
             b.radius(),
             prediction,
@@ -297,7 +289,7 @@ fn measured_along(
             } else {
                 &[b]
             };
-            round_manifold(&n, top, cores, cap.radius(), prediction)
+            round_manifold(&n, top(), cores, cap.radius(), prediction)
         }
         ShapeRef::Cuboid(cb) => contact_triangle_cuboid_along(
             mesh_pose,

@@ -152,16 +152,18 @@ struct Axes {
     edge_sep: Real,
 }
 
-/// How much better than a face axis of A a face axis of B, or an edge axis than the best face
-/// axis, must separate the boxes to be taken (metres): face axes give stabler manifolds.
+/// The size of a pair of boxes that its tolerances scale with: the sum of their largest
+/// half-extents, metres.
 #[inline(always)]
-fn face_tolerance(ea: &Vector, eb: &Vector) -> Real {
-    tolerance_of(ea.max() + eb.max())
+fn pair_scale(ea: &Vector, eb: &Vector) -> Real {
+    ea.max() + eb.max()
 }
 
-/// [`face_tolerance`] of a pair whose largest half-sizes sum to `scale` metres.
+/// How much better than a face axis of A a face axis of B, or an edge axis than the best face
+/// axis, must separate two shapes of size `scale` ([`pair_scale`]) to be taken (metres): face
+/// axes give stabler manifolds.
 #[inline(always)]
-pub(super) fn tolerance_of(scale: Real) -> Real {
+pub(super) fn face_tolerance(scale: Real) -> Real {
     1e-5 * scale
 }
 
@@ -176,15 +178,10 @@ pub(super) fn tolerance_of(scale: Real) -> Real {
 /// (2 mm for unit cubes, Gregorius' `0.5 × linear slop`) covers relative turns of a few
 /// milliradians; boxes crossing at larger angles keep their one-point edge contact.
 ///
-/// The edge axis must also lie within 10 mrad of the face axis ([`FACE_COS`]).
+/// The edge axis must also lie within 10 mrad of the face axis ([`FACE_COS`]). `scale` as in
+/// [`face_tolerance`].
 #[inline(always)]
-fn face_band(ea: &Vector, eb: &Vector) -> Real {
-    band_of(ea.max() + eb.max())
-}
-
-/// [`face_band`] of a pair whose largest half-sizes sum to `scale` metres.
-#[inline(always)]
-pub(super) fn band_of(scale: Real) -> Real {
+pub(super) fn face_band(scale: Real) -> Real {
     2e-3 * scale
 }
 
@@ -298,7 +295,7 @@ fn best_axes<L: Lanes>(
     let by_j = by_j.map(L::to_array);
     let edge_seps: [Real; 9] = std::array::from_fn(|k| by_j[k % 3][k / 3]);
 
-    let tol = face_tolerance(ea, eb);
+    let tol = face_tolerance(pair_scale(ea, eb));
     let (i, mut face_sep) = first_max(&sep_a.to_array());
     let mut face = Face { of_b: false, i };
     let (j, best_b) = first_max(&sep_b.to_array());
@@ -383,7 +380,7 @@ pub fn contact_cuboid_cuboid_frames(
         mut edge,
         mut edge_sep,
     } = best_axes::<Fast>(fa, ea, fb, eb, prediction)?;
-    let tol = face_tolerance(ea, eb);
+    let tol = face_tolerance(pair_scale(ea, eb));
     // 2. The contact on the best axis. An edge axis whose edges do not cross (seen along
     //    it) is not where the boxes touch: in exact arithmetic another axis then separates
     //    them as little (see `edge_contact`), so the next best axis is tried.
@@ -392,7 +389,7 @@ pub fn contact_cuboid_cuboid_frames(
             let (i, j) = (edge / 3, edge % 3);
             let dropped_edge = edge;
             if let Some(m) = edge_contact(&r, &t, ea, eb, i, j, edge_sep, tol, fa) {
-                if edge_sep > face_sep + face_band(ea, eb) {
+                if edge_sep > face_sep + face_band(pair_scale(ea, eb)) {
                     return Some(m);
                 }
                 let faces = best_face_contact(&r, &t, ea, eb, face, face_sep, prediction, fa, fb);
@@ -459,13 +456,10 @@ pub(super) fn face_supported(edge: &Manifold, faces: &Manifold) -> Option<Manifo
     if edge.normal.dot(&faces.normal) < FACE_COS {
         return None;
     }
-    let mut m = Manifold::new(edge.normal);
-    for p in faces.points() {
-        m.push(ContactPoint {
-            depth: p.depth.min(edge.depth()),
-            ..*p
-        });
-    }
+    let mut m = faces.map_points(edge.normal, |p| ContactPoint {
+        depth: p.depth.min(edge.depth()),
+        ..*p
+    });
     m.set_depth(edge.depth());
     Some(m)
 }

@@ -29,8 +29,8 @@
 //! translation is always along one of the 13 axes.
 
 use super::cuboid_cuboid::{
-    band_of, clip_step, clip_to_rectangle, closest_on_crossing_segments, face_supported, first_max,
-    from_face, to_face, tolerance_of, SINE_FLOOR,
+    clip_step, clip_to_rectangle, closest_on_crossing_segments, face_band, face_supported,
+    face_tolerance, first_max, from_face, to_face, SINE_FLOOR,
 };
 use crate::contact::clipping::{reduce_to_four, ClipPolygon, MAX_CLIP_VERTICES};
 use crate::contact::closest::{closest_point_on_triangle, closest_points_segments};
@@ -70,11 +70,47 @@ pub fn contact_triangle_cuboid(
     e: &Vector,
     prediction: Real,
 ) -> Option<Manifold> {
-    let to_box = pose_b.inv_mul(pose_t);
-    let v = tri.corners().map(|p| (to_box * p).coords);
-    let n = to_box.rotation * tri.normal();
-    let local = contact_in_box(&v, &n, e, prediction)?;
+    let t = InBox::new(pose_t, tri, pose_b);
+    let local = contact_in_box(&t, e, prediction)?;
     Some(to_frame(&local, pose_b))
+}
+
+/// The triangle in the box's frame: corners `v`, unit normal `n`, edges `f[i] = v[i+1] − v[i]`
+/// and their lengths.
+struct InBox {
+    v: [Vector; 3],
+    n: Vector,
+    f: [Vector; 3],
+    len: [Real; 3],
+}
+
+impl InBox {
+    /// The triangle `tri` at `pose_t` seen from the box at `pose_b`.
+    #[inline(always)]
+    fn new(pose_t: &Isometry, tri: &Triangle, pose_b: &Isometry) -> Self {
+        let to_box = pose_b.inv_mul(pose_t);
+        let v = tri.corners().map(|p| (to_box * p).coords);
+        let f = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
+        InBox {
+            v,
+            n: to_box.rotation * tri.normal(),
+            f,
+            len: f.map(|x| x.norm()),
+        }
+    }
+
+    /// The triangle's highest projection on `d`.
+    #[inline(always)]
+    fn top(&self, d: &Vector) -> Real {
+        let v = &self.v;
+        d.dot(&v[0]).max(d.dot(&v[1])).max(d.dot(&v[2]))
+    }
+}
+
+/// The box's radius along the unit direction `d` (half-extents `e`).
+#[inline(always)]
+fn radius(e: &Vector, d: &Vector) -> Real {
+    e.x * d.x.abs() + e.y * d.y.abs() + e.z * d.z.abs()
 }
 
 /// The contact of the triangle `tri` at `pose_t` (A) and the box of half-extents `e` at
@@ -94,17 +130,13 @@ pub(crate) fn contact_triangle_cuboid_along(
     normal: &Vector,
     prediction: Real,
 ) -> Option<Manifold> {
-    let to_box = pose_b.inv_mul(pose_t);
-    let v = tri.corners().map(|p| (to_box * p).coords);
-    let n = to_box.rotation * tri.normal();
+    let t = InBox::new(pose_t, tri, pose_b);
     let d = pose_b.rotation.inverse_transform_vector(normal);
-    let f = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
-    let top = d.dot(&v[0]).max(d.dot(&v[1])).max(d.dot(&v[2]));
-    let sep = -(e.x * d.x.abs() + e.y * d.y.abs() + e.z * d.z.abs()) - top;
+    let sep = -radius(e, &d) - t.top(&d);
     if beyond(sep, prediction) {
         return None;
     }
-    let local = triangle_face_contact(&v, &f, &n, &d, e, sep, prediction)
+    let local = triangle_face_contact(&t, &d, e, sep, prediction)
         .unwrap_or_else(|| support_contact(&d, e, sep));
     Some(to_frame(&local, pose_b))
 }
@@ -134,15 +166,10 @@ fn support_contact(d: &Vector, e: &Vector, sep: Real) -> Manifold {
 
 /// The box-frame manifold `local` in the frame of the poses (the box at `pose_b`).
 fn to_frame(local: &Manifold, pose_b: &Isometry) -> Manifold {
-    let mut m = Manifold::new(pose_b.rotation * local.normal);
-    for p in local.points() {
-        m.push(ContactPoint {
-            point: pose_b * p.point,
-            ..*p
-        });
-    }
-    m.set_depth(local.depth());
-    m
+    local.map_points(pose_b.rotation * local.normal, |p| ContactPoint {
+        point: pose_b * p.point,
+        ..*p
+    })
 }
 
 /// True when the separation `s` exceeds `prediction` or is NaN (a non-finite pose): no
@@ -164,23 +191,18 @@ fn oriented(a: Vector, lo: Real, hi: Real, r: Real) -> (Real, Vector) {
     }
 }
 
-/// The contact in the box's frame: corners `v`, unit normal `n` of the triangle, box
-/// half-extents `e`.
-fn contact_in_box(v: &[Vector; 3], n: &Vector, e: &Vector, prediction: Real) -> Option<Manifold> {
-    let scale = e.max()
-        + 0.5
-            * (0..3)
-                .map(|i| (v[(i + 1) % 3] - v[i]).norm())
-                .fold(0.0, Real::max);
-    let tol = tolerance_of(scale);
+/// The contact of the triangle `t` with the box of half-extents `e`, in the box's frame.
+fn contact_in_box(t: &InBox, e: &Vector, prediction: Real) -> Option<Manifold> {
+    let scale = e.max() + 0.5 * t.len.iter().copied().fold(0.0, Real::max);
+    let tol = face_tolerance(scale);
     let mut bound = (Real::NEG_INFINITY, Vector::zeros());
-    let m = axis_contact(v, n, e, prediction, tol, scale, &mut bound)?;
+    let m = axis_contact(t, e, prediction, tol, scale, &mut bound)?;
     let (proven, d) = bound;
     if proven > tol && -m.depth() < proven - tol {
         // Apart by more than the contact's axis says: an axis left out of the choice (an
         // edge axis whose edge is not the triangle's support) proves a larger gap, so the
         // chosen features are not the closest ones.
-        return closest_contact(v, e, &d, proven, tol, prediction);
+        return closest_contact(&t.v, e, &d, proven, tol, prediction);
     }
     Some(m)
 }
@@ -188,16 +210,14 @@ fn contact_in_box(v: &[Vector; 3], n: &Vector, e: &Vector, prediction: Real) -> 
 /// The contact on the best of the 13 axes (steps 1–3 of the module docs); `bound` receives
 /// the largest separation over all of them and its direction.
 fn axis_contact(
-    v: &[Vector; 3],
-    n: &Vector,
+    t: &InBox,
     e: &Vector,
     prediction: Real,
     tol: Real,
     scale: Real,
     bound: &mut (Real, Vector),
 ) -> Option<Manifold> {
-    let f = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
-    let radius = |d: &Vector| e.x * d.x.abs() + e.y * d.y.abs() + e.z * d.z.abs();
+    let (v, n, f) = (&t.v, &t.n, &t.f);
     let mut offer = |s: Real, d: &Vector| {
         if s > bound.0 {
             *bound = (s, *d);
@@ -208,7 +228,7 @@ fn axis_contact(
     //    exactly normal to every edge).
     let p = v.map(|c| n.dot(&c));
     let (lo, hi) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
-    let (tri_sep, tri_d) = oriented(*n, lo, hi, radius(n));
+    let (tri_sep, tri_d) = oriented(*n, lo, hi, radius(e, n));
     if beyond(tri_sep, prediction) {
         return None;
     }
@@ -233,17 +253,16 @@ fn axis_contact(
     let mut edge_seps = [Real::NEG_INFINITY; 9];
     let mut edge_ds = [Vector::zeros(); 9];
     for i in 0..3 {
-        let len_f = f[i].norm();
         for j in 0..3 {
             let a = Vector::ith(j, 1.0).cross(&f[i]);
             let len = a.norm();
             // Parallel to a box axis: the box's faces bound this direction already.
-            if len <= SINE_FLOOR * len_f || len.is_nan() {
+            if len <= SINE_FLOOR * t.len[i] || len.is_nan() {
                 continue;
             }
             let a = a / len;
             let (t_edge, t_other) = (a.dot(&v[i]), a.dot(&v[(i + 2) % 3]));
-            let (s, d) = oriented(a, t_edge.min(t_other), t_edge.max(t_other), radius(&a));
+            let (s, d) = oriented(a, t_edge.min(t_other), t_edge.max(t_other), radius(e, &a));
             if beyond(s, prediction) {
                 return None;
             }
@@ -267,7 +286,7 @@ fn axis_contact(
     // cut a touching clip away) gives one point between the closest points.
     let face_contact = |face: Face| {
         match face {
-            Face::Triangle(d, sep) => triangle_face_contact(v, &f, n, &d, e, sep, prediction),
+            Face::Triangle(d, sep) => triangle_face_contact(t, &d, e, sep, prediction),
             Face::Box(j, d, sep) => box_face_contact(v, j, &d, e, sep, prediction),
         }
         .or_else(|| closest_contact(v, e, &face.direction(), face.sep(), tol, prediction))
@@ -279,8 +298,8 @@ fn axis_contact(
             return face_contact(face);
         }
         let (i, j) = (k / 3, k % 3);
-        if let Some(m) = edge_contact(v, &f, e, i, j, &edge_ds[k], edge_sep, tol) {
-            if edge_sep > face_sep + band_of(scale) {
+        if let Some(m) = edge_contact(t, e, i, j, &edge_ds[k], edge_sep, tol) {
+            if edge_sep > face_sep + face_band(scale) {
                 return Some(m);
             }
             let faces = face_contact(face);
@@ -296,7 +315,7 @@ fn axis_contact(
             if edge_sep > 0.0 {
                 return closest_contact(v, e, &edge_ds[k], edge_sep, tol, prediction);
             }
-            return edge_contact(v, &f, e, i, j, &edge_ds[k], edge_sep, Real::INFINITY);
+            return edge_contact(t, e, i, j, &edge_ds[k], edge_sep, Real::INFINITY);
         }
     }
 }
@@ -440,14 +459,13 @@ fn manifold_of(
 /// separation `sep`): the box's face most anti-parallel to `d` clipped by the triangle's side
 /// planes; each kept point moved back half its separation along `d`.
 fn triangle_face_contact(
-    v: &[Vector; 3],
-    f: &[Vector; 3],
-    n: &Vector,
+    t: &InBox,
     d: &Vector,
     e: &Vector,
     sep: Real,
     prediction: Real,
 ) -> Option<Manifold> {
+    let (v, n, f) = (&t.v, &t.n, &t.f);
     let k = d.iamax();
     let sk: Real = if d[k] > 0.0 { -1.0 } else { 1.0 };
     let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
@@ -471,7 +489,7 @@ fn triangle_face_contact(
             i as u32,
         );
     }
-    let top = d.dot(&v[0]).max(d.dot(&v[1])).max(d.dot(&v[2]));
+    let top = t.top(d);
     let poly = &mut bufs[cur];
     let mut kept = 0;
     for q in 0..poly.len() {
@@ -532,10 +550,8 @@ fn box_face_contact(
 /// `sep`: one point, midway between the closest points of the triangle's edge and the box's
 /// edge along `j` that supports the box along `−d`. `None` when the edges do not cross seen
 /// along `d` by more than `slack` metres (see `cuboid_cuboid`'s edge contact).
-#[allow(clippy::too_many_arguments)]
 fn edge_contact(
-    v: &[Vector; 3],
-    f: &[Vector; 3],
+    t: &InBox,
     e: &Vector,
     i: usize,
     j: usize,
@@ -552,8 +568,8 @@ fn edge_contact(
             bits |= ((sgn > 0.0) as u32) << c;
         }
     }
-    let len = f[i].norm();
-    let (pa, da) = (v[i] + f[i] * 0.5, f[i] / len);
+    let (f, len) = (t.f[i], t.len[i]);
+    let (pa, da) = (t.v[i] + f * 0.5, f / len);
     let db = Vector::ith(j, 1.0);
     let (ca, cb) = closest_on_crossing_segments(&pa, &da, 0.5 * len, &pb, &db, e[j], slack)?;
     let mut m = Manifold::new(*d);
