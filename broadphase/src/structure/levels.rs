@@ -22,7 +22,7 @@
 //! 2¹⁷, so coordinates never clamp while the bounds hold (far coordinates, a huge world with
 //! specks in it). The entries are bucketed by a hash of their cell key with a counting sort.
 
-use super::grid::{cell_index, hash_bucket, overlaps, Range, FIBONACCI, FLAG_SHIFT, SLOT_MASK};
+use super::grid::{cell_index, hash_bucket, overlaps, Range, FLAG_SHIFT, SLOT_MASK};
 use crate::budget::Trim;
 use crate::math::Real;
 use crate::proxies::pair_key;
@@ -488,7 +488,7 @@ impl CellFilter {
     /// refines the bucket's: "maybe" when some key of the set shares these top bits.
     #[inline]
     fn bit(&self, key: u64) -> usize {
-        (key.wrapping_mul(FIBONACCI) >> (64 - self.bits)) as usize
+        hash_bucket(key, self.bits)
     }
 
     /// False when `key` is certainly not in the set.

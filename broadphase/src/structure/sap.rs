@@ -339,7 +339,7 @@ struct KeyHasher(u64);
 
 impl std::hash::Hasher for KeyHasher {
     fn finish(&self) -> u64 {
-        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        self.0.wrapping_mul(super::grid::FIBONACCI)
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
