@@ -302,6 +302,7 @@ impl BodyBuilder {
             can_sleep: self.can_sleep,
             kinematic_contacts: self.kinematic_contacts,
             sleep_time: 0.0,
+            smoothed_vel: (Vector::zeros(), Vector::zeros()),
             // `World::insert` puts a body built asleep into an island of its own.
             island: AWAKE,
         })
@@ -475,6 +476,10 @@ pub(crate) struct Body {
     /// How long the body has stayed below the sleep thresholds, seconds (0 when asleep is not
     /// possible or it moved faster in the last step).
     pub sleep_time: Real,
+    /// The linear and angular velocities (world frame, m/s and rad/s) averaged over the last
+    /// [`crate::island::SLEEP_SMOOTHING`] seconds, which the sleep test compares with the
+    /// thresholds (see [`crate::island`]); zero while asleep.
+    pub smoothed_vel: (Vector, Vector),
     /// The id of the sleeping island the body belongs to, or [`AWAKE`].
     pub island: u32,
 }

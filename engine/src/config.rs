@@ -113,11 +113,12 @@ pub struct WorldConfig {
     /// sleeping body costs nothing in the stages of a step until something wakes it.
     pub sleep: bool,
     /// Speed (m/s, finite, ≥ 0) below which a body counts as resting (default: 0.05): a body
-    /// rests while it ends every step slower than this and its centre of mass stays within
+    /// rests while its velocity averaged over the last 0.1 s (which smooths out the tremor of a
+    /// resting pile) stays below this and its centre of mass stays within
     /// `sleep_linear_speed × time_to_sleep` (2.5 cm by default) of where its sleep timer
     /// started. The speed alone is Box2D v3's rule; the displacement keeps a body that creeps
-    /// slowly awake. The mean speed alone would put a slow pendulum to sleep at the end of a
-    /// swing. The value is Box2D v3's `b2_defaultSleepThreshold` (5 cm/s); rapier's default is
+    /// slowly awake. The displacement alone (Jolt's rule) would put a slow pendulum to sleep at
+    /// the end of a swing. The value is Box2D v3's `b2_defaultSleepThreshold` (5 cm/s); rapier's default is
     /// 0.4 m/s over 2 s, looser. At 5 cm/s a body moves less than a millimetre per step at
     /// 60 Hz.
     pub sleep_linear_speed: Real,

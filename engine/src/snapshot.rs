@@ -43,7 +43,7 @@ use tumble_broadphase::{BroadPhase, ProxyHandle};
 
 const MAGIC: &[u8; 8] = b"TUMBLSNP";
 /// The snapshot format version this build writes and reads (bytes 8..12 of a snapshot).
-pub const SNAPSHOT_VERSION: u32 = 7;
+pub const SNAPSHOT_VERSION: u32 = 8;
 const VERSION: u32 = SNAPSHOT_VERSION;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 28;

@@ -17,10 +17,10 @@
 //! 3. edge × edge axis: one point, midway between the closest points of the two edges; when
 //!    the edges do not cross seen along the axis, the axis is dropped and the next best one
 //!    taken if it separates the boxes as little, within the tolerance (see `edge_contact`);
-//!    otherwise the points are clamped to the edges. An edge axis that beats the best face
-//!    axis by less than [`face_band`] belongs to two nearly aligned boxes touching face to
-//!    face: the contact keeps its normal and depth, with the points of step 2 (Jolt and
-//!    Gregorius likewise take a manifold's points from the faces that support the axis).
+//!    otherwise the points are clamped to the edges. An edge axis within 0.1 rad of the best
+//!    face axis ([`FACE_COS`]) belongs to two nearly aligned boxes touching face to face: the
+//!    contact keeps its normal and depth, with the points of step 2 (Jolt and Gregorius
+//!    likewise take a manifold's points from the faces that support the axis).
 //!
 //! Depth is the separation on that axis, negated: for two boxes the minimal translation is
 //! always along one of the 15 axes (they hold all face normals of the Minkowski difference).
@@ -167,28 +167,27 @@ pub(super) fn face_tolerance(scale: Real) -> Real {
     1e-5 * scale
 }
 
-/// An edge axis that separates the boxes by at most this much more than the best face axis
-/// (metres) is where two nearly aligned boxes touch face to face: the contact keeps the edge
-/// axis's normal and depth (the minimal translation), and takes its points from the faces
-/// (see [`face_supported`]). Boxes resting on each other, turned by `θ` relative to each
-/// other, have edge axes (an edge of one crossing a perpendicular edge of the other) that beat
-/// the face axes by about `θ` times their size: 10–70 µm for unit cubes in a resting pyramid,
-/// whose one-point edge manifolds, switching with the four-point face manifold from step to
-/// step, let the pyramid creep and a settled pile jitter. `2·10⁻³ × (Σ largest half-extents)`
-/// (2 mm for unit cubes, Gregorius' `0.5 × linear slop`) covers relative turns of a few
-/// milliradians; boxes crossing at larger angles keep their one-point edge contact.
-///
-/// The edge axis must also lie within 10 mrad of the face axis ([`FACE_COS`]). `scale` as in
-/// [`face_tolerance`].
-#[inline(always)]
-pub(super) fn face_band(scale: Real) -> Real {
-    2e-3 * scale
-}
+/// The cosine of the largest angle between an edge × edge axis and the best face axis for
+/// which two boxes count as touching face to face: `cos(0.1 rad)`. Such an edge axis comes
+/// from an edge of one box crossing a nearly perpendicular edge of the other, and lies within
+/// the boxes' relative turn of the face axis; it may separate them by less (boxes resting in
+/// a pyramid, turned by a few tenths of a milliradian: 10–70 µm less; boxes sunk 1–2 cm into
+/// each other in a loaded pile and turned by a few degrees: several millimetres less). Its one
+/// point is not where such boxes touch: the contact keeps the edge axis's normal and depth
+/// (the minimal translation) and takes its points from the faces ([`face_supported`]), as
+/// Jolt builds every manifold from the two supporting faces. A one-point edge manifold there,
+/// switching with the face manifold from step to step, lets a pyramid creep and a box wedged
+/// in a settled pile rock and pop out at 1 m/s. Within 0.1 rad the face's points, measured
+/// along the edge axis, stay within 0.5 % of their depth along the face normal; boxes that
+/// cross at larger angles keep their one-point edge contact.
+pub(super) const FACE_COS: Real = 0.995;
 
-/// The cosine of the largest angle between an edge axis and the best face axis for which the
-/// boxes count as touching face to face ([`face_band`]): `cos(10 mrad)`, 10 mrad being a few
-/// times the turns of cubes resting in a pyramid (up to 3.5 mrad).
-pub(super) const FACE_COS: Real = 0.999_95;
+/// Whether an edge contact with unit normal `edge_normal` lies within 0.1 rad ([`FACE_COS`])
+/// of the face axis `face_axis` (unit, either sign): the boxes touch face to face.
+#[inline(always)]
+pub(super) fn nearly_face(edge_normal: &Vector, face_axis: &Vector) -> bool {
+    edge_normal.dot(face_axis).abs() >= FACE_COS
+}
 
 /// The first index of the largest of `seps` (strictly larger than the ones before it, and than
 /// −∞; NaN never wins), and that value.
@@ -389,7 +388,10 @@ pub fn contact_cuboid_cuboid_frames(
             let (i, j) = (edge / 3, edge % 3);
             let dropped_edge = edge;
             if let Some(m) = edge_contact(&r, &t, ea, eb, i, j, edge_sep, tol, fa) {
-                if edge_sep > face_sep + face_band(pair_scale(ea, eb)) {
+                let axis = if face.of_b { fb.rot() } else { fa.rot() }
+                    .column(face.i)
+                    .into_owned();
+                if !nearly_face(&m.normal, &axis) {
                     return Some(m);
                 }
                 let faces = best_face_contact(&r, &t, ea, eb, face, face_sep, prediction, fa, fb);
@@ -446,12 +448,11 @@ fn best_face_contact(
     }
 }
 
-/// The contact of two boxes touching face to face on an edge axis ([`face_band`]): the edge
+/// The contact of two boxes touching face to face on an edge axis ([`FACE_COS`]): the edge
 /// contact `edge`'s normal and depth (the minimal translation), and the points of the face
 /// contact `faces` (their feature ids, which stay the same while the faces touch), none deeper
-/// than that depth (a point's depth along the face normal exceeds it by at most the band).
-/// `None` when the two normals are more than 10 mrad apart ([`FACE_COS`]): boxes that are not nearly
-/// aligned but sunk deep into each other (where the separations of all axes come closer).
+/// than that depth. `None` when the two normals are more than 0.1 rad apart ([`FACE_COS`]):
+/// boxes that are not nearly aligned.
 pub(super) fn face_supported(edge: &Manifold, faces: &Manifold) -> Option<Manifold> {
     if edge.normal.dot(&faces.normal) < FACE_COS {
         return None;

@@ -21,16 +21,16 @@
 //!    or within `prediction` above it, are kept, at most four;
 //! 3. an edge axis better than the best face axis by more than the tolerance: one point,
 //!    midway between the closest points of the triangle's edge and the box's edge; dropped
-//!    for the next best axis when the edges do not cross seen along it; when it beats the face
-//!    axis by less than the face band of nearly aligned boxes, the contact keeps its normal
-//!    and depth with the face's points (as for two boxes).
+//!    for the next best axis when the edges do not cross seen along it; when it lies within
+//!    0.1 rad of the best face axis (nearly aligned shapes), the contact keeps its normal and
+//!    depth with the face's points (as for two boxes).
 //!
 //! Depth is the separation on the chosen axis, negated: for a triangle and a box the minimal
 //! translation is always along one of the 13 axes.
 
 use super::cuboid_cuboid::{
-    clip_step, clip_to_rectangle, closest_on_crossing_segments, face_band, face_supported,
-    face_tolerance, first_max, from_face, to_face, SINE_FLOOR,
+    clip_step, clip_to_rectangle, closest_on_crossing_segments, face_supported, face_tolerance,
+    first_max, from_face, nearly_face, to_face, SINE_FLOOR,
 };
 use crate::contact::clipping::{reduce_to_four, ClipPolygon, MAX_CLIP_VERTICES};
 use crate::contact::closest::{closest_point_on_triangle, closest_points_segments};
@@ -196,7 +196,7 @@ fn contact_in_box(t: &InBox, e: &Vector, prediction: Real) -> Option<Manifold> {
     let scale = e.max() + 0.5 * t.len.iter().copied().fold(0.0, Real::max);
     let tol = face_tolerance(scale);
     let mut bound = (Real::NEG_INFINITY, Vector::zeros());
-    let m = axis_contact(t, e, prediction, tol, scale, &mut bound)?;
+    let m = axis_contact(t, e, prediction, tol, &mut bound)?;
     let (proven, d) = bound;
     if proven > tol && -m.depth() < proven - tol {
         // Apart by more than the contact's axis says: an axis left out of the choice (an
@@ -214,7 +214,6 @@ fn axis_contact(
     e: &Vector,
     prediction: Real,
     tol: Real,
-    scale: Real,
     bound: &mut (Real, Vector),
 ) -> Option<Manifold> {
     let (v, n, f) = (&t.v, &t.n, &t.f);
@@ -299,7 +298,7 @@ fn axis_contact(
         }
         let (i, j) = (k / 3, k % 3);
         if let Some(m) = edge_contact(t, e, i, j, &edge_ds[k], edge_sep, tol) {
-            if edge_sep > face_sep + face_band(scale) {
+            if !nearly_face(&m.normal, &face.direction()) {
                 return Some(m);
             }
             let faces = face_contact(face);
