@@ -13,7 +13,9 @@ use super::internal_edges::correct;
 use crate::bounding::Aabb;
 use crate::contact::Manifold;
 use crate::math::{is_finite_vector, Isometry, Point, Real, Vector};
-use crate::query::{contact_any, intersects_any, Frame, UnsupportedPair};
+use crate::query::{
+    contact_any, contact_triangle_cuboid_seen, intersects_any, Frame, UnsupportedPair,
+};
 use crate::ray::{ray_triangle, Ray, RayHit};
 use crate::shape::{ShapeRef, Triangle};
 use crate::sweep::{sweep_sphere_triangle, time_of_impact, Toi};
@@ -144,12 +146,56 @@ fn triangle_contact_in_frame<S: TriangleSource + ?Sized>(
 ) -> Result<Option<Manifold>, UnsupportedPair> {
     let m = match other {
         ShapeRef::Ball(b) => ball_triangle(tri, mesh_pose, other_pose, b.radius(), prediction),
+        ShapeRef::Cuboid(c) => {
+            let to_box = other_pose.inv_mul(mesh_pose);
+            let v = tri.corners().map(|p| (to_box * p).coords);
+            let e = c.half_extents();
+            return Ok(box_triangle(
+                src, id, tri, v, &to_box, mesh_pose, other_pose, &e, other, prediction,
+            ));
+        }
         _ => contact_any(mesh_pose, tri, other_pose, other, prediction)?,
     };
-    let Some(m) = m else {
-        return Ok(None);
-    };
-    Ok(correct(
+    Ok(m.and_then(|m| corrected(src, id, tri, m, mesh_pose, other_pose, other, prediction)))
+}
+
+/// [`triangle_contact_in_frame`] for a box `other` of half-extents `e`: the triangle–cuboid
+/// kernel on the corners `v` already moved into the box's frame by `to_box` (the mesh's
+/// rejection test has them), then the internal-edge correction.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn box_triangle<S: TriangleSource + ?Sized>(
+    src: &S,
+    id: u32,
+    tri: &Triangle,
+    v: [Vector; 3],
+    to_box: &Isometry,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    e: &Vector,
+    other: ShapeRef,
+    prediction: Real,
+) -> Option<Manifold> {
+    let n = to_box.rotation * tri.normal();
+    contact_triangle_cuboid_seen(v, n, other_pose, e, prediction)
+        .and_then(|m| corrected(src, id, tri, m, mesh_pose, other_pose, other, prediction))
+}
+
+/// The contact `m` of triangle `id` (`tri`) with the internal-edge correction, in the mesh's
+/// frame.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn corrected<S: TriangleSource + ?Sized>(
+    src: &S,
+    id: u32,
+    tri: &Triangle,
+    m: Manifold,
+    mesh_pose: &Isometry,
+    other_pose: &Isometry,
+    other: ShapeRef,
+    prediction: Real,
+) -> Option<Manifold> {
+    correct(
         m,
         tri,
         &src.neighbour_normals(id),
@@ -157,7 +203,7 @@ fn triangle_contact_in_frame<S: TriangleSource + ?Sized>(
         other_pose,
         other,
         prediction,
-    ))
+    )
 }
 
 /// The contact of a ball (centre at `ball_pose`, radius `r`) with the triangle `tri` placed by
@@ -274,10 +320,12 @@ fn contacts_in_frame<S: TriangleSource + ?Sized>(
     };
     // A triangle that misses the box grown by `prediction` on every side (the 13-axis test of
     // `sat::triangle_cuboid`, in the box's frame) is farther than `prediction` from it and is
-    // skipped before the kernel.
+    // skipped before the kernel; one that passes goes to the triangle–cuboid kernel with the
+    // corners already in the box's frame.
     let grown = match other {
         ShapeRef::Cuboid(c) => Some((
             other_pose.inv_mul(mesh_pose),
+            c.half_extents(),
             c.half_extents().add_scalar(prediction),
         )),
         _ => None,
@@ -286,13 +334,21 @@ fn contacts_in_frame<S: TriangleSource + ?Sized>(
     let mut err = None;
     src.visit(&q, &mut |id| {
         let tri = src.tri(id);
-        if let Some((to_box, e)) = &grown {
-            let v = tri.corners().map(|p| (to_box * p).coords);
-            if !crate::sat::triangle_cuboid::overlap(&v, e) {
-                return true;
+        let m = match &grown {
+            Some((to_box, e, grown_e)) => {
+                let v = tri.corners().map(|p| (to_box * p).coords);
+                if !crate::sat::triangle_cuboid::overlap(&v, grown_e) {
+                    return true;
+                }
+                Ok(box_triangle(
+                    src, id, &tri, v, to_box, mesh_pose, other_pose, e, other, prediction,
+                ))
             }
-        }
-        match triangle_contact_in_frame(src, id, &tri, mesh_pose, other_pose, other, prediction) {
+            None => {
+                triangle_contact_in_frame(src, id, &tri, mesh_pose, other_pose, other, prediction)
+            }
+        };
+        match m {
             Ok(Some(manifold)) => out.push(MeshContact {
                 triangle: id,
                 manifold,

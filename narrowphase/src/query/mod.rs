@@ -102,8 +102,8 @@ pub use cuboid_cuboid::{
     contact_cuboid_cuboid, contact_cuboid_cuboid_frames, intersection_cuboid_cuboid, BoxFrame,
 };
 pub use either_order::{contact_any, intersects_any};
-pub(crate) use triangle_cuboid::contact_triangle_cuboid_along;
 pub use triangle_cuboid::{contact_triangle_cuboid, intersection_triangle_cuboid};
+pub(crate) use triangle_cuboid::{contact_triangle_cuboid_along, contact_triangle_cuboid_seen};
 pub use triangle_triangle::intersection_triangle_triangle;
 
 use crate::contact::Manifold;

@@ -75,6 +75,20 @@ pub fn contact_triangle_cuboid(
     Some(to_frame(&local, pose_b))
 }
 
+/// [`contact_triangle_cuboid`] for a triangle already seen from the box (a mesh's rejection
+/// test moved it there): corners `v` and unit normal `n` in the frame of the box at `pose_b`;
+/// the manifold in the frame of the poses, as [`contact_triangle_cuboid`] gives it.
+pub(crate) fn contact_triangle_cuboid_seen(
+    v: [Vector; 3],
+    n: Vector,
+    pose_b: &Isometry,
+    e: &Vector,
+    prediction: Real,
+) -> Option<Manifold> {
+    let local = contact_in_box(&InBox::of(v, n), e, prediction)?;
+    Some(to_frame(&local, pose_b))
+}
+
 /// The triangle in the box's frame: corners `v`, unit normal `n`, edges `f[i] = v[i+1] − v[i]`
 /// and their lengths.
 struct InBox {
@@ -90,10 +104,16 @@ impl InBox {
     fn new(pose_t: &Isometry, tri: &Triangle, pose_b: &Isometry) -> Self {
         let to_box = pose_b.inv_mul(pose_t);
         let v = tri.corners().map(|p| (to_box * p).coords);
+        Self::of(v, to_box.rotation * tri.normal())
+    }
+
+    /// The triangle of corners `v` and unit normal `n`, both in the box's frame.
+    #[inline(always)]
+    fn of(v: [Vector; 3], n: Vector) -> Self {
         let f = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
         InBox {
             v,
-            n: to_box.rotation * tri.normal(),
+            n,
             f,
             len: f.map(|x| x.norm()),
         }
