@@ -3,6 +3,9 @@
 //! test suite without cargo-fuzz. Each string is 32 to 1024 bytes from ChaCha8 seeded by its
 //! index; a failure names the seeds that failed and the first panic message, and
 //! `TUMBLE_JOINT_GRAPH_SEED=<seed>` reruns one seed alone (with its panic and backtrace).
+//! Every string runs twice: with the default one relaxation pass per substep and with two
+//! (seed 1296 with two passes once drove a 16 g ball on a 2.2 m hinge anchor to 10¹⁶ rad/s
+//! in four steps: the joints measured their error with anchors turned to first order).
 //!
 //! `TUMBLE_JOINT_GRAPH_CASES=<n>` changes the number of strings (default 3000).
 
@@ -10,7 +13,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::Mutex;
-use tumble_tests::fuzz_checks::check_joint_graph;
+use tumble_tests::fuzz_checks::check_joint_graph_relaxed;
+
+/// The relaxation passes each string runs with.
+const RELAX: [u32; 2] = [1, 2];
 
 /// The bytes of case `seed`.
 fn case(seed: u64) -> Vec<u8> {
@@ -26,7 +32,9 @@ fn env_u64(name: &str) -> Option<u64> {
 #[test]
 fn joint_graph_holds_on_seeded_random_bytes() {
     if let Some(seed) = env_u64("TUMBLE_JOINT_GRAPH_SEED") {
-        check_joint_graph(&case(seed));
+        for relax in RELAX {
+            check_joint_graph_relaxed(&case(seed), relax);
+        }
         return;
     }
     let cases = env_u64("TUMBLE_JOINT_GRAPH_CASES").unwrap_or(3000);
@@ -35,7 +43,11 @@ fn joint_graph_holds_on_seeded_random_bytes() {
         .into_par_iter()
         .filter(|&seed| {
             let data = case(seed);
-            match std::panic::catch_unwind(|| check_joint_graph(&data)) {
+            match std::panic::catch_unwind(|| {
+                for relax in RELAX {
+                    check_joint_graph_relaxed(&data, relax);
+                }
+            }) {
                 Ok(()) => false,
                 Err(e) => {
                     let msg = e

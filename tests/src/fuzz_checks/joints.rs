@@ -33,8 +33,14 @@ use tumble::{
 /// Fuzz entry: arbitrary joint commands on one small world (see the module docs for what is
 /// checked).
 pub fn check_joint_graph(data: &[u8]) {
+    check_joint_graph_relaxed(data, WorldConfig::default().relax_iterations);
+}
+
+/// [`check_joint_graph`] with `relax_iterations` relaxation passes per substep (the same
+/// commands from the same bytes).
+pub fn check_joint_graph_relaxed(data: &[u8], relax_iterations: u32) {
     let mut u = Unstructured::new(data);
-    let _ = run(&mut u);
+    let _ = run(&mut u, relax_iterations);
 }
 
 fn must_validate(w: &World, after: &str) {
@@ -293,7 +299,7 @@ fn insert_joint_checked(
     Ok(())
 }
 
-fn run(u: &mut Unstructured<'_>) -> Result<()> {
+fn run(u: &mut Unstructured<'_>, relax_iterations: u32) -> Result<()> {
     let config = WorldConfig {
         broad_phase: *u.choose(&[
             BroadPhaseKind::BruteForce,
@@ -302,6 +308,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             BroadPhaseKind::Bvh,
         ])?,
         substeps: u.int_in_range(1u32..=4)?,
+        relax_iterations,
         gravity: Vector::new(0.0, -real_in(u, 0.0, 20.0, true)?, 0.0),
         ..WorldConfig::default()
     };

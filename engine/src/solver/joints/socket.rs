@@ -9,10 +9,12 @@
 //! is stable however the anchors' directions weigh the inertia. The rows and `K` are made
 //! again from the anchors as they are at the start of each substep (in its warm start): a
 //! swinging chain keeps its joints twice as tight as with the step's. The position error is
-//! `C = C₀ + Δx_b − Δx_a + H⁰_b·Δθ̃_b − H⁰_a·Δθ̃_a`, with the step's `H⁰` (the anchors turned
-//! to first order). A pass then costs a few 3 × 3 products and no change of coordinates, where
-//! the general path (`kinds`) turns velocities to the world frame and back.
+//! `C = C₀ + Δx_b − Δx_a + (r_b − r⁰_b) − (r_a − r⁰_a)`, with the anchors `r` of the substep
+//! turned from the step's `r⁰` by the bodies' rotations ([`turned`]). A pass then costs a few
+//! 3 × 3 products and no change of coordinates, where the general path (`kinds`) turns
+//! velocities to the world frame and back.
 
+use super::constraint::turned;
 use super::rows::{invert_mass, Ctx, JointBody};
 use crate::solver::body::SolverBody;
 use crate::solver::params::Pass;
@@ -21,10 +23,9 @@ use tumble_narrowphase::math::{Matrix, Vector};
 /// The precomputed block of one ball-and-socket joint for one step.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Socket {
-    /// `[r_a]×ᵀ·U_aᵀ` of the step's anchors, for the position error.
-    pub h0_a: Matrix,
-    /// `[r_b]×ᵀ·U_bᵀ` of the step's anchors.
-    pub h0_b: Matrix,
+    /// The anchors of the current substep, from the centres of mass, metres.
+    pub ra: Vector,
+    pub rb: Vector,
     /// The rows of the current substep: `[r_a]×ᵀ·U_aᵀ` of its anchors.
     pub h_a: Matrix,
     /// `[r_b]×ᵀ·U_bᵀ` of the substep's anchors.
@@ -50,8 +51,8 @@ impl Socket {
     pub fn new(a: &JointBody, b: &JointBody, ra: &Vector, rb: &Vector, c0: Vector) -> Self {
         let (h_a, h_b) = (lever(a, ra), lever(b, rb));
         let mut s = Self {
-            h0_a: h_a,
-            h0_b: h_b,
+            ra: *ra,
+            rb: *rb,
             h_a,
             h_b,
             k_inv: Matrix::zeros(),
@@ -77,12 +78,12 @@ impl Socket {
         self.k_inv = invert_mass(&k);
     }
 
-    /// The rows of the substep that starts with bodies moved by `da`, `db` since the step's
-    /// start: the anchors turned to first order by the bodies' rotations `Uᵀ·Δθ̃`.
+    /// The anchors and rows of the substep that starts with bodies moved by `da`, `db` since
+    /// the step's start: the anchors turned by the bodies' rotations `Uᵀ·Δθ̃` ([`turned`]).
     fn update_rows(&mut self, a: &JointBody, b: &JointBody, da: &SolverBody, db: &SolverBody) {
-        let ra = self.ra0 + a.unscale(da.w()).cross(&self.ra0);
-        let rb = self.rb0 + b.unscale(db.w()).cross(&self.rb0);
-        self.set_rows(a, b, lever(a, &ra), lever(b, &rb));
+        self.ra = turned(&a.unscale(da.w()), &self.ra0);
+        self.rb = turned(&b.unscale(db.w()), &self.rb0);
+        self.set_rows(a, b, lever(a, &self.ra), lever(b, &self.rb));
     }
 }
 
@@ -109,7 +110,7 @@ pub(crate) fn solve(
     } else {
         let cdot = bb.v() - ba.v() + s.h_b * wb - s.h_a * wa;
         let (bias, ms, is) = if ctx.pass == Pass::Solve {
-            let c = s.c0 + (db.v() - da.v()) + s.h0_b * db.w() - s.h0_a * da.w();
+            let c = s.c0 + (db.v() - da.v()) + (s.rb - s.rb0) - (s.ra - s.ra0);
             ctx.rigid_vec(&c)
         } else {
             (Vector::zeros(), 1.0, 0.0)
