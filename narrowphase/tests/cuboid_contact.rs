@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use rand::Rng;
+use tumble_narrowphase::contact::Manifold;
 use tumble_narrowphase::math::{Isometry, Point, Real, Vector};
 use tumble_narrowphase::query::{contact, intersection_test};
 use tumble_narrowphase::shape::{Ball, Cuboid, Shape};
@@ -249,25 +250,34 @@ fn extreme_inputs_never_panic_or_give_nan() {
 #[test]
 fn nearly_aligned_resting_cubes_touch_face_to_face() {
     let mut r = rng(7);
-    let e = Vector::repeat(0.5);
-    let cube = Shape::from(Cuboid::new(e).unwrap());
-    let turn = |r: &mut rand_chacha::ChaCha8Rng| {
-        let axis = direction(r);
-        nalgebra::UnitQuaternion::from_scaled_axis(axis * r.gen_range(0.0..0.001))
-    };
     for k in 0..5_000 {
-        let pa = Isometry::from_parts(Vector::zeros().into(), turn(&mut r));
+        let pa = Isometry::from_parts(Vector::zeros().into(), turn(&mut r, 0.001));
         let corner = Vector::new(
             if r.gen_bool(0.5) { 0.505 } else { -0.505 },
             1.0 - r.gen_range(0.000_05..0.000_5),
             if r.gen_bool(0.5) { 0.505 } else { -0.505 },
         );
-        let pb = Isometry::from_parts(corner.into(), turn(&mut r));
-        let m = contact(&pa, &cube, &pb, &cube, 0.02).unwrap().unwrap();
-        assert_eq!(m.len(), 4, "case {k}: {m:?}");
-        let up = pa.rotation * Vector::y();
-        assert!(m.normal.dot(&up) > (0.002 as Real).cos(), "case {k}: {m:?}");
+        let pb = Isometry::from_parts(corner.into(), turn(&mut r, 0.001));
+        unit_cubes_face_to_face(k, &pa, &pb, 0.002);
     }
+}
+
+/// A rotation by up to `max` radians about a random axis.
+fn turn(r: &mut rand_chacha::ChaCha8Rng, max: Real) -> nalgebra::UnitQuaternion<Real> {
+    let axis = direction(r);
+    nalgebra::UnitQuaternion::from_scaled_axis(axis * r.gen_range(0.0..max))
+}
+
+/// The contact of unit cube B at `pb` resting on unit cube A at `pa` (prediction 2 cm),
+/// checked to be face to face: four points, the normal within `angle` radians of A's top face
+/// normal.
+fn unit_cubes_face_to_face(k: usize, pa: &Isometry, pb: &Isometry, angle: Real) -> Manifold {
+    let cube = Shape::from(Cuboid::new(Vector::repeat(0.5)).unwrap());
+    let m = contact(pa, &cube, pb, &cube, 0.02).unwrap().unwrap();
+    assert_eq!(m.len(), 4, "case {k}: {m:?}");
+    let up = pa.rotation * Vector::y();
+    assert!(m.normal.dot(&up) > angle.cos(), "case {k}: {m:?}");
+    m
 }
 
 /// Cubes in a loaded pile sink a centimetre or two into each other while turned by up to
@@ -281,23 +291,15 @@ fn nearly_aligned_resting_cubes_touch_face_to_face() {
 fn nearly_aligned_cubes_sunk_deep_touch_face_to_face() {
     let mut r = rng(11);
     let e = Vector::repeat(0.5);
-    let cube = Shape::from(Cuboid::new(e).unwrap());
-    let turn = |r: &mut rand_chacha::ChaCha8Rng| {
-        let axis = direction(r);
-        nalgebra::UnitQuaternion::from_scaled_axis(axis * r.gen_range(0.0..0.01))
-    };
     for k in 0..20_000 {
-        let pa = Isometry::from_parts(Vector::zeros().into(), turn(&mut r));
+        let pa = Isometry::from_parts(Vector::zeros().into(), turn(&mut r, 0.01));
         let centre = Vector::new(
             r.gen_range(-0.3..0.3),
             1.0 - r.gen_range(0.005..0.02),
             r.gen_range(-0.3..0.3),
         );
-        let pb = Isometry::from_parts(centre.into(), turn(&mut r));
-        let m = contact(&pa, &cube, &pb, &cube, 0.02).unwrap().unwrap();
-        assert_eq!(m.len(), 4, "case {k}: {m:?}");
-        let up = pa.rotation * Vector::y();
-        assert!(m.normal.dot(&up) > (0.1 as Real).cos(), "case {k}: {m:?}");
+        let pb = Isometry::from_parts(centre.into(), turn(&mut r, 0.01));
+        let m = unit_cubes_face_to_face(k, &pa, &pb, 0.1);
         let depth = -brute_cuboid_cuboid(&pa, &e, &pb, &e);
         assert!(
             (m.depth() - depth).abs() < 1e-4,

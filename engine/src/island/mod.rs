@@ -15,14 +15,14 @@
 //!
 //! **Falling asleep.** Each awake dynamic body keeps a timer (`Body::sleep_time`) and the pose
 //! at which the timer started (`Body::rest_pose`). The timer grows by `dt` every step that
-//! ends with the body's velocities, averaged over the last [`SLEEP_SMOOTHING`] seconds
+//! ends with the body's velocities, averaged over the last `SLEEP_SMOOTHING` (0.1) seconds
 //! (`Body::smoothed_vel`), below `sleep_linear_speed` and `sleep_angular_speed` (Box2D v3's
-//! rule on a body's speed, with the tremor of a resting pile averaged out), its centre of mass within `sleep_linear_speed × time_to_sleep` of the rest pose's and
-//! its rotation within `sleep_angular_speed × time_to_sleep` radians of the rest pose's (its
-//! mean speeds since the timer started below the thresholds too; see
+//! rule on a body's speed, with the tremor of a resting pile averaged out), its centre of
+//! mass within `sleep_linear_speed × time_to_sleep` of the rest pose's and its rotation
+//! within `sleep_angular_speed × time_to_sleep` radians of the rest pose's (its mean speeds
+//! since the timer started below the thresholds too; see
 //! [`WorldConfig::sleep_linear_speed`](crate::WorldConfig::sleep_linear_speed)), and restarts
-//! from 0 at the current pose otherwise,
-//! when the body may not sleep ([`BodyBuilder::can_sleep`](crate::BodyBuilder::can_sleep)),
+//! from 0 at the current pose otherwise, when the body may not sleep ([`BodyBuilder::can_sleep`](crate::BodyBuilder::can_sleep)),
 //! or when it has a linking contact with a kinematic body that moves (Box2D: "a moving
 //! kinematic body keeps the islands it touches awake"). An island falls asleep at the end of a step when
 //! every one of its bodies has rested at least `time_to_sleep` seconds (Box2D v3's rule: the

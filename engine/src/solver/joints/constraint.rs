@@ -2,7 +2,7 @@
 //! frames relative to the centres of mass, the mass matrices of its blocks, and where its
 //! bodies are at any moment of the step (from how far the substeps have moved them).
 
-use super::rows::JointBody;
+use super::rows::{turned, JointBody};
 use crate::body::Body;
 use crate::joint::{Joint, JointImpulses, JointKind};
 use crate::solver::body::{BodyMass, SolverBody};
@@ -66,33 +66,17 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
-    /// A direction `v` of A at the start of the step, turned with A ([`turned`]).
+    /// A direction `v` of A at the start of the step, turned with A (`rows::turned`).
     #[inline]
     pub fn on_a(&self, v: &Vector) -> Vector {
         turned(&self.theta_a, v)
     }
 
-    /// A direction `v` of B at the start of the step, turned with B ([`turned`]).
+    /// A direction `v` of B at the start of the step, turned with B (`rows::turned`).
     #[inline]
     pub fn on_b(&self, v: &Vector) -> Vector {
         turned(&self.theta_b, v)
     }
-}
-
-/// `v` turned by the rotation vector `theta` (radians): the rotation by the unit quaternion
-/// `(θ/2, 1) / |(θ/2, 1)|`, the one the step's position update gives a body that turned by a
-/// small `θ` (`step::integrate::integrate_rotation`), in closed form:
-/// `v + s·(h × v + h × (h × v))` with `h = θ/2` and `s = 2 / (1 + |h|²)`. A rotation for any
-/// `θ` (by `2·atan(|θ|/2)`), second-order exact for small ones. The first-order `v + θ × v`
-/// lengthens `v` by `√(1 + |θ|²)`: a light body spinning fast on a long anchor then sees its
-/// joint's error measured with anchors metres too long, and the joint's push-back drives it
-/// unstable (a 16 g ball on a 2 m anchor reached 10¹⁶ rad/s in four steps).
-#[inline(always)]
-pub(crate) fn turned(theta: &Vector, v: &Vector) -> Vector {
-    let h = theta * 0.5;
-    let s = 2.0 / (1.0 + h.norm_squared());
-    let hv = h.cross(v);
-    v + (hv + h.cross(&hv)) * s
 }
 
 /// The joint body of slot `slot` with solver mass properties `m` (world frame at the step's

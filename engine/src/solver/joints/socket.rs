@@ -14,8 +14,7 @@
 //! 3 × 3 products and no change of coordinates, where the general path (`kinds`) turns
 //! velocities to the world frame and back.
 
-use super::constraint::turned;
-use super::rows::{invert_mass, Ctx, JointBody};
+use super::rows::{invert_mass, turned, Ctx, JointBody};
 use crate::solver::body::SolverBody;
 use crate::solver::params::Pass;
 use tumble_narrowphase::math::{Matrix, Vector};
