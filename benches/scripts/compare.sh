@@ -103,10 +103,15 @@ if not peer:
 if not tumble:
     print("%-*s %10.4f %10s   %s" % (w, "", statistics.median(ms(peer)), "-", note or "tumble: no result"))
     sys.exit()
-ratios = [a / b for a, b in zip(ms(peer), ms(tumble))]
-print("%-*s %10.4f %10.4f   %6.2fx  (each round: %s)" % (
-    w, "", statistics.median(ms(peer)), statistics.median(ms(tumble)), statistics.median(ratios),
-    " ".join("%.2f" % r for r in ratios)))
+if min(ms(tumble)) <= 0.0:
+    # A scene asleep in Tumble steps below the timer's 0.1 µs: no ratio to take.
+    print("%-*s %10.4f %10.4f   no ratio: Tumble's median step is 0 ms (every body asleep)" % (
+        w, "", statistics.median(ms(peer)), statistics.median(ms(tumble))))
+else:
+    ratios = [a / b for a, b in zip(ms(peer), ms(tumble))]
+    print("%-*s %10.4f %10.4f   %6.2fx  (each round: %s)" % (
+        w, "", statistics.median(ms(peer)), statistics.median(ms(tumble)),
+        statistics.median(ratios), " ".join("%.2f" % r for r in ratios)))
 if note:
     print("%-*s %s" % (w, "", note))
 # Dynamic bodies: the peer's `bodies` (scenes beyond balls, boxes and gas), Tumble's `bodies`
