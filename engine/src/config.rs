@@ -118,8 +118,8 @@ pub struct WorldConfig {
     /// `sleep_linear_speed × time_to_sleep` (2.5 cm by default) of where its sleep timer
     /// started. The speed alone is Box2D v3's rule; the displacement keeps a body that creeps
     /// slowly awake. The displacement alone (Jolt's rule) would put a slow pendulum to sleep at
-    /// the end of a swing. The value is Box2D v3's `b2_defaultSleepThreshold` (5 cm/s); rapier's default is
-    /// 0.4 m/s over 2 s, looser. At 5 cm/s a body moves less than a millimetre per step at
+    /// the end of a swing. The value is Box2D v3's `b2_defaultSleepThreshold` (5 cm/s);
+    /// rapier's default is 0.4 m/s over 2 s, looser. At 5 cm/s a body moves less than a millimetre per step at
     /// 60 Hz.
     pub sleep_linear_speed: Real,
     /// Angular speed (rad/s, finite, ≥ 0) below which a body counts as resting (default:

@@ -22,8 +22,9 @@
 //! within `sleep_angular_speed × time_to_sleep` radians of the rest pose's (its mean speeds
 //! since the timer started below the thresholds too; see
 //! [`WorldConfig::sleep_linear_speed`](crate::WorldConfig::sleep_linear_speed)), and restarts
-//! from 0 at the current pose otherwise, when the body may not sleep ([`BodyBuilder::can_sleep`](crate::BodyBuilder::can_sleep)),
-//! or when it has a linking contact with a kinematic body that moves (Box2D: "a moving
+//! from 0 at the current pose otherwise, when the body may not sleep
+//! ([`BodyBuilder::can_sleep`](crate::BodyBuilder::can_sleep)), or when it has a linking
+//! contact with a kinematic body that moves (Box2D: "a moving
 //! kinematic body keeps the islands it touches awake"). An island falls asleep at the end of a step when
 //! every one of its bodies has rested at least `time_to_sleep` seconds (Box2D v3's rule: the
 //! island's sleep time is the smallest of its bodies'). Its bodies keep their timers, lose
@@ -535,7 +536,7 @@ pub(crate) const SLEEP_SMOOTHING: Real = 0.1;
 /// metres (its centre of mass) and `turn` radians of its rest pose and its velocities averaged
 /// over the last [`SLEEP_SMOOTHING`] seconds stay below `speeds` (linear m/s, angular rad/s),
 /// and restarts from 0 at the current pose otherwise (or when the body may not sleep). Both:
-/// the mean speed over the window alone puts a slow pendulum to sleep at the end of a swing
+/// the displacement alone puts a slow pendulum to sleep at the end of a swing
 /// (it stays within 2.5 cm of where it turned for half a second), and the speed alone lets a
 /// body creep.
 #[inline]

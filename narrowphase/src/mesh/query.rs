@@ -118,92 +118,91 @@ pub(crate) fn triangle_contact<S: TriangleSource + ?Sized>(
     prediction: Real,
 ) -> Result<Option<Manifold>, UnsupportedPair> {
     let f = Frame::at(mesh_pose);
-    let m = triangle_contact_in_frame(
-        src,
-        id,
-        &src.tri(id),
-        &f.pose(mesh_pose),
-        &f.pose(other_pose),
-        other,
-        prediction,
-    )?;
+    let q = InMesh::new(&f.pose(mesh_pose), &f.pose(other_pose), other, prediction);
+    let m = q.triangle_contact(src, id)?;
     Ok(m.map(|mut m| {
         f.manifold_to_world(&mut m);
         m
     }))
 }
 
-/// [`triangle_contact`] on the poses in the mesh's frame, points in that frame; `tri` is
-/// triangle `id`.
-fn triangle_contact_in_frame<S: TriangleSource + ?Sized>(
-    src: &S,
-    id: u32,
-    tri: &Triangle,
-    mesh_pose: &Isometry,
-    other_pose: &Isometry,
-    other: ShapeRef,
+/// One contact query of a shape against a mesh's triangles, worked in the mesh's frame: the
+/// poses, the shape, the prediction, and for a box its view from the mesh (the transform into
+/// the box's frame, its half-extents, and those grown by `prediction`: the rejection test's
+/// box), made once for every triangle the query tries.
+struct InMesh<'a> {
+    mesh_pose: Isometry,
+    other_pose: Isometry,
+    other: ShapeRef<'a>,
     prediction: Real,
-) -> Result<Option<Manifold>, UnsupportedPair> {
-    let m = match other {
-        ShapeRef::Ball(b) => ball_triangle(tri, mesh_pose, other_pose, b.radius(), prediction),
-        ShapeRef::Cuboid(c) => {
-            let to_box = other_pose.inv_mul(mesh_pose);
-            let v = tri.corners().map(|p| (to_box * p).coords);
-            let e = c.half_extents();
-            return Ok(box_triangle(
-                src, id, tri, v, &to_box, mesh_pose, other_pose, &e, other, prediction,
-            ));
+    boxed: Option<(Isometry, Vector, Vector)>,
+}
+
+impl<'a> InMesh<'a> {
+    /// The query of `other` at `other_pose` against a mesh at `mesh_pose` (both in the mesh's
+    /// frame).
+    fn new(
+        mesh_pose: &Isometry,
+        other_pose: &Isometry,
+        other: ShapeRef<'a>,
+        prediction: Real,
+    ) -> Self {
+        let boxed = match other {
+            ShapeRef::Cuboid(c) => Some((
+                other_pose.inv_mul(mesh_pose),
+                c.half_extents(),
+                c.half_extents().add_scalar(prediction),
+            )),
+            _ => None,
+        };
+        Self {
+            mesh_pose: *mesh_pose,
+            other_pose: *other_pose,
+            other,
+            prediction,
+            boxed,
         }
-        _ => contact_any(mesh_pose, tri, other_pose, other, prediction)?,
-    };
-    Ok(m.and_then(|m| corrected(src, id, tri, m, mesh_pose, other_pose, other, prediction)))
-}
+    }
 
-/// [`triangle_contact_in_frame`] for a box `other` of half-extents `e`: the triangle–cuboid
-/// kernel on the corners `v` already moved into the box's frame by `to_box` (the mesh's
-/// rejection test has them), then the internal-edge correction.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn box_triangle<S: TriangleSource + ?Sized>(
-    src: &S,
-    id: u32,
-    tri: &Triangle,
-    v: [Vector; 3],
-    to_box: &Isometry,
-    mesh_pose: &Isometry,
-    other_pose: &Isometry,
-    e: &Vector,
-    other: ShapeRef,
-    prediction: Real,
-) -> Option<Manifold> {
-    let n = to_box.rotation * tri.normal();
-    contact_triangle_cuboid_seen(v, n, other_pose, e, prediction)
-        .and_then(|m| corrected(src, id, tri, m, mesh_pose, other_pose, other, prediction))
-}
-
-/// The contact `m` of triangle `id` (`tri`) with the internal-edge correction, in the mesh's
-/// frame.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn corrected<S: TriangleSource + ?Sized>(
-    src: &S,
-    id: u32,
-    tri: &Triangle,
-    m: Manifold,
-    mesh_pose: &Isometry,
-    other_pose: &Isometry,
-    other: ShapeRef,
-    prediction: Real,
-) -> Option<Manifold> {
-    correct(
-        m,
-        tri,
-        &src.neighbour_normals(id),
-        mesh_pose,
-        other_pose,
-        other,
-        prediction,
-    )
+    /// The contact of triangle `id` of `src` with the internal-edge correction, points in the
+    /// mesh's frame. For a box: a triangle that misses the box grown by `prediction` on every
+    /// side (the 13-axis test of `sat::triangle_cuboid`, in the box's frame) is farther than
+    /// `prediction` from it and gets no contact; one that passes goes to the triangle–cuboid
+    /// kernel with its corners already in the box's frame.
+    fn triangle_contact<S: TriangleSource + ?Sized>(
+        &self,
+        src: &S,
+        id: u32,
+    ) -> Result<Option<Manifold>, UnsupportedPair> {
+        let (mesh_pose, other_pose, prediction) =
+            (&self.mesh_pose, &self.other_pose, self.prediction);
+        let tri = &src.tri(id);
+        let m = match (self.other, &self.boxed) {
+            (ShapeRef::Ball(b), _) => {
+                ball_triangle(tri, mesh_pose, other_pose, b.radius(), prediction)
+            }
+            (_, Some((to_box, e, grown))) => {
+                let v = tri.corners().map(|p| (to_box * p).coords);
+                if !crate::sat::triangle_cuboid::overlap(&v, grown) {
+                    return Ok(None);
+                }
+                let n = to_box.rotation * tri.normal();
+                contact_triangle_cuboid_seen(v, n, other_pose, e, prediction)
+            }
+            (other, None) => contact_any(mesh_pose, tri, other_pose, other, prediction)?,
+        };
+        Ok(m.and_then(|m| {
+            correct(
+                m,
+                tri,
+                &src.neighbour_normals(id),
+                mesh_pose,
+                other_pose,
+                self.other,
+                prediction,
+            )
+        }))
+    }
 }
 
 /// The contact of a ball (centre at `ball_pose`, radius `r`) with the triangle `tri` placed by
@@ -318,36 +317,11 @@ fn contacts_in_frame<S: TriangleSource + ?Sized>(
     let Some(q) = contact_box(mesh_pose, other_pose, other, prediction) else {
         return Ok(());
     };
-    // A triangle that misses the box grown by `prediction` on every side (the 13-axis test of
-    // `sat::triangle_cuboid`, in the box's frame) is farther than `prediction` from it and is
-    // skipped before the kernel; one that passes goes to the triangle–cuboid kernel with the
-    // corners already in the box's frame.
-    let grown = match other {
-        ShapeRef::Cuboid(c) => Some((
-            other_pose.inv_mul(mesh_pose),
-            c.half_extents(),
-            c.half_extents().add_scalar(prediction),
-        )),
-        _ => None,
-    };
+    let query = InMesh::new(mesh_pose, other_pose, other, prediction);
     let start = out.len();
     let mut err = None;
     src.visit(&q, &mut |id| {
-        let tri = src.tri(id);
-        let m = match &grown {
-            Some((to_box, e, grown_e)) => {
-                let v = tri.corners().map(|p| (to_box * p).coords);
-                if !crate::sat::triangle_cuboid::overlap(&v, grown_e) {
-                    return true;
-                }
-                Ok(box_triangle(
-                    src, id, &tri, v, to_box, mesh_pose, other_pose, e, other, prediction,
-                ))
-            }
-            None => {
-                triangle_contact_in_frame(src, id, &tri, mesh_pose, other_pose, other, prediction)
-            }
-        };
+        let m = query.triangle_contact(src, id);
         match m {
             Ok(Some(manifold)) => out.push(MeshContact {
                 triangle: id,

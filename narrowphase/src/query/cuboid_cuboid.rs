@@ -117,6 +117,13 @@ impl BoxFrame {
         )
     }
 
+    /// The box's axis `i` (column `i` of its rotation), world frame.
+    #[inline(always)]
+    fn axis(&self, i: usize) -> Vector {
+        let [r0, r1, r2] = &self.rows;
+        Vector::new(r0[i], r1[i], r2[i])
+    }
+
     /// Centre of the box, world frame, metres.
     #[inline(always)]
     pub fn centre(&self) -> Vector {
@@ -388,9 +395,7 @@ pub fn contact_cuboid_cuboid_frames(
             let (i, j) = (edge / 3, edge % 3);
             let dropped_edge = edge;
             if let Some(m) = edge_contact(&r, &t, ea, eb, i, j, edge_sep, tol, fa) {
-                let axis = if face.of_b { fb.rot() } else { fa.rot() }
-                    .column(face.i)
-                    .into_owned();
+                let axis = if face.of_b { fb } else { fa }.axis(face.i);
                 if !nearly_face(&m.normal, &axis) {
                     return Some(m);
                 }
