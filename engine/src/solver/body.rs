@@ -128,6 +128,12 @@ impl BodyMass {
         }
     }
 
+    /// The centre of mass, world frame, metres.
+    #[inline]
+    pub fn com(&self) -> Vector {
+        Vector::new(self.rows[0][3], self.rows[1][3], self.rows[2][3])
+    }
+
     /// The scaled angular velocity `L⁻¹·w` of angular velocity `w` (rad/s, world frame), by
     /// forward substitution; `w` itself unless the body spins.
     #[inline]

@@ -9,9 +9,9 @@
 //! backend.
 
 use std::ops::{Add, Sub};
-use tumble_narrowphase::math::Vector;
 #[cfg(test)]
-use tumble_narrowphase::math::{Matrix, Real};
+use tumble_narrowphase::math::Real;
+use tumble_narrowphase::math::{Matrix, Vector};
 pub(crate) use tumble_narrowphase::simd::{prefetch, transpose, F4, LANES, M4};
 
 /// Four 3-vectors, stored by component (structure of arrays).
@@ -97,7 +97,6 @@ pub(crate) struct M3W {
 
 impl M3W {
     /// The matrices `f(0)`, …, `f(3)` in lanes 0 to 3.
-    #[cfg(test)]
     #[inline(always)]
     pub fn from_lanes(f: impl Fn(usize) -> Matrix) -> M3W {
         let v: [Matrix; LANES] = std::array::from_fn(f);
@@ -118,6 +117,32 @@ impl M3W {
             x: m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z,
             y: m[1][1] * v.y + m[1][2] * v.z,
             z: m[2][2] * v.z,
+        }
+    }
+}
+
+impl M3W {
+    /// Lane-wise `m·v`, each row `m[i][0]·x + m[i][1]·y + m[i][2]·z` summed left to right (as
+    /// nalgebra's product sums).
+    #[inline(always)]
+    pub fn mul_vec(&self, v: &V4) -> V4 {
+        let r = |i: usize| self.m[i][0] * v.x + self.m[i][1] * v.y + self.m[i][2] * v.z;
+        V4 {
+            x: r(0),
+            y: r(1),
+            z: r(2),
+        }
+    }
+
+    /// Lane-wise `mᵀ·v`, column `j` as `m[0][j]·x + m[1][j]·y + m[2][j]·z` summed left to
+    /// right (nalgebra's `tr_mul` of a vector).
+    #[inline(always)]
+    pub fn tr_mul_vec(&self, v: &V4) -> V4 {
+        let c = |j: usize| self.m[0][j] * v.x + self.m[1][j] * v.y + self.m[2][j] * v.z;
+        V4 {
+            x: c(0),
+            y: c(1),
+            z: c(2),
         }
     }
 }

@@ -163,6 +163,14 @@ enum Job {
         end: usize,
         per_block: usize,
     },
+    /// `pass` over the socket bundles `start..end` (one joint colour), `per_block` bundles per
+    /// block.
+    Sockets {
+        pass: Pass,
+        start: usize,
+        end: usize,
+        per_block: usize,
+    },
     /// `pass` over the bundles `start..end` (one colour), `per_block` bundles per block.
     Pass {
         pass: Pass,
@@ -360,25 +368,38 @@ impl Solver {
                 Step::Pass(pass) => pass,
             };
             if pass != Pass::Restitution {
-                worth |= self.joints.constraints.len() >= PARALLEL_MIN_JOINTS;
+                worth |= self.joints.len() >= PARALLEL_MIN_JOINTS;
                 for colour in 0..self.joints.colour_count() {
-                    let range = self.joints.colour_range(colour);
-                    if range.is_empty() {
-                        continue;
-                    }
                     // The overflow colour may share bodies: one block.
-                    let per_block = if colour < COLOURS {
-                        joints::JOINT_BLOCK
-                    } else {
-                        range.len()
+                    let per_block = |range: &std::ops::Range<usize>, n: usize| {
+                        if colour < COLOURS {
+                            n
+                        } else {
+                            range.len()
+                        }
                     };
-                    let job = Job::Joints {
-                        pass,
-                        start: range.start,
-                        end: range.end,
-                        per_block,
-                    };
-                    self.stages.push(job, range.len().div_ceil(per_block));
+                    let range = self.joints.socket_range(colour);
+                    if !range.is_empty() {
+                        let per_block = per_block(&range, joints::SOCKET_BLOCK);
+                        let job = Job::Sockets {
+                            pass,
+                            start: range.start,
+                            end: range.end,
+                            per_block,
+                        };
+                        self.stages.push(job, range.len().div_ceil(per_block));
+                    }
+                    let range = self.joints.colour_range(colour);
+                    if !range.is_empty() {
+                        let per_block = per_block(&range, joints::JOINT_BLOCK);
+                        let job = Job::Joints {
+                            pass,
+                            start: range.start,
+                            end: range.end,
+                            per_block,
+                        };
+                        self.stages.push(job, range.len().div_ceil(per_block));
+                    }
                 }
             }
             for colour in 0..self.colouring.bundle_starts.len().saturating_sub(1) {
@@ -424,6 +445,7 @@ impl Solver {
         let dlt = BodiesPtr(deltas.as_mut_ptr());
         let pts = PointsPtr::of(&mut self.constraints);
         let jts = JointsPtr::of(&mut self.joints.constraints);
+        let sks = JointsPtr::of(&mut self.joints.sockets);
         let (bundles, masses) = (&self.constraints.bundles, &self.masses);
         // The overflow colour's bundles may share bodies: never two at a time.
         let overflow = self
@@ -460,6 +482,22 @@ impl Solver {
                 unsafe {
                     if let Some(cons) = jts.range(from, to) {
                         joints::solve_joints(cons, ptr, dlt, &joints::ctx(p, pass));
+                    }
+                }
+            }
+            Job::Sockets {
+                pass,
+                start,
+                end,
+                per_block,
+            } => {
+                let from = start + block * per_block;
+                let to = (from + per_block).min(end);
+                // SAFETY: as for `Job::Joints`, with the bundles in place of the constraints
+                // (the overflow colour's bundles, which may share bodies, are one block).
+                unsafe {
+                    if let Some(bundles) = sks.range(from, to) {
+                        joints::socket::solve_sockets(bundles, ptr, dlt, &joints::ctx(p, pass));
                     }
                 }
             }

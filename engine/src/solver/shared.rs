@@ -113,39 +113,43 @@ impl BodiesPtr {
     }
 }
 
-/// The joint constraints, shared by the blocks of one joint stage: each block owns a disjoint
-/// range of them (whole blocks of one colour), so no two blocks touch the same constraint.
-#[derive(Clone, Copy)]
-pub(super) struct JointsPtr {
-    ptr: *mut super::joints::constraint::JointConstraint,
+/// The joint constraints (or the socket bundles), shared by the blocks of one joint stage:
+/// each block owns a disjoint range of them (whole blocks of one colour), so no two blocks
+/// touch the same element.
+pub(super) struct JointsPtr<T> {
+    ptr: *mut T,
     len: usize,
 }
 
-// SAFETY: only dereferenced within the disjoint range each block owns (checked against the
-// vector's length), while the constraint vector is alive and not resized (during `solve`).
-unsafe impl Send for JointsPtr {}
-// SAFETY: see `Send` above.
-unsafe impl Sync for JointsPtr {}
+impl<T> Clone for JointsPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
 
-impl JointsPtr {
-    /// The constraints of `cons`.
-    pub(super) fn of(cons: &mut Vec<super::joints::constraint::JointConstraint>) -> Self {
+impl<T> Copy for JointsPtr<T> {}
+
+// SAFETY: only dereferenced within the disjoint range each block owns (checked against the
+// vector's length), while the vector is alive and not resized (during `solve`).
+unsafe impl<T: Send> Send for JointsPtr<T> {}
+// SAFETY: see `Send` above.
+unsafe impl<T: Send> Sync for JointsPtr<T> {}
+
+impl<T> JointsPtr<T> {
+    /// The elements of `items`.
+    pub(super) fn of(items: &mut Vec<T>) -> Self {
         Self {
-            ptr: cons.as_mut_ptr(),
-            len: cons.len(),
+            ptr: items.as_mut_ptr(),
+            len: items.len(),
         }
     }
 
-    /// Constraints `from..to`; `None` when out of bounds.
+    /// Elements `from..to`; `None` when out of bounds.
     ///
     /// # Safety
-    /// No one else may access these constraints while the slice lives, and the vector is
-    /// neither dropped nor resized meanwhile.
-    pub(super) unsafe fn range<'a>(
-        self,
-        from: usize,
-        to: usize,
-    ) -> Option<&'a mut [super::joints::constraint::JointConstraint]> {
+    /// No one else may access these elements while the slice lives, and the vector is neither
+    /// dropped nor resized meanwhile.
+    pub(super) unsafe fn range<'a>(self, from: usize, to: usize) -> Option<&'a mut [T]> {
         if from > to || to > self.len {
             return None;
         }

@@ -222,17 +222,17 @@ pub(crate) fn store(state: &mut State, contacts: &mut [ContactPair], sc: &mut So
 fn store_joints(state: &mut State, sc: &mut SolveScratch) {
     sc.broken.clear();
     let dt = state.config.dt;
-    for jc in &sc.solver.joints.constraints {
+    for (joint, imp, pb_sum, tb_sum) in sc.solver.joints.results() {
         let Some(j) = state
             .joints
-            .get_mut(jc.joint as usize)
+            .get_mut(joint as usize)
             .and_then(|s| s.joint.as_mut())
         else {
             continue;
         };
-        let (force, torque) = (jc.pb_sum / dt, jc.tb_sum / dt);
-        if jc.imp.is_finite() && is_finite_vector(&force) && is_finite_vector(&torque) {
-            j.impulses = jc.imp;
+        let (force, torque) = (pb_sum / dt, tb_sum / dt);
+        if imp.is_finite() && is_finite_vector(&force) && is_finite_vector(&torque) {
+            j.impulses = imp;
             j.force = force;
             j.torque = torque;
         } else {
@@ -241,7 +241,7 @@ fn store_joints(state: &mut State, sc: &mut SolveScratch) {
             j.torque = Vector::zeros();
         }
         if j.force.norm() > j.break_force || j.torque.norm() > j.break_torque {
-            sc.broken.push(jc.joint);
+            sc.broken.push(joint);
         }
     }
     sc.broken.sort_unstable();

@@ -10,8 +10,8 @@ use crate::solver::params::Softness;
 use tumble_narrowphase::math::{Matrix, Real, Rotation, Vector};
 
 /// One joint for one step. Directions and anchors are in the world frame at the start of the
-/// step; during the step they turn with their bodies to first order (`Geometry`), as the
-/// contacts' anchors do.
+/// step; during the step they turn with their bodies (`Geometry`, by the rotation
+/// `rows::turned` of how far each body turned).
 #[derive(Clone, Debug)]
 pub(crate) struct JointConstraint {
     /// The joint's slot in the world.
@@ -42,8 +42,6 @@ pub(crate) struct JointConstraint {
     pub point_k_inv: Matrix,
     /// The joint's own spring, stepped with the substep (zero when it has none).
     pub spring: Softness,
-    /// A ball-and-socket joint without limits, solved in scaled coordinates (see `socket`).
-    pub socket: Option<super::socket::Socket>,
     /// Accumulated impulses (warm-started from the last step).
     pub imp: JointImpulses,
     /// Linear impulse applied to B over the step, N·s.
@@ -82,22 +80,32 @@ impl Geometry {
 /// The joint body of slot `slot` with solver mass properties `m` (world frame at the step's
 /// start).
 pub(crate) fn joint_body(slot: u32, m: &BodyMass) -> JointBody {
-    let r = &m.rows;
-    let u = Matrix::new(
-        r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2],
-    );
-    let (inv_inertia, u) = if m.spin {
-        (u.transpose() * u, u)
-    } else {
-        (Matrix::zeros(), Matrix::identity())
-    };
+    let (u, inv_mass) = factor(m);
     JointBody {
         slot,
-        inv_mass: if m.dynamic { m.inv_mass } else { 0.0 },
-        inv_inertia,
+        inv_mass,
+        inv_inertia: if m.spin {
+            u.transpose() * u
+        } else {
+            Matrix::zeros()
+        },
         u,
         spin: m.spin,
     }
+}
+
+/// `U = Lᵀ` of solver mass properties `m` (the identity for a body the solver does not turn)
+/// and the inverse mass (1/kg, 0 unless dynamic).
+pub(crate) fn factor(m: &BodyMass) -> (Matrix, Real) {
+    let r = &m.rows;
+    let u = if m.spin {
+        Matrix::new(
+            r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2],
+        )
+    } else {
+        Matrix::identity()
+    };
+    (u, if m.dynamic { m.inv_mass } else { 0.0 })
 }
 
 /// The rotation vector of `q`, the short way round (radians).
@@ -164,7 +172,7 @@ impl JointConstraint {
             } => Softness::new(s.hertz, s.damping_ratio, h),
             _ => Softness::new(0.0, 0.0, h),
         };
-        let mut jc = Self {
+        Self {
             joint: index,
             a,
             b,
@@ -188,21 +196,11 @@ impl JointConstraint {
                 Matrix::zeros()
             },
             point_k_inv: Matrix::zeros(),
-            socket: None,
             spring,
             imp: joint.impulses,
             pb_sum: Vector::zeros(),
             tb_sum: Vector::zeros(),
-        };
-        if let JointKind::Spherical {
-            cone: None,
-            twist: None,
-        } = joint.kind
-        {
-            let c0 = jc.dc0 + jc.rb0 - jc.ra0;
-            jc.socket = Some(super::socket::Socket::new(&a, &b, &jc.ra0, &jc.rb0, c0));
         }
-        jc
     }
 
     /// Where the bodies are after moving by `da`, `db` (the solver's deltas: centre of mass

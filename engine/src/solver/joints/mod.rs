@@ -2,8 +2,9 @@
 //! dimensions; Catto, "Solver2D", 2024).
 //!
 //! Once per step, `prepare` turns every joint between live bodies (at least one of them
-//! dynamic) into a [`JointConstraint`]: its bodies' masses and start poses, its anchors relative
-//! to the centres of mass, the inverse mass matrices of its point and rotation blocks. Then in
+//! dynamic) into a [`JointConstraint`] (or a lane of a socket bundle): its bodies' masses and
+//! start poses, its anchors relative to the centres of mass, the inverse mass matrices of its
+//! point and rotation blocks. Then in
 //! every substep, before the contacts of each pass, the joints are warm-started, solved with a
 //! soft push-back of their position error, and relaxed without it (`Pass::WarmStart`,
 //! `Pass::Solve`, `Pass::Relax`); restitution leaves them alone. A joint recomputes its bodies'
@@ -21,37 +22,60 @@
 //! ones), solves its rows in order (`kinds`, each row as in `rows`), and writes the velocities
 //! of its dynamic bodies back. It sums the impulses it gave body B over the step: divided by
 //! `dt`, the force and torque reported to the user.
+//!
+//! **Sockets.** The ball-and-socket joints without limits (chains, nets, ragdoll shoulders)
+//! are the most common kind and need only their point block: `socket` solves them four of a
+//! colour at a time, one per lane, in the solver's scaled coordinates, and a colour's stage
+//! runs its socket bundles beside its other joints (they share no dynamic body). The overflow
+//! colour's sockets take one bundle each.
 
 pub(super) mod constraint;
 mod kinds;
 mod rows;
-mod socket;
+pub(super) mod socket;
 
 pub(crate) use constraint::JointConstraint;
+use socket::{SocketBundle, SocketJoint};
 
 use super::body::{BodyMass, SolverBody};
+use super::lanes::LANES;
 use super::params::{Pass, SolverParams, COLOURS};
 use super::shared::BodiesPtr;
-use crate::joint::{Joint, JointSlot};
+use crate::joint::{Joint, JointImpulses, JointSlot};
 use crate::state::Slot;
 use rows::{Ctx, Vel};
 use tumble_narrowphase::math::Vector;
 
 /// Joints per block of a colour's parallel stage.
 pub(super) const JOINT_BLOCK: usize = 64;
+/// Socket bundles (four joints each) per block of a colour's parallel stage.
+pub(super) const SOCKET_BLOCK: usize = 32;
 
-/// The joints of one step, in colour order.
+/// The joints of one step, in colour order: the plain ball-and-socket joints in bundles of
+/// four (`socket`), the others one by one.
 #[derive(Default)]
 pub(crate) struct JointSolver {
-    /// The constraints, sorted by colour.
+    /// The constraints other than plain sockets, sorted by colour.
     pub constraints: Vec<JointConstraint>,
     /// `colour_starts[c]..colour_starts[c + 1]` are colour `c`'s constraints; the last range
     /// (index `COLOURS`) is the overflow colour.
     pub colour_starts: Vec<usize>,
-    /// Per joint to solve, its colour and constraint, in slot order (scratch of `prepare`).
-    placed: Vec<(u8, JointConstraint)>,
+    /// The plain ball-and-socket joints, four of one colour per bundle (one per bundle in the
+    /// overflow colour), sorted by colour.
+    pub sockets: Vec<SocketBundle>,
+    /// `socket_starts[c]..socket_starts[c + 1]` are colour `c`'s socket bundles.
+    pub socket_starts: Vec<usize>,
+    /// Number of joints in `sockets`.
+    socket_count: usize,
+    /// Per joint to solve, its colour, its slot and where its socket is in `socket_joints`
+    /// (`u32::MAX` for another kind), sorted by colour (scratch of `prepare`).
+    placed: Vec<(u8, u32, u32)>,
+    /// The sockets to solve, in slot order (scratch of `prepare`).
+    socket_joints: Vec<SocketJoint>,
     /// Per body slot, the colours its joints took (scratch of `prepare`).
     used: Vec<u64>,
+    /// The sockets of the bundle being filled (scratch of `prepare`).
+    lanes: Vec<SocketJoint>,
 }
 
 impl JointSolver {
@@ -70,32 +94,35 @@ impl JointSolver {
         linked: &mut [bool],
     ) {
         self.placed.clear();
+        self.socket_joints.clear();
         self.constraints.clear();
         self.colour_starts.clear();
+        self.sockets.clear();
+        self.socket_starts.clear();
+        self.socket_count = 0;
         if joints.iter().all(|j| j.joint.is_none()) {
             return;
         }
         self.used.clear();
         self.used.resize(slots.len(), 0);
-        let mut counts = [0usize; COLOURS + 1];
         for (index, js) in joints.iter().enumerate() {
             let Some(j) = &js.joint else { continue };
-            let Some((a, b)) = Self::ends(j, slots, masses, &awake) else {
+            let Some(ends) = Self::ends(j, slots, masses, &awake) else {
                 continue;
             };
-            let ((sa, _, ma), (sb, _, mb)) = (a, b);
+            let ((sa, _, ma), (sb, _, mb)) = ends;
             if !ma.dynamic && !mb.dynamic {
                 continue;
             }
             let mut mask = 0u64;
-            for (s, m) in [(sa, ma), (sb, mb)] {
+            for (s, m) in [(sa, &ma), (sb, &mb)] {
                 if m.dynamic {
                     mask |= self.used[s as usize];
                 }
             }
             let colour = (!mask).trailing_zeros() as usize;
             if colour < COLOURS {
-                for (s, m) in [(sa, ma), (sb, mb)] {
+                for (s, m) in [(sa, &ma), (sb, &mb)] {
                     if m.dynamic {
                         self.used[s as usize] |= 1 << colour;
                     }
@@ -106,19 +133,54 @@ impl JointSolver {
                     *l = true;
                 }
             }
-            counts[colour] += 1;
-            let constraint = JointConstraint::new(index as u32, j, a, b, h);
-            self.placed.push((colour as u8, constraint));
+            // A socket is made here, while its joint and bodies are at hand (this loop walks
+            // the joints in slot order, the one below in colour order).
+            let at = match SocketJoint::of(index as u32, j, ends) {
+                Some(socket) => {
+                    self.socket_joints.push(socket);
+                    self.socket_joints.len() as u32 - 1
+                }
+                None => u32::MAX,
+            };
+            self.placed.push((colour as u8, index as u32, at));
         }
-        // Sorted by colour, stably (insert order within a colour); each colour's range.
-        self.colour_starts.push(0);
-        for c in counts {
-            let last = *self.colour_starts.last().unwrap_or(&0);
-            self.colour_starts.push(last + c);
+        // Sorted by colour, stably (slot order within a colour); each colour's ranges.
+        self.placed.sort_by_key(|&(colour, _, _)| colour);
+        let mut next = 0;
+        for colour in 0..=COLOURS {
+            self.colour_starts.push(self.constraints.len());
+            self.socket_starts.push(self.sockets.len());
+            // The overflow colour's sockets may share bodies: one per bundle.
+            let per_bundle = if colour < COLOURS { LANES } else { 1 };
+            while let Some(&(c, index, at)) = self.placed.get(next) {
+                if c as usize != colour {
+                    break;
+                }
+                next += 1;
+                if let Some(socket) = self.socket_joints.get(at as usize) {
+                    self.socket_count += 1;
+                    self.lanes.push(*socket);
+                    if self.lanes.len() == per_bundle {
+                        self.sockets.push(SocketBundle::new(&self.lanes));
+                        self.lanes.clear();
+                    }
+                    continue;
+                }
+                let Some(j) = &joints[index as usize].joint else {
+                    continue;
+                };
+                if let Some((a, b)) = Self::ends(j, slots, masses, &awake) {
+                    self.constraints
+                        .push(JointConstraint::new(index, j, a, b, h));
+                }
+            }
+            if !self.lanes.is_empty() {
+                self.sockets.push(SocketBundle::new(&self.lanes));
+                self.lanes.clear();
+            }
         }
-        self.placed.sort_by_key(|&(colour, _)| colour);
-        self.constraints
-            .extend(self.placed.drain(..).map(|(_, constraint)| constraint));
+        self.colour_starts.push(self.constraints.len());
+        self.socket_starts.push(self.sockets.len());
     }
 
     /// The slots, bodies and solver masses of a joint's two bodies, when both are live; a
@@ -158,9 +220,44 @@ impl JointSolver {
         self.colour_starts.len().saturating_sub(1)
     }
 
-    /// The range of colour `c`.
+    /// The range of colour `c`'s constraints (other than plain sockets).
     pub fn colour_range(&self, c: usize) -> std::ops::Range<usize> {
         self.colour_starts[c]..self.colour_starts[c + 1]
+    }
+
+    /// The range of colour `c`'s socket bundles.
+    pub fn socket_range(&self, c: usize) -> std::ops::Range<usize> {
+        self.socket_starts[c]..self.socket_starts[c + 1]
+    }
+
+    /// Whether there is no joint to solve.
+    pub fn is_empty(&self) -> bool {
+        self.constraints.is_empty() && self.sockets.is_empty()
+    }
+
+    /// Number of joints to solve.
+    pub fn len(&self) -> usize {
+        self.constraints.len() + self.socket_count
+    }
+
+    /// What every joint applied over the step (after the solve): its slot, its accumulated
+    /// impulses, and the linear and angular impulse it gave body B (N·s, N·m·s).
+    pub fn results(&self) -> impl Iterator<Item = (u32, JointImpulses, Vector, Vector)> + '_ {
+        let sockets = self
+            .sockets
+            .iter()
+            .flat_map(SocketBundle::results)
+            .map(|r| {
+                let imp = JointImpulses {
+                    linear: r.acc,
+                    ..Default::default()
+                };
+                (r.joint, imp, r.pb_sum, r.tb_sum)
+            });
+        self.constraints
+            .iter()
+            .map(|c| (c.joint, c.imp, c.pb_sum, c.tb_sum))
+            .chain(sockets)
     }
 
     /// One pass over every joint, colour after colour, on the calling thread.
@@ -171,13 +268,20 @@ impl JointSolver {
         p: &SolverParams,
         pass: Pass,
     ) {
-        if pass == Pass::Restitution || self.constraints.is_empty() {
+        if pass == Pass::Restitution || self.is_empty() {
             return;
         }
         let ctx = ctx(p, pass);
-        // SAFETY: the caller guarantees that `bodies` and `deltas` hold every slot the
-        // constraints name, and that nothing else touches them during the pass.
-        unsafe { solve_joints(&mut self.constraints, bodies, deltas, &ctx) };
+        for c in 0..self.colour_count() {
+            let (sockets, general) = (self.socket_range(c), self.colour_range(c));
+            // SAFETY: the caller guarantees that `bodies` and `deltas` hold every slot the
+            // joints name, and that nothing else touches them during the pass; one bundle or
+            // joint at a time.
+            unsafe {
+                socket::solve_sockets(&mut self.sockets[sockets], bodies, deltas, &ctx);
+                solve_joints(&mut self.constraints[general], bodies, deltas, &ctx);
+            }
+        }
     }
 }
 
@@ -207,41 +311,6 @@ pub(super) unsafe fn solve_joints(
 ) {
     for jc in cons {
         let (ia, ib) = (jc.a.slot as usize, jc.b.slot as usize);
-        if let Some(sock) = &mut jc.socket {
-            // SAFETY: as below.
-            let (mut ba, mut bb, da, db) = unsafe {
-                (
-                    *bodies.at(ia),
-                    *bodies.at(ib),
-                    *deltas.at(ia),
-                    *deltas.at(ib),
-                )
-            };
-            let lambda = socket::solve(
-                sock,
-                &jc.a,
-                &jc.b,
-                &mut ba,
-                &mut bb,
-                &da,
-                &db,
-                &mut jc.imp.linear,
-                ctx,
-            );
-            jc.pb_sum += lambda;
-            jc.tb_sum += jc.rb0.cross(&lambda);
-            // SAFETY: dynamic bodies of this joint: no one else touches them during the call
-            // (the caller's contract); the slots are in bounds.
-            unsafe {
-                if jc.a.inv_mass > 0.0 {
-                    *bodies.at(ia) = ba;
-                }
-                if jc.b.inv_mass > 0.0 {
-                    *bodies.at(ib) = bb;
-                }
-            }
-            continue;
-        }
         // SAFETY: in bounds and not written by anyone else meanwhile (the caller's contract).
         let (ba, bb, da, db): (SolverBody, SolverBody, SolverBody, SolverBody) = unsafe {
             (

@@ -104,8 +104,8 @@ pub(crate) struct Ctx {
     /// Largest speed at which a position error is pushed back (m/s, or rad/s for angular
     /// rows): the contacts' `max_push_velocity`. A joint inserted far from its rest pose, or
     /// torn open, closes at this speed instead of at `bias_rate × error`, which for a metre's
-    /// error is hundreds of m/s and, with the anchors turned to first order within the step,
-    /// fed back on itself until the bodies' velocities overflowed.
+    /// error is hundreds of m/s: a light body flung that fast on a long anchor overshoots by
+    /// more than the error it closed, and the push-back grows from substep to substep.
     pub max_push: Real,
 }
 
@@ -406,7 +406,9 @@ fn invert_singular(k: &Matrix, scale: Real) -> Matrix {
             d[(i, i)] = 1.0 / l;
         }
     }
-    eig.eigenvectors * d * eig.eigenvectors.transpose()
+    // Exactly symmetric, as `K⁻¹` is: the product rounds its two triangles differently.
+    let m = eig.eigenvectors * d * eig.eigenvectors.transpose();
+    Matrix::from_fn(|i, j| m[(i.min(j), i.max(j))])
 }
 
 /// `v` turned by the rotation vector `theta` (radians): the rotation by the unit quaternion

@@ -1,5 +1,5 @@
-//! The ball-and-socket joint without limits, in the solver's scaled coordinates: the anchor
-//! point block with the step's Jacobians, as the contacts keep theirs.
+//! The ball-and-socket joint without limits, four joints of one colour at a time (one per
+//! lane, as the contacts' bundles), in the solver's scaled coordinates.
 //!
 //! With the anchors `r_a`, `r_b` (from the centres of mass, world frame) and
 //! `H = [r]×ᵀ·Uᵀ` (`U = Lᵀ`, `I⁻¹ = L·Lᵀ`), the point's relative velocity reads the scaled
@@ -8,131 +8,447 @@
 //! `K = (m_a + m_b)·1 + H_a·H_aᵀ + H_b·H_bᵀ` — consistent with the rows, so Gauss–Seidel on it
 //! is stable however the anchors' directions weigh the inertia. The rows and `K` are made
 //! again from the anchors as they are at the start of each substep (in its warm start): a
-//! swinging chain keeps its joints twice as tight as with the step's. The position error is
-//! `C = C₀ + Δx_b − Δx_a + (r_b − r⁰_b) − (r_a − r⁰_a)`, with the anchors `r` of the substep
-//! turned from the step's `r⁰` by the bodies' rotations ([`turned`]). A pass then costs a few
-//! 3 × 3 products and no change of coordinates, where the general path (`kinds`) turns
-//! velocities to the world frame and back.
+//! swinging chain keeps its joints twice as tight as with the step's. So is the position
+//! error `C = C₀ + Δx_b − Δx_a + (r_b − r⁰_b) − (r_a − r⁰_a)`, with the anchors `r` of the
+//! substep turned from the step's `r⁰` by the bodies' rotations
+//! ([`turned`](super::rows::turned)): the biased pass comes before the substep moves the
+//! bodies, so it reads the error the warm start left. A pass then costs a few 3 × 3 products
+//! and no change of coordinates, where the general path (`kinds`) turns velocities to the
+//! world frame and back.
+//!
+//! **Lanes.** A [`SocketBundle`] holds four joints of one colour (no two share a dynamic
+//! body), stored by component, and a pass solves them lane by lane with the four-wide
+//! arithmetic of `lanes`; an empty lane repeats lane 0's joint and writes nothing. A lane
+//! sums what a one-joint scalar solve with nalgebra sums, in the same order, leaving out only
+//! the products with an entry that is zero by construction (of `[r]×` and the triangular
+//! `U`), so a joint gets the same result in any lane and beside any other joints: the tests
+//! check every lane against such a scalar twin, bit for bit. A bundle's bodies are loaded
+//! with one transpose per body array (the contacts' `velocity_lanes`), and its rows and
+//! state are about a kilobyte per four joints, so a pass streams little memory per joint.
 
-use super::rows::{invert_mass, turned, Ctx, JointBody};
-use crate::solver::body::SolverBody;
+use super::constraint::factor;
+#[cfg(test)]
+use super::rows::turned;
+use super::rows::{invert_mass, Ctx};
+use crate::body::Body;
+use crate::joint::{Joint, JointKind};
+use crate::solver::body::BodyMass;
+use crate::solver::body::{velocity_lanes, SolverBody};
+use crate::solver::lanes::{transpose, F4, LANES, M3W, M4, V4};
 use crate::solver::params::Pass;
-use tumble_narrowphase::math::{Matrix, Vector};
+use crate::solver::shared::BodiesPtr;
+use tumble_narrowphase::math::{Matrix, Real, Vector};
 
-/// The precomputed block of one ball-and-socket joint for one step.
+/// One ball-and-socket joint for one step, as a lane of a [`SocketBundle`] is made from it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Socket {
-    /// The anchors of the current substep, from the centres of mass, metres.
-    pub ra: Vector,
-    pub rb: Vector,
-    /// The rows of the current substep: `[r_a]×ᵀ·U_aᵀ` of its anchors.
-    pub h_a: Matrix,
-    /// `[r_b]×ᵀ·U_bᵀ` of the substep's anchors.
-    pub h_b: Matrix,
-    /// `K⁻¹` of the substep's rows.
-    pub k_inv: Matrix,
-    /// `p_b − p_a` of the anchors at the start of the step, metres.
-    pub c0: Vector,
+pub(crate) struct SocketJoint {
+    /// The joint's slot in the world.
+    pub joint: u32,
+    /// Slots of its bodies A and B.
+    pub slots: [u32; 2],
+    /// Their inverse masses, 1/kg (0 unless dynamic).
+    pub inv_mass: [Real; 2],
+    /// Their `U = Lᵀ` (world frame at the step's start; the identity unless they spin).
+    pub u: [Matrix; 2],
+    /// Whether the solver scales and changes their angular velocities.
+    pub spin: [bool; 2],
     /// The anchors at the start of the step, from the centres of mass, metres.
     pub ra0: Vector,
     pub rb0: Vector,
+    /// `p_b − p_a` of the anchors at the start of the step, metres.
+    pub c0: Vector,
+    /// The accumulated impulse on B, N·s (warm-started from the last step).
+    pub acc: Vector,
 }
 
-/// `[r]×ᵀ·Uᵀ` of a body (`Uᵀ` is the identity for a body whose angular velocity the solver
-/// does not scale).
-#[inline]
-fn lever(body: &JointBody, r: &Vector) -> Matrix {
-    -(r.cross_matrix() * body.u.transpose())
-}
-
-impl Socket {
-    /// The block of anchors `ra`, `rb` on bodies `a`, `b`, anchors `c0` apart.
-    pub fn new(a: &JointBody, b: &JointBody, ra: &Vector, rb: &Vector, c0: Vector) -> Self {
-        let (h_a, h_b) = (lever(a, ra), lever(b, rb));
-        let mut s = Self {
-            ra: *ra,
-            rb: *rb,
-            h_a,
-            h_b,
-            k_inv: Matrix::zeros(),
-            c0,
-            ra0: *ra,
-            rb0: *rb,
+impl SocketJoint {
+    /// The socket of `joint` (slot `index`) between bodies `ba` (slot `sa`) and `bb`, with
+    /// their solver masses `ma`, `mb`; `None` unless it is a ball-and-socket joint without
+    /// limits.
+    pub fn of(
+        index: u32,
+        joint: &Joint,
+        ((sa, ba, ma), (sb, bb, mb)): ((u32, &Body, BodyMass), (u32, &Body, BodyMass)),
+    ) -> Option<Self> {
+        let JointKind::Spherical {
+            cone: None,
+            twist: None,
+        } = joint.kind
+        else {
+            return None;
         };
-        s.set_rows(a, b, h_a, h_b);
-        s
-    }
-
-    /// Makes `h_a`, `h_b` the rows and `k_inv` the inverse of their mass matrix.
-    fn set_rows(&mut self, a: &JointBody, b: &JointBody, h_a: Matrix, h_b: Matrix) {
-        let mut k = Matrix::identity() * (a.inv_mass + b.inv_mass);
-        if a.spin {
-            k += h_a * h_a.transpose();
-        }
-        if b.spin {
-            k += h_b * h_b.transpose();
-        }
-        self.h_a = h_a;
-        self.h_b = h_b;
-        self.k_inv = invert_mass(&k);
-    }
-
-    /// The anchors and rows of the substep that starts with bodies moved by `da`, `db` since
-    /// the step's start: the anchors turned by the bodies' rotations `Uᵀ·Δθ̃` ([`turned`]).
-    fn update_rows(&mut self, a: &JointBody, b: &JointBody, da: &SolverBody, db: &SolverBody) {
-        self.ra = turned(&a.unscale(da.w()), &self.ra0);
-        self.rb = turned(&b.unscale(db.w()), &self.rb0);
-        self.set_rows(a, b, lever(a, &self.ra), lever(b, &self.rb));
+        let ra0 = ba.pose.rotation * (joint.anchor_a - ba.com_local);
+        let rb0 = bb.pose.rotation * (joint.anchor_b - bb.com_local);
+        let ((ua, ia), (ub, ib)) = (factor(&ma), factor(&mb));
+        Some(Self {
+            joint: index,
+            slots: [sa, sb],
+            inv_mass: [ia, ib],
+            u: [ua, ub],
+            spin: [ma.spin, mb.spin],
+            ra0,
+            rb0,
+            c0: (mb.com() - ma.com()) + rb0 - ra0,
+            acc: joint.impulses.linear,
+        })
     }
 }
 
-/// One pass of a socket between bodies `a` and `b`: velocities `va`, `vb` and scaled angular
-/// velocities `wa`, `wb` updated in place, `acc` the accumulated impulse on B (N·s); returns
-/// the impulse applied.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-pub(crate) fn solve(
-    s: &mut Socket,
-    a: &JointBody,
-    b: &JointBody,
-    ba: &mut SolverBody,
-    bb: &mut SolverBody,
-    da: &SolverBody,
-    db: &SolverBody,
-    acc: &mut Vector,
+/// Up to four ball-and-socket joints of one colour, one per lane.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SocketBundle {
+    /// Body slots of each lane.
+    a: [u32; LANES],
+    b: [u32; LANES],
+    /// Whether the lane's body A (B) is written back: a dynamic body of a live lane.
+    write_a: [bool; LANES],
+    write_b: [bool; LANES],
+    /// Joint slot of each live lane.
+    joint: [u32; LANES],
+    /// Number of live lanes (1 to 4).
+    len: u8,
+    /// 1/kg, 0 for a body that is not dynamic.
+    inv_mass_a: F4,
+    inv_mass_b: F4,
+    /// The lanes whose body's angular velocity the solver scales and changes.
+    spin_a: M4,
+    spin_b: M4,
+    /// `U` of each body (identity for a body the solver does not turn).
+    u_a: M3W,
+    u_b: M3W,
+    /// The anchors at the start of the step, from the centres of mass, metres.
+    ra0: V4,
+    rb0: V4,
+    /// `p_b − p_a` of the anchors at the start of the step, metres.
+    c0: V4,
+    /// The position error of the current substep before the bodies move in it, metres:
+    /// `C = C₀ + Δx_b − Δx_a + (r_b − r⁰_b) − (r_a − r⁰_a)` (the solve pass comes before the
+    /// substep's positions are integrated).
+    c: V4,
+    /// The rows of the current substep: `[r_a]×ᵀ·U_aᵀ` and `[r_b]×ᵀ·U_bᵀ` of its anchors.
+    h_a: M3W,
+    h_b: M3W,
+    /// `K⁻¹` of the substep's rows, its upper triangle (`00, 01, 02, 11, 12, 22`).
+    k_inv: [F4; 6],
+    /// The accumulated impulse on B, N·s.
+    acc: V4,
+    /// Impulse applied to B over the step, N·s (its moment about B's centre of mass is
+    /// `r⁰_b × pb_sum`: the anchor does not move within the step).
+    pb_sum: V4,
+}
+
+/// What a joint applied over the step, read from its lane after the solve.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SocketResult {
+    /// The joint's slot in the world.
+    pub joint: u32,
+    /// The accumulated impulse on B, N·s.
+    pub acc: Vector,
+    /// Linear and angular impulse applied to B over the step, N·s and N·m·s (the moment of
+    /// the linear one about B's centre of mass).
+    pub pb_sum: Vector,
+    pub tb_sum: Vector,
+}
+
+impl SocketBundle {
+    /// The bundle of `joints` (one to four; lanes beyond them repeat the first).
+    pub fn new(joints: &[SocketJoint]) -> Self {
+        debug_assert!((1..=LANES).contains(&joints.len()));
+        let lane = |l: usize| &joints[if l < joints.len() { l } else { 0 }];
+        let live = |l: usize| l < joints.len();
+        let mask =
+            |f: &dyn Fn(&SocketJoint) -> bool| M4::from_array(std::array::from_fn(|l| f(lane(l))));
+        let vec = |f: &dyn Fn(&SocketJoint) -> Vector| V4::from_lanes(|l| f(lane(l)));
+        Self {
+            a: std::array::from_fn(|l| lane(l).slots[0]),
+            b: std::array::from_fn(|l| lane(l).slots[1]),
+            write_a: std::array::from_fn(|l| live(l) && lane(l).inv_mass[0] > 0.0),
+            write_b: std::array::from_fn(|l| live(l) && lane(l).inv_mass[1] > 0.0),
+            joint: std::array::from_fn(|l| lane(l).joint),
+            len: joints.len().min(LANES) as u8,
+            inv_mass_a: F4::from_array(std::array::from_fn(|l| lane(l).inv_mass[0])),
+            inv_mass_b: F4::from_array(std::array::from_fn(|l| lane(l).inv_mass[1])),
+            spin_a: mask(&|j| j.spin[0]),
+            spin_b: mask(&|j| j.spin[1]),
+            u_a: M3W::from_lanes(|l| lane(l).u[0]),
+            u_b: M3W::from_lanes(|l| lane(l).u[1]),
+            ra0: vec(&|j| j.ra0),
+            rb0: vec(&|j| j.rb0),
+            c0: vec(&|j| j.c0),
+            c: vec(&|j| j.c0),
+            h_a: M3W::default(),
+            h_b: M3W::default(),
+            k_inv: [F4::ZERO; 6],
+            acc: vec(&|j| j.acc),
+            pb_sum: V4::ZERO,
+        }
+    }
+
+    /// The results of the live lanes.
+    pub fn results(&self) -> impl Iterator<Item = SocketResult> + '_ {
+        (0..self.len as usize).map(|l| SocketResult {
+            joint: self.joint[l],
+            acc: self.acc.lane(l),
+            pb_sum: self.pb_sum.lane(l),
+            tb_sum: self.rb0.lane(l).cross(&self.pb_sum.lane(l)),
+        })
+    }
+
+    /// The rows and position error of the substep that starts with the bodies moved by
+    /// `xa`, `xb` and turned by the scaled rotation vectors `ta`, `tb` since the step's start:
+    /// the anchors turned by the bodies' rotations `Uᵀ·Δθ̃` ([`turned`]), `H = −[r]×·Uᵀ`,
+    /// `K⁻¹`, and `C`.
+    #[inline(always)]
+    fn update_rows(&mut self, (xa, ta): (&V4, &V4), (xb, tb): (&V4, &V4)) {
+        let theta_a = V4::select(self.spin_a, upper_tr_mul(&self.u_a, ta), *ta);
+        let theta_b = V4::select(self.spin_b, upper_tr_mul(&self.u_b, tb), *tb);
+        let ra = turned_lanes(&theta_a, &self.ra0);
+        let rb = turned_lanes(&theta_b, &self.rb0);
+        self.c = self.c0 + (*xb - *xa) + (rb - self.rb0) - (ra - self.ra0);
+        self.h_a = lever(&ra, &self.u_a);
+        self.h_b = lever(&rb, &self.u_b);
+        let s = self.inv_mass_a + self.inv_mass_b;
+        let z = F4::ZERO;
+        let mut k = [s, z, z, s, z, s];
+        for (spin, h) in [(self.spin_a, &self.h_a), (self.spin_b, &self.h_b)] {
+            let o = outer(h);
+            for (k, o) in k.iter_mut().zip(o) {
+                *k = spin.select(*k + o, *k);
+            }
+        }
+        self.k_inv = invert_mass_lanes(&k);
+    }
+}
+
+/// `Uᵀ·v` for upper-triangular `U` (the entries below the diagonal are zero and not read).
+#[inline(always)]
+fn upper_tr_mul(u: &M3W, v: &V4) -> V4 {
+    let m = &u.m;
+    V4 {
+        x: m[0][0] * v.x,
+        y: m[0][1] * v.x + m[1][1] * v.y,
+        z: m[0][2] * v.x + m[1][2] * v.y + m[2][2] * v.z,
+    }
+}
+
+/// `H = −[r]×·Uᵀ` for upper-triangular `U`: entry `(i, j)` is `−Σₖ [r]×_ik·U_jk`, summed over
+/// the `k` where neither factor is zero (`k ≠ i`, `k ≥ j`).
+#[inline(always)]
+fn lever(r: &V4, u: &M3W) -> M3W {
+    let u = &u.m;
+    // Rows of `[r]×`: (0, −z, y), (z, 0, −x), (−y, x, 0).
+    let (x, y, z) = (r.x, r.y, r.z);
+    M3W {
+        m: [
+            [
+                z * u[0][1] - y * u[0][2],
+                z * u[1][1] - y * u[1][2],
+                -(y * u[2][2]),
+            ],
+            [x * u[0][2] - z * u[0][0], x * u[1][2], x * u[2][2]],
+            [y * u[0][0] - x * u[0][1], -(x * u[1][1]), F4::ZERO],
+        ],
+    }
+}
+
+/// The upper triangle of `H·Hᵀ`: entries `00, 01, 02, 11, 12, 22`.
+#[inline(always)]
+fn outer(h: &M3W) -> [F4; 6] {
+    let h = &h.m;
+    let dot = |i: usize, j: usize| h[i][0] * h[j][0] + h[i][1] * h[j][1] + h[i][2] * h[j][2];
+    [
+        dot(0, 0),
+        dot(0, 1),
+        dot(0, 2),
+        dot(1, 1),
+        dot(1, 2),
+        dot(2, 2),
+    ]
+}
+
+/// [`turned`](super::rows::turned) in every lane: `v + s·(h × v + h × (h × v))`, `h = θ/2`, `s = 2 / (1 + |h|²)`.
+#[inline(always)]
+fn turned_lanes(theta: &V4, v: &V4) -> V4 {
+    let h = theta.scale(F4::splat(0.5));
+    let s = F4::splat(2.0).div(F4::splat(1.0) + h.dot(&h));
+    let hv = h.cross(v);
+    *v + (hv + h.cross(&hv)).scale(s)
+}
+
+/// [`invert_mass`] in every lane of the symmetric matrix whose upper triangle is `k`
+/// (entries `00, 01, 02, 11, 12, 22`): the adjugate over the determinant where that is well
+/// conditioned and finite, the scalar eigen-decomposition in the (rare) other lanes; the
+/// inverse's upper triangle.
+#[inline(always)]
+fn invert_mass_lanes(k: &[F4; 6]) -> [F4; 6] {
+    let [a, b, c, d, e, f] = *k;
+    let scale = (a + d + f).abs().max(F4::splat(Real::MIN_POSITIVE));
+    let (c00, c01, c02) = (d * f - e * e, c * e - b * f, b * e - c * d);
+    let det = a * c00 + b * c01 + c * c02;
+    let inv = F4::splat(1.0).div(det);
+    let (c11, c12, c22) = (a * f - c * c, b * c - a * e, a * d - b * b);
+    let out = [c00, c01, c02, c11, c12, c22].map(|x| x * inv);
+    let good = det.abs().gt(F4::splat(1e-9) * scale * scale * scale);
+    // `x·0` is zero for a finite `x`, NaN for an infinite or NaN one.
+    let finite = out
+        .iter()
+        .fold(good, |g, &x| g.and((x * F4::ZERO).eq(F4::ZERO)));
+    if finite.all() {
+        return out;
+    }
+    let ok = finite.select(F4::splat(1.0), F4::ZERO).to_array();
+    let lanes: [[Real; 6]; LANES] = std::array::from_fn(|l| {
+        let [a, b, c, d, e, f] = k.map(|x| x.to_array()[l]);
+        if ok[l] == 1.0 {
+            return out.map(|x| x.to_array()[l]);
+        }
+        let m = invert_mass(&Matrix::new(a, b, c, b, d, e, c, e, f));
+        [
+            m[(0, 0)],
+            m[(0, 1)],
+            m[(0, 2)],
+            m[(1, 1)],
+            m[(1, 2)],
+            m[(2, 2)],
+        ]
+    });
+    std::array::from_fn(|i| F4::from_array(lanes.map(|l| l[i])))
+}
+
+/// `K·v` for the symmetric `K` whose upper triangle is `k` (entries `00, 01, 02, 11, 12, 22`),
+/// each row summed left to right.
+#[inline(always)]
+fn sym_mul(k: &[F4; 6], v: &V4) -> V4 {
+    let [a, b, c, d, e, f] = *k;
+    V4 {
+        x: a * v.x + b * v.y + c * v.z,
+        y: b * v.x + d * v.y + e * v.z,
+        z: c * v.x + e * v.y + f * v.z,
+    }
+}
+
+/// The velocities of four bodies (one per lane): linear and scaled angular.
+#[inline(always)]
+fn gather(ptr: BodiesPtr, slots: &[u32; LANES]) -> (V4, V4) {
+    // SAFETY: the caller of `solve_sockets` guarantees the slots are in bounds and that no
+    // one writes these bodies meanwhile.
+    velocity_lanes(&std::array::from_fn(|l| unsafe {
+        *ptr.at(slots[l] as usize)
+    }))
+}
+
+/// Writes linear velocities `v` and scaled angular velocities `w` into the bodies of `slots`
+/// in the lanes of `write`.
+///
+/// # Safety
+/// As for [`solve_sockets`]: the written bodies are dynamic bodies of this bundle, which no
+/// one else touches during the pass.
+#[inline(always)]
+unsafe fn scatter(ptr: BodiesPtr, slots: &[u32; LANES], write: &[bool; LANES], v: &V4, w: &V4) {
+    // Back to one body per row (the fourth column is the zero pad).
+    let rows = |v: &V4| transpose([v.x, v.y, v.z, F4::ZERO]).map(F4::to_array);
+    let (v, w) = (rows(v), rows(w));
+    for l in 0..LANES {
+        if write[l] {
+            // SAFETY: the caller's guarantee.
+            unsafe {
+                *ptr.at(slots[l] as usize) = SolverBody {
+                    lin: v[l],
+                    ang: w[l],
+                }
+            };
+        }
+    }
+}
+
+/// The bias vector of position error `c` in a pass with bias: `c` times the joints' bias
+/// rate, its length within `max_push` ([`Ctx::rigid_vec`] in every lane).
+#[inline(always)]
+fn bias_lanes(c: &V4, bias_rate: F4, max_push: F4) -> V4 {
+    let bias = c.scale(bias_rate);
+    let n = bias.dot(&bias).sqrt();
+    let capped = bias.scale(max_push.div(n));
+    V4::select(n.gt(max_push), capped, bias)
+}
+
+/// One pass over the socket bundles `bundles`: warm start (the substep's rows, then the
+/// accumulated impulses), solve (with the soft push-back of the position error) or relax.
+///
+/// # Safety
+/// Every body slot the bundles name is below the length of the arrays behind `bodies` and
+/// `deltas`; during the call no one else reads or writes the dynamic bodies these joints name,
+/// or writes any body they name or any delta (the bundles' joints are of one colour, or one
+/// bundle of the overflow colour at a time; the deltas change only in the per-body stages).
+pub(crate) unsafe fn solve_sockets(
+    bundles: &mut [SocketBundle],
+    bodies: BodiesPtr,
+    deltas: BodiesPtr,
     ctx: &Ctx,
-) -> Vector {
-    let (wa, wb) = (ba.w(), bb.w());
-    let lambda = if ctx.pass == Pass::WarmStart {
-        s.update_rows(a, b, da, db);
-        *acc
-    } else {
-        let cdot = bb.v() - ba.v() + s.h_b * wb - s.h_a * wa;
-        let (bias, ms, is) = if ctx.pass == Pass::Solve {
-            let c = s.c0 + (db.v() - da.v()) + (s.rb - s.rb0) - (s.ra - s.ra0);
-            ctx.rigid_vec(&c)
-        } else {
-            (Vector::zeros(), 1.0, 0.0)
-        };
-        let lambda = -(s.k_inv * (cdot + bias)) * ms - *acc * is;
-        *acc += lambda;
-        lambda
-    };
-    if a.inv_mass > 0.0 {
-        let v = ba.v() - lambda * a.inv_mass;
-        ba.lin[..3].copy_from_slice(v.as_slice());
-        if a.spin {
-            let w = wa - s.h_a.tr_mul(&lambda);
-            ba.ang[..3].copy_from_slice(w.as_slice());
+) {
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        match ctx.pass {
+            Pass::WarmStart => pass::<WARM>(bundles, bodies, deltas, ctx),
+            Pass::Solve => pass::<SOLVE>(bundles, bodies, deltas, ctx),
+            Pass::Relax => pass::<RELAX>(bundles, bodies, deltas, ctx),
+            Pass::Restitution => {}
         }
     }
-    if b.inv_mass > 0.0 {
-        let v = bb.v() + lambda * b.inv_mass;
-        bb.lin[..3].copy_from_slice(v.as_slice());
-        if b.spin {
-            let w = wb + s.h_b.tr_mul(&lambda);
-            bb.ang[..3].copy_from_slice(w.as_slice());
-        }
-    }
-    lambda
 }
+
+/// The passes of [`solve_sockets`], as constants (each pass is its own loop).
+const WARM: u8 = 0;
+const SOLVE: u8 = 1;
+const RELAX: u8 = 2;
+
+/// Pass `P` over `bundles` ([`solve_sockets`]).
+///
+/// # Safety
+/// As for [`solve_sockets`].
+#[inline(never)]
+unsafe fn pass<const P: u8>(
+    bundles: &mut [SocketBundle],
+    bodies: BodiesPtr,
+    deltas: BodiesPtr,
+    ctx: &Ctx,
+) {
+    let bias_rate = F4::splat(ctx.soft.bias_rate);
+    let max_push = F4::splat(ctx.max_push);
+    let (ms, is) = (
+        F4::splat(ctx.soft.mass_scale),
+        F4::splat(ctx.soft.impulse_scale),
+    );
+    for s in bundles {
+        let (va, wa) = gather(bodies, &s.a);
+        let (vb, wb) = gather(bodies, &s.b);
+        let lambda = if P == WARM {
+            let (xa, ta) = gather(deltas, &s.a);
+            let (xb, tb) = gather(deltas, &s.b);
+            s.update_rows((&xa, &ta), (&xb, &tb));
+            s.acc
+        } else {
+            let cdot = vb - va + s.h_b.mul_vec(&wb) - s.h_a.mul_vec(&wa);
+            let lambda = if P == SOLVE {
+                let k = sym_mul(&s.k_inv, &(cdot + bias_lanes(&s.c, bias_rate, max_push)));
+                V4::ZERO - k.scale(ms) - s.acc.scale(is)
+            } else {
+                V4::ZERO - sym_mul(&s.k_inv, &cdot)
+            };
+            s.acc = s.acc + lambda;
+            lambda
+        };
+        let va = va - lambda.scale(s.inv_mass_a);
+        let wa = V4::select(s.spin_a, wa - s.h_a.tr_mul_vec(&lambda), wa);
+        let vb = vb + lambda.scale(s.inv_mass_b);
+        let wb = V4::select(s.spin_b, wb + s.h_b.tr_mul_vec(&lambda), wb);
+        s.pb_sum = s.pb_sum + lambda;
+        // SAFETY: the written bodies are this bundle's dynamic bodies (the caller's contract).
+        unsafe {
+            scatter(bodies, &s.a, &s.write_a, &va, &wa);
+            scatter(bodies, &s.b, &s.write_b, &vb, &wb);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
