@@ -113,6 +113,8 @@ pub(crate) struct SocketBundle {
     /// The lanes whose body's angular velocity the solver scales and changes.
     spin_a: M4,
     spin_b: M4,
+    /// Whether every lane's two bodies spin (the masks above all true).
+    spin_all: bool,
     /// `U` of each body (identity for a body the solver does not turn).
     u_a: M3W,
     u_b: M3W,
@@ -170,6 +172,7 @@ impl SocketBundle {
             inv_mass_b: F4::from_array(std::array::from_fn(|l| lane(l).inv_mass[1])),
             spin_a: mask(&|j| j.spin[0]),
             spin_b: mask(&|j| j.spin[1]),
+            spin_all: (0..LANES).all(|l| lane(l).spin[0] && lane(l).spin[1]),
             u_a: M3W::from_lanes(|l| lane(l).u[0]),
             u_b: M3W::from_lanes(|l| lane(l).u[1]),
             ra0: vec(&|j| j.ra0),
@@ -198,10 +201,11 @@ impl SocketBundle {
     /// `xa`, `xb` and turned by the scaled rotation vectors `ta`, `tb` since the step's start:
     /// the anchors turned by the bodies' rotations `Uᵀ·Δθ̃` ([`turned`]), `H = −[r]×·Uᵀ`,
     /// `K⁻¹`, and `C`.
+    /// `ALL` is `spin_all`.
     #[inline(always)]
-    fn update_rows(&mut self, (xa, ta): (&V4, &V4), (xb, tb): (&V4, &V4)) {
-        let theta_a = V4::select(self.spin_a, upper_tr_mul(&self.u_a, ta), *ta);
-        let theta_b = V4::select(self.spin_b, upper_tr_mul(&self.u_b, tb), *tb);
+    fn update_rows<const ALL: bool>(&mut self, (xa, ta): (&V4, &V4), (xb, tb): (&V4, &V4)) {
+        let theta_a = spun::<ALL>(self.spin_a, upper_tr_mul(&self.u_a, ta), *ta);
+        let theta_b = spun::<ALL>(self.spin_b, upper_tr_mul(&self.u_b, tb), *tb);
         let ra = turned_lanes(&theta_a, &self.ra0);
         let rb = turned_lanes(&theta_b, &self.rb0);
         self.c = self.c0 + (*xb - *xa) + (rb - self.rb0) - (ra - self.ra0);
@@ -213,7 +217,7 @@ impl SocketBundle {
         for (spin, h) in [(self.spin_a, &self.h_a), (self.spin_b, &self.h_b)] {
             let o = outer(h);
             for (k, o) in k.iter_mut().zip(o) {
-                *k = spin.select(*k + o, *k);
+                *k = if ALL { *k + o } else { spin.select(*k + o, *k) };
             }
         }
         self.k_inv = invert_mass_lanes(&k);
@@ -412,41 +416,80 @@ unsafe fn pass<const P: u8>(
     deltas: BodiesPtr,
     ctx: &Ctx,
 ) {
-    let bias_rate = F4::splat(ctx.soft.bias_rate);
-    let max_push = F4::splat(ctx.max_push);
-    let (ms, is) = (
-        F4::splat(ctx.soft.mass_scale),
-        F4::splat(ctx.soft.impulse_scale),
-    );
+    let c = PassConsts {
+        bias_rate: F4::splat(ctx.soft.bias_rate),
+        max_push: F4::splat(ctx.max_push),
+        mass_scale: F4::splat(ctx.soft.mass_scale),
+        impulse_scale: F4::splat(ctx.soft.impulse_scale),
+    };
     for s in bundles {
-        let (va, wa) = gather(bodies, &s.a);
-        let (vb, wb) = gather(bodies, &s.b);
-        let lambda = if P == WARM {
-            let (xa, ta) = gather(deltas, &s.a);
-            let (xb, tb) = gather(deltas, &s.b);
-            s.update_rows((&xa, &ta), (&xb, &tb));
-            s.acc
-        } else {
-            let cdot = vb - va + s.h_b.mul_vec(&wb) - s.h_a.mul_vec(&wa);
-            let lambda = if P == SOLVE {
-                let k = sym_mul(&s.k_inv, &(cdot + bias_lanes(&s.c, bias_rate, max_push)));
-                V4::ZERO - k.scale(ms) - s.acc.scale(is)
-            } else {
-                V4::ZERO - sym_mul(&s.k_inv, &cdot)
-            };
-            s.acc = s.acc + lambda;
-            lambda
-        };
-        let va = va - lambda.scale(s.inv_mass_a);
-        let wa = V4::select(s.spin_a, wa - s.h_a.tr_mul_vec(&lambda), wa);
-        let vb = vb + lambda.scale(s.inv_mass_b);
-        let wb = V4::select(s.spin_b, wb + s.h_b.tr_mul_vec(&lambda), wb);
-        s.pb_sum = s.pb_sum + lambda;
-        // SAFETY: the written bodies are this bundle's dynamic bodies (the caller's contract).
+        // SAFETY: the caller's contract, passed on.
         unsafe {
-            scatter(bodies, &s.a, &s.write_a, &va, &wa);
-            scatter(bodies, &s.b, &s.write_b, &vb, &wb);
+            match s.spin_all {
+                true => one::<P, true>(s, bodies, deltas, &c),
+                false => one::<P, false>(s, bodies, deltas, &c),
+            }
         }
+    }
+}
+
+/// What a pass's bundles share: the joints' softness and push-out cap, in every lane.
+struct PassConsts {
+    bias_rate: F4,
+    max_push: F4,
+    mass_scale: F4,
+    impulse_scale: F4,
+}
+
+/// `a` in the lanes of `mask`, `b` elsewhere; `a` when `ALL` (every lane in the mask).
+#[inline(always)]
+fn spun<const ALL: bool>(mask: M4, a: V4, b: V4) -> V4 {
+    if ALL {
+        a
+    } else {
+        V4::select(mask, a, b)
+    }
+}
+
+/// Pass `P` of one bundle `s` ([`solve_sockets`]); `ALL` is its `spin_all`.
+///
+/// # Safety
+/// As for [`solve_sockets`].
+#[inline(always)]
+unsafe fn one<const P: u8, const ALL: bool>(
+    s: &mut SocketBundle,
+    bodies: BodiesPtr,
+    deltas: BodiesPtr,
+    c: &PassConsts,
+) {
+    let (va, wa) = gather(bodies, &s.a);
+    let (vb, wb) = gather(bodies, &s.b);
+    let lambda = if P == WARM {
+        let (xa, ta) = gather(deltas, &s.a);
+        let (xb, tb) = gather(deltas, &s.b);
+        s.update_rows::<ALL>((&xa, &ta), (&xb, &tb));
+        s.acc
+    } else {
+        let cdot = vb - va + s.h_b.mul_vec(&wb) - s.h_a.mul_vec(&wa);
+        let lambda = if P == SOLVE {
+            let bias = bias_lanes(&s.c, c.bias_rate, c.max_push);
+            let k = sym_mul(&s.k_inv, &(cdot + bias));
+            V4::ZERO - k.scale(c.mass_scale) - s.acc.scale(c.impulse_scale)
+        } else {
+            V4::ZERO - sym_mul(&s.k_inv, &cdot)
+        };
+        s.acc = s.acc + lambda;
+        lambda
+    };
+    let va = va - lambda.scale(s.inv_mass_a);
+    let wa = spun::<ALL>(s.spin_a, wa - s.h_a.tr_mul_vec(&lambda), wa);
+    let vb = vb + lambda.scale(s.inv_mass_b);
+    let wb = spun::<ALL>(s.spin_b, wb + s.h_b.tr_mul_vec(&lambda), wb);
+    s.pb_sum = s.pb_sum + lambda;
+    // SAFETY: the written bodies are this bundle's dynamic bodies (the caller's contract).
+    unsafe {
+        scatter(bodies, &s.a, &s.write_a, &va, &wa);
+        scatter(bodies, &s.b, &s.write_b, &vb, &wb);
     }
 }
 
