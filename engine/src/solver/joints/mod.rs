@@ -41,9 +41,10 @@ use super::body::{BodyMass, SolverBody};
 use super::lanes::LANES;
 use super::params::{Pass, SolverParams, COLOURS};
 use super::shared::BodiesPtr;
-use crate::joint::{Joint, JointImpulses, JointSlot};
+use crate::joint::{Joint, JointImpulses, JointKind, JointSlot};
 use crate::state::Slot;
 use rows::{Ctx, Vel};
+use tumble_broadphase::par::prelude::*;
 use tumble_narrowphase::math::Vector;
 
 /// Joints per block of a colour's parallel stage.
@@ -67,15 +68,16 @@ pub(crate) struct JointSolver {
     pub socket_starts: Vec<usize>,
     /// Number of joints in `sockets`.
     socket_count: usize,
-    /// Per joint to solve, its colour, its slot and where its socket is in `socket_joints`
-    /// (`u32::MAX` for another kind), sorted by colour (scratch of `prepare`).
-    placed: Vec<(u8, u32, u32)>,
-    /// The sockets to solve, in slot order (scratch of `prepare`).
-    socket_joints: Vec<SocketJoint>,
+    /// Per joint to solve, its colour, its slot and whether it is a plain socket, sorted by
+    /// colour (scratch of `prepare`).
+    placed: Vec<(u8, u32, bool)>,
+    /// The plain sockets' slots in colour order (scratch of `prepare`).
+    socket_order: Vec<u32>,
+    /// Per socket bundle, its first socket in `socket_order` and how many (scratch of
+    /// `prepare`).
+    spans: Vec<(u32, u8)>,
     /// Per body slot, the colours its joints took (scratch of `prepare`).
     used: Vec<u64>,
-    /// The sockets of the bundle being filled (scratch of `prepare`).
-    lanes: Vec<SocketJoint>,
 }
 
 impl JointSolver {
@@ -89,12 +91,13 @@ impl JointSolver {
         joints: &[JointSlot],
         slots: &[Slot],
         masses: &[BodyMass],
-        awake: impl Fn(u32) -> bool,
+        awake: impl Fn(u32) -> bool + Sync,
         h: tumble_narrowphase::math::Real,
         linked: &mut [bool],
     ) {
         self.placed.clear();
-        self.socket_joints.clear();
+        self.socket_order.clear();
+        self.spans.clear();
         self.constraints.clear();
         self.colour_starts.clear();
         self.sockets.clear();
@@ -133,37 +136,32 @@ impl JointSolver {
                     *l = true;
                 }
             }
-            // A socket is made here, while its joint and bodies are at hand (this loop walks
-            // the joints in slot order, the one below in colour order).
-            let at = match SocketJoint::of(index as u32, j, ends) {
-                Some(socket) => {
-                    self.socket_joints.push(socket);
-                    self.socket_joints.len() as u32 - 1
+            let socket = matches!(
+                j.kind,
+                JointKind::Spherical {
+                    cone: None,
+                    twist: None
                 }
-                None => u32::MAX,
-            };
-            self.placed.push((colour as u8, index as u32, at));
+            );
+            self.placed.push((colour as u8, index as u32, socket));
         }
         // Sorted by colour, stably (slot order within a colour); each colour's ranges.
         self.placed.sort_by_key(|&(colour, _, _)| colour);
+        // The bundles' spans of `socket_order`, colour by colour; the other joints one by one.
         let mut next = 0;
         for colour in 0..=COLOURS {
             self.colour_starts.push(self.constraints.len());
-            self.socket_starts.push(self.sockets.len());
+            self.socket_starts.push(self.spans.len());
             // The overflow colour's sockets may share bodies: one per bundle.
             let per_bundle = if colour < COLOURS { LANES } else { 1 };
-            while let Some(&(c, index, at)) = self.placed.get(next) {
+            let first = self.socket_order.len();
+            while let Some(&(c, index, socket)) = self.placed.get(next) {
                 if c as usize != colour {
                     break;
                 }
                 next += 1;
-                if let Some(socket) = self.socket_joints.get(at as usize) {
-                    self.socket_count += 1;
-                    self.lanes.push(*socket);
-                    if self.lanes.len() == per_bundle {
-                        self.sockets.push(SocketBundle::new(&self.lanes));
-                        self.lanes.clear();
-                    }
+                if socket {
+                    self.socket_order.push(index);
                     continue;
                 }
                 let Some(j) = &joints[index as usize].joint else {
@@ -174,13 +172,37 @@ impl JointSolver {
                         .push(JointConstraint::new(index, j, a, b, h));
                 }
             }
-            if !self.lanes.is_empty() {
-                self.sockets.push(SocketBundle::new(&self.lanes));
-                self.lanes.clear();
+            for start in (first..self.socket_order.len()).step_by(per_bundle) {
+                let len = per_bundle.min(self.socket_order.len() - start);
+                self.spans.push((start as u32, len as u8));
             }
         }
+        self.socket_count = self.socket_order.len();
+        // The bundles, each on its own (in parallel), in order.
+        let (order, spans) = (&self.socket_order, &self.spans);
+        spans
+            .par_iter()
+            .with_min_len(SOCKET_BLOCK)
+            .map(|&(start, len)| {
+                let mut lanes = [SocketJoint::default(); LANES];
+                let mut n = 0;
+                let order = order.get(start as usize..).unwrap_or_default();
+                for &index in order.iter().take(len as usize) {
+                    // Checked by the colouring above: these are live plain sockets.
+                    let Some(j) = &joints[index as usize].joint else {
+                        continue;
+                    };
+                    let ends = Self::ends(j, slots, masses, &awake);
+                    if let Some(socket) = ends.and_then(|ends| SocketJoint::of(index, j, ends)) {
+                        lanes[n] = socket;
+                        n += 1;
+                    }
+                }
+                SocketBundle::new(&lanes[..n])
+            })
+            .collect_into_vec(&mut self.sockets);
         self.colour_starts.push(self.constraints.len());
-        self.socket_starts.push(self.sockets.len());
+        self.socket_starts.push(self.spans.len());
     }
 
     /// The slots, bodies and solver masses of a joint's two bodies, when both are live; a

@@ -39,8 +39,9 @@ use crate::solver::params::Pass;
 use crate::solver::shared::BodiesPtr;
 use tumble_narrowphase::math::{Matrix, Real, Vector};
 
-/// One ball-and-socket joint for one step, as a lane of a [`SocketBundle`] is made from it.
-#[derive(Clone, Copy, Debug)]
+/// One ball-and-socket joint for one step, as a lane of a [`SocketBundle`] is made from it
+/// (the default: between two static bodies of slot 0, a lane that moves nothing).
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SocketJoint {
     /// The joint's slot in the world.
     pub joint: u32,
@@ -153,10 +154,12 @@ pub(crate) struct SocketResult {
 }
 
 impl SocketBundle {
-    /// The bundle of `joints` (one to four; lanes beyond them repeat the first).
+    /// The bundle of `joints` (up to four; lanes beyond them repeat the first, or move
+    /// nothing when there is none).
     pub fn new(joints: &[SocketJoint]) -> Self {
-        debug_assert!((1..=LANES).contains(&joints.len()));
-        let lane = |l: usize| &joints[if l < joints.len() { l } else { 0 }];
+        debug_assert!(joints.len() <= LANES);
+        let none = SocketJoint::default();
+        let lane = |l: usize| joints.get(l).or(joints.first()).unwrap_or(&none);
         let live = |l: usize| l < joints.len();
         let mask =
             |f: &dyn Fn(&SocketJoint) -> bool| M4::from_array(std::array::from_fn(|l| f(lane(l))));
