@@ -156,17 +156,11 @@ pub(crate) struct Solver {
 enum Job {
     /// `op` on bodies `block·CONVERT_BLOCK..` (up to `bodies`).
     Bodies { op: BodyOp, bodies: usize },
-    /// `pass` over the joints `start..end` (one joint colour), `per_block` joints per block.
+    /// `pass` over the joints `start..end` of one joint colour (the socket bundles when
+    /// `sockets`, else the other joints), `per_block` per block.
     Joints {
         pass: Pass,
-        start: usize,
-        end: usize,
-        per_block: usize,
-    },
-    /// `pass` over the socket bundles `start..end` (one joint colour), `per_block` bundles per
-    /// block.
-    Sockets {
-        pass: Pass,
+        sockets: bool,
         start: usize,
         end: usize,
         per_block: usize,
@@ -370,30 +364,19 @@ impl Solver {
             if pass != Pass::Restitution {
                 worth |= self.joints.len() >= PARALLEL_MIN_JOINTS;
                 for colour in 0..self.joints.colour_count() {
-                    // The overflow colour may share bodies: one block.
-                    let per_block = |range: &std::ops::Range<usize>, n: usize| {
-                        if colour < COLOURS {
-                            n
-                        } else {
-                            range.len()
+                    let ranges = [
+                        (true, self.joints.socket_range(colour), joints::SOCKET_BLOCK),
+                        (false, self.joints.colour_range(colour), joints::JOINT_BLOCK),
+                    ];
+                    for (sockets, range, n) in ranges {
+                        if range.is_empty() {
+                            continue;
                         }
-                    };
-                    let range = self.joints.socket_range(colour);
-                    if !range.is_empty() {
-                        let per_block = per_block(&range, joints::SOCKET_BLOCK);
-                        let job = Job::Sockets {
-                            pass,
-                            start: range.start,
-                            end: range.end,
-                            per_block,
-                        };
-                        self.stages.push(job, range.len().div_ceil(per_block));
-                    }
-                    let range = self.joints.colour_range(colour);
-                    if !range.is_empty() {
-                        let per_block = per_block(&range, joints::JOINT_BLOCK);
+                        // The overflow colour may share bodies: one block.
+                        let per_block = if colour < COLOURS { n } else { range.len() };
                         let job = Job::Joints {
                             pass,
+                            sockets,
                             start: range.start,
                             end: range.end,
                             per_block,
@@ -468,36 +451,26 @@ impl Solver {
             }
             Job::Joints {
                 pass,
+                sockets,
                 start,
                 end,
                 per_block,
             } => {
                 let from = start + block * per_block;
                 let to = (from + per_block).min(end);
+                let ctx = joints::ctx(p, pass);
                 // SAFETY: each block of a joint stage owns the disjoint range `from..to` of the
-                // constraints (see `JointsPtr`); its joints share no dynamic body with those of
-                // the other blocks of the stage (one colour; the overflow colour is one block),
-                // and the deltas change only in per-body stages; `solve` checked that the
-                // bodies' arrays hold every slot a joint names (`body_bound`).
+                // constraints or socket bundles (see `JointsPtr`); its joints share no dynamic
+                // body with those of the other blocks of the stage (one colour; the overflow
+                // colour is one block), and the deltas change only in per-body stages; `solve`
+                // checked that the bodies' arrays hold every slot a joint names (`body_bound`).
                 unsafe {
-                    if let Some(cons) = jts.range(from, to) {
-                        joints::solve_joints(cons, ptr, dlt, &joints::ctx(p, pass));
-                    }
-                }
-            }
-            Job::Sockets {
-                pass,
-                start,
-                end,
-                per_block,
-            } => {
-                let from = start + block * per_block;
-                let to = (from + per_block).min(end);
-                // SAFETY: as for `Job::Joints`, with the bundles in place of the constraints
-                // (the overflow colour's bundles, which may share bodies, are one block).
-                unsafe {
-                    if let Some(bundles) = sks.range(from, to) {
-                        joints::socket::solve_sockets(bundles, ptr, dlt, &joints::ctx(p, pass));
+                    if !sockets {
+                        if let Some(cons) = jts.range(from, to) {
+                            joints::solve_joints(cons, ptr, dlt, &ctx);
+                        }
+                    } else if let Some(bundles) = sks.range(from, to) {
+                        joints::socket::solve_sockets(bundles, ptr, dlt, &ctx);
                     }
                 }
             }
