@@ -1,9 +1,8 @@
 //! The passes over a colour's bundles: warm start, solve, relax and restitution, two bundles in
 //! lockstep.
 
-use super::body::{velocity_lanes, SolverBody};
 use super::bundle::{tangent_lanes, Bundle, PointState, PointW, RowW, Spin, MAX_EFFECTIVE_MASS};
-use super::lanes::{transpose, F4, LANES, M4, V4};
+use super::lanes::{F4, LANES, M4, V4};
 use super::params::{Pass, Softness, SolverParams};
 use super::shared::{BodiesPtr, PointsPtr};
 
@@ -328,12 +327,8 @@ impl<'a, const SPIN_ALL: bool> Open<'a, SPIN_ALL> {
             debug_assert!(false, "bundle points out of bounds");
             return None;
         };
-        let gather = |ptr: BodiesPtr, idx: &[u32; LANES]| -> (V4, V4) {
-            // SAFETY: the caller's guarantee.
-            velocity_lanes(&std::array::from_fn(|l| unsafe {
-                *ptr.at(idx[l] as usize)
-            }))
-        };
+        // SAFETY: the caller's guarantee.
+        let gather = |ptr: BodiesPtr, idx: &[u32; LANES]| unsafe { ptr.lanes(idx) };
         let (va, wa) = gather(ptr, &bd.a);
         let (vb, wb) = gather(ptr, &bd.b);
         let moved = if matches!(pass, Pass::Solve | Pass::Relax) {
@@ -377,25 +372,10 @@ impl<'a, const SPIN_ALL: bool> Open<'a, SPIN_ALL> {
     #[inline(always)]
     pub(super) unsafe fn close(self, ptr: BodiesPtr) {
         let (bd, vel) = (self.bd, &self.vel);
-        // Back to one body per row (the fourth column is the zero pad).
-        let rows = |v: &V4| transpose([v.x, v.y, v.z, F4::ZERO]).map(F4::to_array);
-        let (va, wa, vb, wb) = (rows(&vel.va), rows(&vel.wa), rows(&vel.vb), rows(&vel.wb));
-        for l in 0..LANES {
-            // SAFETY: the caller's guarantee; only dynamic bodies (write_* true) are written.
-            unsafe {
-                if bd.write_a[l] {
-                    *ptr.at(bd.a[l] as usize) = SolverBody {
-                        lin: va[l],
-                        ang: wa[l],
-                    };
-                }
-                if bd.write_b[l] {
-                    *ptr.at(bd.b[l] as usize) = SolverBody {
-                        lin: vb[l],
-                        ang: wb[l],
-                    };
-                }
-            }
+        // SAFETY: the caller's guarantee; only dynamic bodies (write_* true) are written.
+        unsafe {
+            ptr.write_lanes(&bd.a, &bd.write_a, &vel.va, &vel.wa);
+            ptr.write_lanes(&bd.b, &bd.write_b, &vel.vb, &vel.wb);
         }
     }
 

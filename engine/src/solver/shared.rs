@@ -1,8 +1,9 @@
 //! Raw-pointer wrappers through which the parallel passes share the bodies, the bundle points
 //! and the results, each with the one argument of why no two tasks touch the same element.
 
-use super::body::SolverBody;
+use super::body::{velocity_lanes, SolverBody};
 use super::bundle::{Constraints, PointState, PointW};
+use super::lanes::{transpose, F4, LANES, V4};
 
 /// The bodies, shared by the bundles of one colour. The colouring guarantees that within a
 /// colour no two constraints write the same body, and bodies that are only read (static,
@@ -110,6 +111,49 @@ impl BodiesPtr {
     #[inline(always)]
     pub(super) fn at(self, i: usize) -> *mut SolverBody {
         self.0.wrapping_add(i)
+    }
+
+    /// The linear and (scaled) angular velocities of the bodies of `slots`, one per lane (one
+    /// transpose each, [`velocity_lanes`]).
+    ///
+    /// # Safety
+    /// Every slot is below the array's length, and no one writes these bodies meanwhile.
+    #[inline(always)]
+    pub(super) unsafe fn lanes(self, slots: &[u32; LANES]) -> (V4, V4) {
+        // SAFETY: the caller's guarantee.
+        velocity_lanes(&std::array::from_fn(|l| unsafe {
+            *self.at(slots[l] as usize)
+        }))
+    }
+
+    /// Writes linear velocities `v` and (scaled) angular velocities `w`, one body per lane,
+    /// into the bodies of `slots` in the lanes where `write` is true.
+    ///
+    /// # Safety
+    /// Every slot written is below the array's length, and its body is the caller's alone
+    /// during the pass (a dynamic body of its constraint: see the type's docs).
+    #[inline(always)]
+    pub(super) unsafe fn write_lanes(
+        self,
+        slots: &[u32; LANES],
+        write: &[bool; LANES],
+        v: &V4,
+        w: &V4,
+    ) {
+        // Back to one body per row (the fourth column is the zero pad).
+        let rows = |v: &V4| transpose([v.x, v.y, v.z, F4::ZERO]).map(F4::to_array);
+        let (v, w) = (rows(v), rows(w));
+        for l in 0..LANES {
+            if write[l] {
+                // SAFETY: the caller's guarantee.
+                unsafe {
+                    *self.at(slots[l] as usize) = SolverBody {
+                        lin: v[l],
+                        ang: w[l],
+                    }
+                };
+            }
+        }
     }
 }
 

@@ -222,17 +222,17 @@ pub(crate) fn store(state: &mut State, contacts: &mut [ContactPair], sc: &mut So
 fn store_joints(state: &mut State, sc: &mut SolveScratch) {
     sc.broken.clear();
     let dt = state.config.dt;
-    for (joint, imp, pb_sum, tb_sum) in sc.solver.joints.results() {
+    for r in sc.solver.joints.results() {
         let Some(j) = state
             .joints
-            .get_mut(joint as usize)
+            .get_mut(r.joint as usize)
             .and_then(|s| s.joint.as_mut())
         else {
             continue;
         };
-        let (force, torque) = (pb_sum / dt, tb_sum / dt);
-        if imp.is_finite() && is_finite_vector(&force) && is_finite_vector(&torque) {
-            j.impulses = imp;
+        let (force, torque) = (r.impulse / dt, r.angular_impulse / dt);
+        if r.imp.is_finite() && is_finite_vector(&force) && is_finite_vector(&torque) {
+            j.impulses = r.imp;
             j.force = force;
             j.torque = torque;
         } else {
@@ -241,7 +241,7 @@ fn store_joints(state: &mut State, sc: &mut SolveScratch) {
             j.torque = Vector::zeros();
         }
         if j.force.norm() > j.break_force || j.torque.norm() > j.break_torque {
-            sc.broken.push(joint);
+            sc.broken.push(r.joint);
         }
     }
     sc.broken.sort_unstable();

@@ -41,11 +41,24 @@ use super::body::{BodyMass, SolverBody};
 use super::lanes::LANES;
 use super::params::{Pass, SolverParams, COLOURS};
 use super::shared::BodiesPtr;
-use crate::joint::{Joint, JointImpulses, JointKind, JointSlot};
+use crate::joint::{Joint, JointImpulses, JointSlot};
 use crate::state::Slot;
 use rows::{Ctx, Vel};
 use tumble_broadphase::par::prelude::*;
 use tumble_narrowphase::math::Vector;
+
+/// What a joint applied over the step, read after the solve.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointResult {
+    /// The joint's slot in the world.
+    pub joint: u32,
+    /// Its accumulated impulses, for warm starting the next step.
+    pub imp: JointImpulses,
+    /// The linear impulse (N·s) and the angular impulse about B's centre of mass (N·m·s) it
+    /// gave body B over the step, world frame.
+    pub impulse: Vector,
+    pub angular_impulse: Vector,
+}
 
 /// Joints per block of a colour's parallel stage.
 pub(super) const JOINT_BLOCK: usize = 64;
@@ -66,8 +79,6 @@ pub(crate) struct JointSolver {
     pub sockets: Vec<SocketBundle>,
     /// `socket_starts[c]..socket_starts[c + 1]` are colour `c`'s socket bundles.
     pub socket_starts: Vec<usize>,
-    /// Number of joints in `sockets`.
-    socket_count: usize,
     /// Per joint to solve, its colour, its slot and whether it is a plain socket, sorted by
     /// colour (scratch of `prepare`).
     placed: Vec<(u8, u32, bool)>,
@@ -102,7 +113,6 @@ impl JointSolver {
         self.colour_starts.clear();
         self.sockets.clear();
         self.socket_starts.clear();
-        self.socket_count = 0;
         if joints.iter().all(|j| j.joint.is_none()) {
             return;
         }
@@ -136,14 +146,8 @@ impl JointSolver {
                     *l = true;
                 }
             }
-            let socket = matches!(
-                j.kind,
-                JointKind::Spherical {
-                    cone: None,
-                    twist: None
-                }
-            );
-            self.placed.push((colour as u8, index as u32, socket));
+            self.placed
+                .push((colour as u8, index as u32, socket::plain(&j.kind)));
         }
         // Sorted by colour, stably (slot order within a colour); each colour's ranges.
         self.placed.sort_by_key(|&(colour, _, _)| colour);
@@ -177,7 +181,6 @@ impl JointSolver {
                 self.spans.push((start as u32, len as u8));
             }
         }
-        self.socket_count = self.socket_order.len();
         // The bundles, each on its own (in parallel), in order.
         let (order, spans) = (&self.socket_order, &self.spans);
         spans
@@ -259,26 +262,20 @@ impl JointSolver {
 
     /// Number of joints to solve.
     pub fn len(&self) -> usize {
-        self.constraints.len() + self.socket_count
+        self.constraints.len() + self.socket_order.len()
     }
 
-    /// What every joint applied over the step (after the solve): its slot, its accumulated
-    /// impulses, and the linear and angular impulse it gave body B (N·s, N·m·s).
-    pub fn results(&self) -> impl Iterator<Item = (u32, JointImpulses, Vector, Vector)> + '_ {
-        let sockets = self
-            .sockets
-            .iter()
-            .flat_map(SocketBundle::results)
-            .map(|r| {
-                let imp = JointImpulses {
-                    linear: r.acc,
-                    ..Default::default()
-                };
-                (r.joint, imp, r.pb_sum, r.tb_sum)
-            });
+    /// What every joint applied over the step (after the solve).
+    pub fn results(&self) -> impl Iterator<Item = JointResult> + '_ {
+        let sockets = self.sockets.iter().flat_map(SocketBundle::results);
         self.constraints
             .iter()
-            .map(|c| (c.joint, c.imp, c.pb_sum, c.tb_sum))
+            .map(|c| JointResult {
+                joint: c.joint,
+                imp: c.imp,
+                impulse: c.pb_sum,
+                angular_impulse: c.tb_sum,
+            })
             .chain(sockets)
     }
 

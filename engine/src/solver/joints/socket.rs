@@ -27,14 +27,12 @@
 //! state are about a kilobyte per four joints, so a pass streams little memory per joint.
 
 use super::constraint::factor;
-#[cfg(test)]
-use super::rows::turned;
 use super::rows::{invert_mass, Ctx};
+use super::JointResult;
 use crate::body::Body;
-use crate::joint::{Joint, JointKind};
+use crate::joint::{Joint, JointImpulses, JointKind};
 use crate::solver::body::BodyMass;
-use crate::solver::body::{velocity_lanes, SolverBody};
-use crate::solver::lanes::{transpose, F4, LANES, M3W, M4, V4};
+use crate::solver::lanes::{F4, LANES, M3W, M4, V4};
 use crate::solver::params::Pass;
 use crate::solver::shared::BodiesPtr;
 use tumble_narrowphase::math::{Matrix, Real, Vector};
@@ -62,6 +60,17 @@ pub(crate) struct SocketJoint {
     pub acc: Vector,
 }
 
+/// Whether a joint of kind `kind` is solved here: a ball-and-socket joint without limits.
+pub(crate) fn plain(kind: &JointKind) -> bool {
+    matches!(
+        kind,
+        JointKind::Spherical {
+            cone: None,
+            twist: None
+        }
+    )
+}
+
 impl SocketJoint {
     /// The socket of `joint` (slot `index`) between bodies `ba` (slot `sa`) and `bb`, with
     /// their solver masses `ma`, `mb`; `None` unless it is a ball-and-socket joint without
@@ -71,13 +80,9 @@ impl SocketJoint {
         joint: &Joint,
         ((sa, ba, ma), (sb, bb, mb)): ((u32, &Body, BodyMass), (u32, &Body, BodyMass)),
     ) -> Option<Self> {
-        let JointKind::Spherical {
-            cone: None,
-            twist: None,
-        } = joint.kind
-        else {
+        if !plain(&joint.kind) {
             return None;
-        };
+        }
         let ra0 = ba.pose.rotation * (joint.anchor_a - ba.com_local);
         let rb0 = bb.pose.rotation * (joint.anchor_b - bb.com_local);
         let ((ua, ia), (ub, ib)) = (factor(&ma), factor(&mb));
@@ -140,19 +145,6 @@ pub(crate) struct SocketBundle {
     pb_sum: V4,
 }
 
-/// What a joint applied over the step, read from its lane after the solve.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct SocketResult {
-    /// The joint's slot in the world.
-    pub joint: u32,
-    /// The accumulated impulse on B, N·s.
-    pub acc: Vector,
-    /// Linear and angular impulse applied to B over the step, N·s and N·m·s (the moment of
-    /// the linear one about B's centre of mass).
-    pub pb_sum: Vector,
-    pub tb_sum: Vector,
-}
-
 impl SocketBundle {
     /// The bundle of `joints` (up to four; lanes beyond them repeat the first, or move
     /// nothing when there is none).
@@ -190,19 +182,25 @@ impl SocketBundle {
         }
     }
 
-    /// The results of the live lanes.
-    pub fn results(&self) -> impl Iterator<Item = SocketResult> + '_ {
-        (0..self.len as usize).map(|l| SocketResult {
-            joint: self.joint[l],
-            acc: self.acc.lane(l),
-            pb_sum: self.pb_sum.lane(l),
-            tb_sum: self.rb0.lane(l).cross(&self.pb_sum.lane(l)),
+    /// The results of the live lanes: only the linear impulses of a socket are stored.
+    pub fn results(&self) -> impl Iterator<Item = JointResult> + '_ {
+        (0..self.len as usize).map(|l| {
+            let impulse = self.pb_sum.lane(l);
+            JointResult {
+                joint: self.joint[l],
+                imp: JointImpulses {
+                    linear: self.acc.lane(l),
+                    ..Default::default()
+                },
+                impulse,
+                angular_impulse: self.rb0.lane(l).cross(&impulse),
+            }
         })
     }
 
     /// The rows and position error of the substep that starts with the bodies moved by
     /// `xa`, `xb` and turned by the scaled rotation vectors `ta`, `tb` since the step's start:
-    /// the anchors turned by the bodies' rotations `Uᵀ·Δθ̃` ([`turned`]), `H = −[r]×·Uᵀ`,
+    /// the anchors turned by the bodies' rotations `Uᵀ·Δθ̃` ([`turned`](super::rows::turned)), `H = −[r]×·Uᵀ`,
     /// `K⁻¹`, and `C`.
     /// `ALL` is `spin_all`.
     #[inline(always)]
@@ -273,7 +271,8 @@ fn outer(h: &M3W) -> [F4; 6] {
     ]
 }
 
-/// [`turned`](super::rows::turned) in every lane: `v + s·(h × v + h × (h × v))`, `h = θ/2`, `s = 2 / (1 + |h|²)`.
+/// [`turned`](super::rows::turned) in every lane: `v + s·(h × v + h × (h × v))`, `h = θ/2`,
+/// `s = 2 / (1 + |h|²)`.
 #[inline(always)]
 fn turned_lanes(theta: &V4, v: &V4) -> V4 {
     let h = theta.scale(F4::splat(0.5));
@@ -331,40 +330,6 @@ fn sym_mul(k: &[F4; 6], v: &V4) -> V4 {
         x: a * v.x + b * v.y + c * v.z,
         y: b * v.x + d * v.y + e * v.z,
         z: c * v.x + e * v.y + f * v.z,
-    }
-}
-
-/// The velocities of four bodies (one per lane): linear and scaled angular.
-#[inline(always)]
-fn gather(ptr: BodiesPtr, slots: &[u32; LANES]) -> (V4, V4) {
-    // SAFETY: the caller of `solve_sockets` guarantees the slots are in bounds and that no
-    // one writes these bodies meanwhile.
-    velocity_lanes(&std::array::from_fn(|l| unsafe {
-        *ptr.at(slots[l] as usize)
-    }))
-}
-
-/// Writes linear velocities `v` and scaled angular velocities `w` into the bodies of `slots`
-/// in the lanes of `write`.
-///
-/// # Safety
-/// As for [`solve_sockets`]: the written bodies are dynamic bodies of this bundle, which no
-/// one else touches during the pass.
-#[inline(always)]
-unsafe fn scatter(ptr: BodiesPtr, slots: &[u32; LANES], write: &[bool; LANES], v: &V4, w: &V4) {
-    // Back to one body per row (the fourth column is the zero pad).
-    let rows = |v: &V4| transpose([v.x, v.y, v.z, F4::ZERO]).map(F4::to_array);
-    let (v, w) = (rows(v), rows(w));
-    for l in 0..LANES {
-        if write[l] {
-            // SAFETY: the caller's guarantee.
-            unsafe {
-                *ptr.at(slots[l] as usize) = SolverBody {
-                    lin: v[l],
-                    ang: w[l],
-                }
-            };
-        }
     }
 }
 
@@ -465,11 +430,11 @@ unsafe fn one<const P: u8, const ALL: bool>(
     deltas: BodiesPtr,
     c: &PassConsts,
 ) {
-    let (va, wa) = gather(bodies, &s.a);
-    let (vb, wb) = gather(bodies, &s.b);
+    // SAFETY (all four loads): the caller's contract: the slots are in bounds and no one
+    // writes these bodies or the deltas meanwhile.
+    let ((va, wa), (vb, wb)) = unsafe { (bodies.lanes(&s.a), bodies.lanes(&s.b)) };
     let lambda = if P == WARM {
-        let (xa, ta) = gather(deltas, &s.a);
-        let (xb, tb) = gather(deltas, &s.b);
+        let ((xa, ta), (xb, tb)) = unsafe { (deltas.lanes(&s.a), deltas.lanes(&s.b)) };
         s.update_rows::<ALL>((&xa, &ta), (&xb, &tb));
         s.acc
     } else {
@@ -491,8 +456,8 @@ unsafe fn one<const P: u8, const ALL: bool>(
     s.pb_sum = s.pb_sum + lambda;
     // SAFETY: the written bodies are this bundle's dynamic bodies (the caller's contract).
     unsafe {
-        scatter(bodies, &s.a, &s.write_a, &va, &wa);
-        scatter(bodies, &s.b, &s.write_b, &vb, &wb);
+        bodies.write_lanes(&s.a, &s.write_a, &va, &wa);
+        bodies.write_lanes(&s.b, &s.write_b, &vb, &wb);
     }
 }
 

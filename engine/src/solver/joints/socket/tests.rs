@@ -2,7 +2,8 @@
 //! operations), bit for bit in every lane.
 
 use super::*;
-use crate::solver::joints::rows::JointBody;
+use crate::solver::body::SolverBody;
+use crate::solver::joints::rows::{turned, JointBody};
 use crate::solver::params::Softness;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -251,14 +252,14 @@ fn every_lane_matches_the_scalar_socket_bit_for_bit() {
             };
             assert_eq!(bits(&bodies), bits(&wide), "case {case}, {pass:?}");
         }
-        let results: Vec<SocketResult> = bundle[0].results().collect();
+        let results: Vec<JointResult> = bundle[0].results().collect();
         assert_eq!(results.len(), n);
         for (s, r) in scalar.iter().zip(&results) {
             assert_eq!(r.joint, s.j.joint);
             let bits = |v: &Vector| v.map(|x| x.to_bits());
-            assert_eq!(bits(&r.acc), bits(&s.acc), "case {case}");
-            assert_eq!(bits(&r.pb_sum), bits(&s.pb_sum), "case {case}");
-            assert_eq!(bits(&r.tb_sum), bits(&s.tb_sum), "case {case}");
+            assert_eq!(bits(&r.imp.linear), bits(&s.acc), "case {case}");
+            assert_eq!(bits(&r.impulse), bits(&s.pb_sum), "case {case}");
+            assert_eq!(bits(&r.angular_impulse), bits(&s.tb_sum), "case {case}");
         }
     }
 }
