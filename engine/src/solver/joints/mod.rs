@@ -120,23 +120,22 @@ impl JointSolver {
         self.used.resize(slots.len(), 0);
         for (index, js) in joints.iter().enumerate() {
             let Some(j) = &js.joint else { continue };
-            let Some(ends) = Self::ends(j, slots, masses, &awake) else {
+            let Some(((sa, da), (sb, db))) = Self::movers(j, slots, masses, &awake) else {
                 continue;
             };
-            let ((sa, _, ma), (sb, _, mb)) = ends;
-            if !ma.dynamic && !mb.dynamic {
+            if !da && !db {
                 continue;
             }
             let mut mask = 0u64;
-            for (s, m) in [(sa, &ma), (sb, &mb)] {
-                if m.dynamic {
+            for (s, d) in [(sa, da), (sb, db)] {
+                if d {
                     mask |= self.used[s as usize];
                 }
             }
             let colour = (!mask).trailing_zeros() as usize;
             if colour < COLOURS {
-                for (s, m) in [(sa, &ma), (sb, &mb)] {
-                    if m.dynamic {
+                for (s, d) in [(sa, da), (sb, db)] {
+                    if d {
                         self.used[s as usize] |= 1 << colour;
                     }
                 }
@@ -206,6 +205,26 @@ impl JointSolver {
             .collect_into_vec(&mut self.sockets);
         self.colour_starts.push(self.constraints.len());
         self.socket_starts.push(self.spans.len());
+    }
+
+    /// The slots of a joint's two bodies and whether the solver moves each (dynamic and
+    /// awake), when both are live: what the colouring needs of [`Self::ends`], read from the
+    /// slots' generations and the solver masses alone (`masses[i].live` is whether slot `i`
+    /// holds a body), without touching the bodies.
+    #[allow(clippy::type_complexity)]
+    fn movers(
+        j: &Joint,
+        slots: &[Slot],
+        masses: &[BodyMass],
+        awake: &impl Fn(u32) -> bool,
+    ) -> Option<((u32, bool), (u32, bool))> {
+        let end = |h: crate::handle::BodyHandle| {
+            let i = h.index() as usize;
+            (slots.get(i)?.generation == h.generation()).then_some(())?;
+            let m = masses.get(i)?;
+            m.live.then(|| (h.index(), m.dynamic && awake(h.index())))
+        };
+        Some((end(j.a)?, end(j.b)?))
     }
 
     /// The slots, bodies and solver masses of a joint's two bodies, when both are live; a
