@@ -192,11 +192,17 @@ impl Census {
 
     /// Number of cells of the bounds (0 when no proxy is in cells).
     fn cells(&self) -> u64 {
+        self.cells_grown_by(0)
+    }
+
+    /// Number of cells of the bounds grown by `g` cells on each side (0 when no proxy is in
+    /// cells).
+    fn cells_grown_by(&self, g: u64) -> u64 {
         if self.total == 0 {
             return 0;
         }
         (0..3)
-            .map(|d| (self.hi[d] - self.lo[d]) as u64 + 1)
+            .map(|d| (self.hi[d] - self.lo[d]) as u64 + 1 + 2 * g)
             .product()
     }
 }
@@ -604,8 +610,13 @@ impl Grid {
         // than the entry count.
         let cells = census.cells();
         let dense = total > 0 && cells <= (4 * total).clamp(1 << 12, MAX_DENSE_CELLS);
-        let kept =
-            guessed && !census.miss && dense && self.buckets() as u64 <= 2 * cells.max(1 << 12);
+        // The guess is kept unless it is much larger than the guess the next rebuild will make
+        // from these bounds (grown by one cell per side): a flat scene, one cell deep, is three
+        // deep in its guess, and redoing pass 1 costs more than its empty buckets.
+        let kept = guessed
+            && !census.miss
+            && dense
+            && self.buckets() as u64 <= 2 * census.cells_grown_by(1).max(1 << 12);
         if !kept {
             if dense {
                 self.mode = GridMode::Dense;
@@ -646,10 +657,12 @@ impl Grid {
         }
         self.last_region = None;
         if self.mode == GridMode::Dense {
-            let c = self.cell_size;
+            // Cells count from `origin_w`: back to world coordinates, which the next rebuild
+            // turns into its own cells (its origin is this rebuild's bounds).
+            let (c, o) = (self.cell_size, self.origin_w);
             self.last_region = Some((
-                census.lo.map(|v| v as Real * c),
-                census.hi.map(|v| (v as Real + 1.0) * c),
+                std::array::from_fn(|d| o[d] + census.lo[d] as Real * c),
+                std::array::from_fn(|d| o[d] + (census.hi[d] as Real + 1.0) * c),
             ));
         }
         self.others.clear();
@@ -1890,19 +1903,91 @@ mod tests {
     /// The dense layout guessed from the last rebuild is kept while every proxy stays inside
     /// it and it is at most twice the size needed, and redone otherwise: a proxy leaving it,
     /// the proxies gathering in a corner, one proxy so far away that the table turns hashed,
-    /// and back. Every frame reports the brute-force pairs and passes `validate`.
+    /// and back. The same near the world origin and far from it (the cells count from the
+    /// occupied bounds, the guess is in world coordinates). Every frame reports the
+    /// brute-force pairs and passes `validate`.
     #[test]
     fn guessed_layouts_are_kept_or_redone() {
+        for offset in [Vector::zeros(), Vector::new(310.0, -47.5, 1250.0)] {
+            use GridMode::*;
+            let seen = guessed_layouts(
+                offset,
+                Vector::new(20.0, 20.0, 20.0),
+                Vector::repeat(0.4),
+                9,
+                |frame, centres| match frame {
+                    3 => centres[0] = Vector::new(60.0, 1.0, 1.0),
+                    5 => centres.iter_mut().for_each(|c| *c *= 0.3),
+                    6 => centres[1] = Vector::new(1.0e5, 1.0, 1.0),
+                    8 => centres[1] = Vector::new(1.0, 1.0, 1.0),
+                    _ => {}
+                },
+            );
+            assert_eq!(
+                seen,
+                [
+                    (Dense, true),  // first rebuild: no guess
+                    (Dense, false), // the guess, one cell wider per side, is kept
+                    (Dense, false),
+                    (Dense, true), // a proxy left the guess
+                    (Dense, false),
+                    (Dense, true),   // the guess is over twice the size needed
+                    (Hashed, false), // a proxy far away
+                    (Hashed, false), // no guess after a hashed rebuild
+                    (Dense, true),
+                ],
+                "offset {offset:?}"
+            );
+        }
+    }
+
+    /// A flat scene (a net of boxes one cell deep, as `joint_grid`) keeps its guess, three
+    /// cells deep, rather than redoing the first pass at every rebuild.
+    #[test]
+    fn flat_scenes_keep_their_guess() {
+        let seen = guessed_layouts(
+            Vector::new(-20.0, 80.0, 0.5),
+            Vector::new(80.0, 80.0, 0.0),
+            Vector::new(0.2, 0.2, 0.1),
+            4,
+            |_, _| {},
+        );
+        use GridMode::*;
+        assert_eq!(
+            seen,
+            [
+                (Dense, true),
+                (Dense, false),
+                (Dense, false),
+                (Dense, false)
+            ]
+        );
+    }
+
+    /// Runs `frames` rebuilds of 2000 boxes of half-extents `half` centred at `offset` plus a
+    /// random point of `[0, extent]` (cell side 1), each frame first changed by `change` (in
+    /// coordinates relative to `offset`) and jittered by up to 5 cm; checks every frame's
+    /// pairs against brute force and `validate`, and returns per frame the layout's mode and
+    /// whether it is exactly the occupied cell range (the guess was redone).
+    fn guessed_layouts(
+        offset: Vector,
+        extent: Vector,
+        half: Vector,
+        frames: usize,
+        change: impl Fn(usize, &mut Vec<Vector>),
+    ) -> Vec<(GridMode, bool)> {
         use crate::structure::BruteForce;
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
         let mut grid = Grid::with_cell_size(1.0).unwrap();
         let mut brute = BruteForce::new();
         let mut centres: Vec<Vector> = (0..2000)
-            .map(|_| Vector::from_fn(|_, _| rng.gen_range(0.0..20.0)))
+            .map(|_| Vector::from_fn(|d, _| rng.gen_range(0.0..=extent[d])))
             .collect();
-        let half = Vector::repeat(0.4);
-        let boxed = |c: &Vector| Aabb::new((c - half).into(), (c + half).into()).unwrap();
+        let boxed = |c: &Vector| {
+            let c = c + offset;
+            Aabb::new((c - half).into(), (c + half).into()).unwrap()
+        };
         let handles: Vec<ProxyHandle> = centres
             .iter()
             .enumerate()
@@ -1912,18 +1997,17 @@ mod tests {
                 h
             })
             .collect();
-        // Frame: (mode, whether the layout is exactly the occupied range).
         let mut seen = Vec::new();
-        for frame in 0..9 {
-            match frame {
-                3 => centres[0] = Vector::new(60.0, 1.0, 1.0),
-                5 => centres.iter_mut().for_each(|c| *c *= 0.3),
-                6 => centres[1] = Vector::new(1.0e5, 1.0, 1.0),
-                8 => centres[1] = Vector::new(1.0, 1.0, 1.0),
-                _ => {}
-            }
+        for frame in 0..frames {
+            change(frame, &mut centres);
             for c in centres.iter_mut() {
-                *c += Vector::from_fn(|_, _| rng.gen_range(-0.05..0.05));
+                *c += Vector::from_fn(|d, _| {
+                    if extent[d] > 0.0 {
+                        rng.gen_range(-0.05..0.05)
+                    } else {
+                        0.0
+                    }
+                });
             }
             let moves: Vec<(ProxyHandle, Aabb)> = handles
                 .iter()
@@ -1950,21 +2034,7 @@ mod tests {
                 .product::<usize>();
             seen.push((grid.mode(), grid.buckets() == tight));
         }
-        use GridMode::*;
-        assert_eq!(
-            seen,
-            [
-                (Dense, true),  // first rebuild: no guess
-                (Dense, false), // the guess, one cell wider per side, is kept
-                (Dense, false),
-                (Dense, true), // a proxy left the guess
-                (Dense, false),
-                (Dense, true),   // the guess is over twice the size needed
-                (Hashed, false), // a proxy far away
-                (Hashed, false), // no guess after a hashed rebuild
-                (Dense, true),
-            ]
-        );
+        seen
     }
 
     /// Crowded dense cells (a pile: dozens of entries per cell, boxes spanning one to three
