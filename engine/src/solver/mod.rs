@@ -99,7 +99,7 @@ use lanes::LANES;
 use params::{Pass, COLOURS};
 pub(crate) use params::{Softness, SolverParams};
 use passes::solve_bundles;
-use shared::{BodiesPtr, ItemsPtr, JointsPtr, PointsPtr};
+use shared::{BodiesPtr, PointsPtr, SlicePtr};
 use stages::Stages;
 use tumble_broadphase::par::prelude::*;
 use tumble_narrowphase::math::{Real, Vector};
@@ -427,8 +427,8 @@ impl Solver {
         let acc = BodiesPtr(accel.as_mut_ptr());
         let dlt = BodiesPtr(deltas.as_mut_ptr());
         let pts = PointsPtr::of(&mut self.constraints);
-        let jts = JointsPtr::of(&mut self.joints.constraints);
-        let sks = JointsPtr::of(&mut self.joints.sockets);
+        let jts = SlicePtr::of(&mut self.joints.constraints);
+        let sks = SlicePtr::of(&mut self.joints.sockets);
         let (bundles, masses) = (&self.constraints.bundles, &self.masses);
         // The overflow colour's bundles may share bodies: never two at a time.
         let overflow = self
@@ -460,7 +460,7 @@ impl Solver {
                 let to = (from + per_block).min(end);
                 let ctx = joints::ctx(p, pass);
                 // SAFETY: each block of a joint stage owns the disjoint range `from..to` of the
-                // constraints or socket bundles (see `JointsPtr`); its joints share no dynamic
+                // constraints or socket bundles (see `SlicePtr`); its joints share no dynamic
                 // body with those of the other blocks of the stage (one colour; the overflow
                 // colour is one block), and the deltas change only in per-body stages; `solve`
                 // checked that the bodies' arrays hold every slot a joint names (`body_bound`).
@@ -537,8 +537,7 @@ impl Solver {
         if !self.built {
             return;
         }
-        let out = ItemsPtr(items.as_mut_ptr());
-        let n = items.len();
+        let out = SlicePtr::of(items);
         self.constraints
             .bundles
             .par_chunks(STORE_CHUNK)
@@ -555,14 +554,12 @@ impl Solver {
                     };
                     let [t1, t2] = tangent_lanes(&bundle.normal);
                     for l in 0..LANES {
-                        let pair = head.pair[l] as usize;
-                        if pair >= n {
+                        // SAFETY: `items` outlives this call; `colour` put each pair in
+                        // exactly one lane of one bundle (its `order` is a permutation), so no
+                        // other call holds this item.
+                        let Some(item) = (unsafe { out.at(head.pair[l] as usize) }) else {
                             continue;
-                        }
-                        // SAFETY: `pair < n`, the length of `items`, which outlives this call;
-                        // `colour` put each pair in exactly one lane of one bundle (its `order`
-                        // is a permutation), so no other call holds this item.
-                        let item = unsafe { &mut *out.at(pair) };
+                        };
                         let (t1, t2) = (t1.lane(l), t2.lane(l));
                         for (k, p) in states.iter().take(bundle.lens[l] as usize).enumerate() {
                             let result = PointResult {

@@ -79,33 +79,6 @@ impl PointsPtr {
     }
 }
 
-/// The items [`Solver::store_results`] writes, one per contact pair, shared by its tasks: each
-/// pair belongs to one lane of one bundle, so no two tasks touch the same item.
-pub(super) struct ItemsPtr<T>(pub(super) *mut T);
-
-impl<T> Clone for ItemsPtr<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for ItemsPtr<T> {}
-
-// SAFETY: only dereferenced on indices below the slice's length, each by one task (see
-// `Solver::store_results`), while the slice is borrowed mutably by that call; `T: Send`, so
-// handing an item to another thread is allowed.
-unsafe impl<T: Send> Send for ItemsPtr<T> {}
-// SAFETY: see `Send` above.
-unsafe impl<T: Send> Sync for ItemsPtr<T> {}
-
-impl<T> ItemsPtr<T> {
-    /// The address of item `i` (a method, so that closures capture the whole `Sync` wrapper).
-    #[inline(always)]
-    pub(super) fn at(self, i: usize) -> *mut T {
-        self.0.wrapping_add(i)
-    }
-}
-
 impl BodiesPtr {
     /// The address of body `i` (a method, so that closures capture the whole `Sync` wrapper).
     #[inline(always)]
@@ -157,31 +130,33 @@ impl BodiesPtr {
     }
 }
 
-/// The joint constraints (or the socket bundles), shared by the blocks of one joint stage:
-/// each block owns a disjoint range of them (whole blocks of one colour), so no two blocks
-/// touch the same element.
-pub(super) struct JointsPtr<T> {
+/// A slice shared by tasks that each touch elements no other task touches: the joint
+/// constraints or socket bundles of a joint stage (each block owns a disjoint range of one
+/// colour), and the items [`Solver::store_results`] hands out (each contact pair sits in one
+/// lane of one bundle). Every access is checked against the slice's length.
+pub(super) struct SlicePtr<T> {
     ptr: *mut T,
     len: usize,
 }
 
-impl<T> Clone for JointsPtr<T> {
+impl<T> Clone for SlicePtr<T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for JointsPtr<T> {}
+impl<T> Copy for SlicePtr<T> {}
 
-// SAFETY: only dereferenced within the disjoint range each block owns (checked against the
-// vector's length), while the vector is alive and not resized (during `solve`).
-unsafe impl<T: Send> Send for JointsPtr<T> {}
+// SAFETY: only dereferenced within the slice's length (checked at each access), on elements
+// each task holds alone (the callers' contracts), while the slice is borrowed by the call that
+// shares it; `T: Send`, so handing an element to another thread is allowed.
+unsafe impl<T: Send> Send for SlicePtr<T> {}
 // SAFETY: see `Send` above.
-unsafe impl<T: Send> Sync for JointsPtr<T> {}
+unsafe impl<T: Send> Sync for SlicePtr<T> {}
 
-impl<T> JointsPtr<T> {
+impl<T> SlicePtr<T> {
     /// The elements of `items`.
-    pub(super) fn of(items: &mut Vec<T>) -> Self {
+    pub(super) fn of(items: &mut [T]) -> Self {
         Self {
             ptr: items.as_mut_ptr(),
             len: items.len(),
@@ -191,8 +166,8 @@ impl<T> JointsPtr<T> {
     /// Elements `from..to`; `None` when out of bounds.
     ///
     /// # Safety
-    /// No one else may access these elements while the slice lives, and the vector is neither
-    /// dropped nor resized meanwhile.
+    /// No one else may access these elements while the slice lives, and the shared slice
+    /// outlives it (neither dropped nor resized meanwhile).
     pub(super) unsafe fn range<'a>(self, from: usize, to: usize) -> Option<&'a mut [T]> {
         if from > to || to > self.len {
             return None;
@@ -204,5 +179,14 @@ impl<T> JointsPtr<T> {
                 to - from,
             ))
         }
+    }
+
+    /// Element `i`; `None` when out of bounds.
+    ///
+    /// # Safety
+    /// As for [`Self::range`].
+    pub(super) unsafe fn at<'a>(self, i: usize) -> Option<&'a mut T> {
+        // SAFETY: the caller's guarantee.
+        unsafe { self.range(i, i.saturating_add(1)) }.and_then(|s| s.first_mut())
     }
 }

@@ -207,10 +207,27 @@ impl JointSolver {
         self.socket_starts.push(self.spans.len());
     }
 
-    /// The slots of a joint's two bodies and whether the solver moves each (dynamic and
-    /// awake), when both are live: what the colouring needs of [`Self::ends`], read from the
-    /// slots' generations and the solver masses alone (`masses[i].live` is whether slot `i`
-    /// holds a body), without touching the bodies.
+    /// The slot index and slot of body `h` when it is live (same generation;
+    /// `masses[i].live` is whether slot `i` holds a body), its solver masses, and whether the
+    /// solver moves it (dynamic and awake): the one rule of [`Self::movers`] and
+    /// [`Self::ends`].
+    #[inline(always)]
+    fn end_of<'a>(
+        h: crate::handle::BodyHandle,
+        slots: &'a [Slot],
+        masses: &'a [BodyMass],
+        awake: &impl Fn(u32) -> bool,
+    ) -> Option<(u32, &'a Slot, &'a BodyMass, bool)> {
+        let i = h.index() as usize;
+        let slot = slots.get(i)?;
+        (slot.generation == h.generation()).then_some(())?;
+        let m = masses.get(i)?;
+        m.live
+            .then(|| (h.index(), slot, m, m.dynamic && awake(h.index())))
+    }
+
+    /// The slots of a joint's two bodies and whether the solver moves each, when both are live
+    /// ([`Self::end_of`]): all the colouring needs, read without touching the bodies.
     #[allow(clippy::type_complexity)]
     fn movers(
         j: &Joint,
@@ -218,17 +235,13 @@ impl JointSolver {
         masses: &[BodyMass],
         awake: &impl Fn(u32) -> bool,
     ) -> Option<((u32, bool), (u32, bool))> {
-        let end = |h: crate::handle::BodyHandle| {
-            let i = h.index() as usize;
-            (slots.get(i)?.generation == h.generation()).then_some(())?;
-            let m = masses.get(i)?;
-            m.live.then(|| (h.index(), m.dynamic && awake(h.index())))
-        };
+        let end = |h| Self::end_of(h, slots, masses, awake).map(|(s, _, _, moves)| (s, moves));
         Some((end(j.a)?, end(j.b)?))
     }
 
-    /// The slots, bodies and solver masses of a joint's two bodies, when both are live; a
-    /// sleeping body's masses as a fixed body's.
+    /// The slots, bodies and solver masses of a joint's two bodies, when both are live
+    /// ([`Self::end_of`]); the masses of a body the solver does not move (asleep) as a fixed
+    /// body's.
     #[allow(clippy::type_complexity)]
     fn ends<'a>(
         j: &Joint,
@@ -239,13 +252,11 @@ impl JointSolver {
         (u32, &'a crate::body::Body, BodyMass),
         (u32, &'a crate::body::Body, BodyMass),
     )> {
-        let end = |h: crate::handle::BodyHandle| {
-            let i = h.index() as usize;
-            let slot = slots.get(i)?;
+        let end = |h| {
+            let (s, slot, m, moves) = Self::end_of(h, slots, masses, awake)?;
             let body = slot.body.as_ref()?;
-            (slot.generation == h.generation()).then_some(())?;
-            let mut m = *masses.get(i)?;
-            if m.dynamic && !awake(h.index()) {
+            let mut m = *m;
+            if m.dynamic && !moves {
                 m = BodyMass::new(
                     0.0,
                     &tumble_narrowphase::math::Matrix::zeros(),
@@ -254,7 +265,7 @@ impl JointSolver {
                     false,
                 );
             }
-            Some((h.index(), body, m))
+            Some((s, body, m))
         };
         Some((end(j.a)?, end(j.b)?))
     }
